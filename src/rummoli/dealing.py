@@ -6,7 +6,7 @@ then to the widow, until all 52 cards are out, so hand sizes differ by at most o
 >>> from rummoli.cards import CARDS
 >>> hands, widow = deal_with_widow(list(CARDS), players=4, dealer=0)
 >>> [len(h) for h in hands], len(widow)
-([11, 11, 10, 10], 10)
+([10, 11, 11, 10], 10)
 >>> str(hands[1][0]), str(hands[2][0]), str(widow[0])
 ('2s', '3s', '6s')
 """
