@@ -69,6 +69,20 @@ def game_of(ruleset: object) -> str:
     return str(game)
 
 
+def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
+    """A ``--ruleset`` option: a built-in name stays a name; a ``.toml`` file becomes an inline object."""
+    if name_or_path.endswith(".toml"):
+        path = Path(name_or_path)
+        try:
+            return tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise MalformedInput(f"cannot read ruleset file {name_or_path!r}: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise MalformedInput(f"ruleset file {name_or_path!r} is not valid TOML: {error}") from None
+    game_of(name_or_path)  # refuses an unknown name
+    return name_or_path
+
+
 def replay(record: dict[str, Any]) -> dict[str, Any]:
     """Replay a record with its engine; returns the R-NOTE-4 result (chips, pots, events)."""
     check_envelope(record)
