@@ -1,0 +1,98 @@
+"""A Rummy game: hands dealt in turn, the deal rotating left, scores running to the target (R-RU-6).
+
+>>> game = RummyGame("rummy", ["Ann", "Bob"], seed=7)
+>>> hand = game.deal()
+>>> hand.dealer, len(hand.stock), game.over
+(0, 31, False)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from rummoli.cards import CARDS, Card
+from rummoli.errors import MalformedInput
+from rummoli.rummy.hand import RummyHand
+from rummoli.rummy.ruleset import Ruleset, load_ruleset
+
+
+def deal_cards(
+    ruleset: Ruleset, players: int, dealer: int, deck: Sequence[Card]
+) -> tuple[list[list[Card]], list[Card]]:
+    """Deal ``deck`` top first, one card at a time from the dealer's left (R-RU-1): hands and stock."""
+    size = ruleset.hand_size_for(players)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for k in range(size * players):
+        hands[(dealer + 1 + k) % players].append(deck[k])
+    return hands, list(deck[size * players :])
+
+
+class RummyGame:
+    """Running scores, the dealer, and the hand in play; the game ends when a score reaches the target."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str | dict[str, Any],
+        players: Sequence[str],
+        scores: Sequence[int] | None = None,
+        dealer: int = 0,
+        seed: int | str | None = None,
+    ) -> None:
+        self.rules = load_ruleset(ruleset)
+        self.rules.hand_size_for(len(players))
+        self.players = list(players)
+        self.scores = list(scores) if scores is not None else [0] * len(players)
+        self.dealer = dealer
+        self.rng: random.Random = random.Random(seed) if seed is not None else random.Random(secrets.randbits(128))
+        self.hand: RummyHand | None = None
+        self.hands_played = 0
+
+    def deal(self, deck: Sequence[Card] | None = None) -> RummyHand:
+        """Start the next hand (from ``deck`` top first, or a shuffle of the game's own)."""
+        if self.hand is not None and not self.hand.over:
+            raise MalformedInput("the current hand is still being played")
+        if self.over:
+            raise MalformedInput("the game is over")
+        if deck is None:
+            cards = list(CARDS)
+            self.rng.shuffle(cards)
+            deck = cards
+        hands, stock = deal_cards(self.rules, len(self.players), self.dealer, deck)
+        self.hand = RummyHand(self.rules, self.players, self.scores, self.dealer, hands, stock)
+        return self.hand
+
+    def finish_hand(self) -> list[int]:
+        """Add the finished hand's points to the scores and pass the deal left; returns the new scores."""
+        hand = self.hand
+        if hand is None or not hand.over:
+            raise MalformedInput("no finished hand to score")
+        self.scores = [s + d for s, d in zip(self.scores, hand.deltas, strict=True)]
+        self.dealer = (self.dealer + 1) % len(self.players)
+        self.hands_played += 1
+        self.hand = None
+        return list(self.scores)
+
+    @property
+    def over(self) -> bool:
+        return max(self.scores) >= self.rules.target
+
+    def winners(self) -> list[int]:
+        """Seats with the highest score once the game is over (equal scores share the win)."""
+        if not self.over:
+            return []
+        best = max(self.scores)
+        return [s for s, v in enumerate(self.scores) if v == best]
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Players from the highest score down, with their place (equal scores share a place)."""
+        order = sorted(range(len(self.players)), key=lambda s: -self.scores[s])
+        rows = []
+        for position, seat in enumerate(order):
+            place = position + 1
+            if position and self.scores[seat] == self.scores[order[position - 1]]:
+                place = rows[-1]["place"]
+            rows.append({"place": place, "seat": seat, "name": self.players[seat], "score": self.scores[seat]})
+        return rows

@@ -1,0 +1,450 @@
+"""One hand of a Rummy-family game as a state machine (RULES.md §4, R-NOTE-2/3).
+
+The deal is an input: each seat's cards and the stock, top first; the stock's first card is turned up to
+start the discard pile.  ``legal_actions()`` lists what the player to act may do; ``verify`` / ``can`` /
+``apply`` check and play one :class:`Action`; ``view(seat)`` holds only what that seat may know.
+
+Internally a move is a small tuple ``(code, x, y)`` (codes below) and card sets are 52-bit masks, so that
+random play-outs and search bots stay fast; the one function :meth:`RummyHand._refusal` decides legality
+for listing and for checking alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from rummoli.cards import CARDS, Card, cards_of
+from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.rummy.actions import Action
+from rummoli.rummy.melds import MeldTable, meld_table
+from rummoli.rummy.ruleset import Ruleset, load_ruleset
+
+DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD, KNOCK = range(6)
+DRAW, PLAY, OVER = "draw", "play", "over"
+Move = tuple[int, int, int]
+_KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock")
+
+
+def _bit_index(bit: int) -> int:
+    return bit.bit_length() - 1
+
+
+class RummyHand:
+    """A hand in play.  ``scores`` are the running scores before the hand (they are not changed here;
+    ``deltas`` holds what the hand adds to each once it is over)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str | dict[str, Any],
+        players: Sequence[str],
+        scores: Sequence[int],
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+    ) -> None:
+        rules = load_ruleset(ruleset)
+        n = len(players)
+        size = rules.hand_size_for(n)
+        if len(scores) != n or len(hands) != n:
+            raise MalformedInput(f"{n} players need {n} scores and {n} hands")
+        if not 0 <= dealer < n:
+            raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
+        seen = 0
+        masks = []
+        for seat, cards in enumerate(hands):
+            if len(cards) != size:
+                raise MalformedInput(f"R-RU-1: seat {seat} was dealt {len(cards)} cards, not {size}")
+            mask = 0
+            for card in cards:
+                mask |= card.bit
+            masks.append(mask)
+            seen += mask
+        for card in stock:
+            seen += card.bit
+        if seen != (1 << 52) - 1 or sum(len(h) for h in hands) + len(stock) != 52:
+            raise MalformedInput("the deal must hold each of the 52 cards exactly once")
+        self.rules: Final = rules
+        self.melds_table: MeldTable = meld_table(rules.aces, rules.ace_value)
+        self.players = list(players)
+        self.n = n
+        self.scores = list(scores)
+        self.dealer = dealer
+        self.dealt = [list(h) for h in hands]
+        self.dealt_stock = list(stock)
+        self.hands = masks
+        self.stock = [c.index for c in reversed(stock)]  # top of the stock at the end
+        self.pile = [self.stock.pop()]  # the discard pile, bottom first
+        self.melds: list[int] = []
+        self.owners: list[int] = []
+        self.points = [0] * n  # points laid on the table (500 Rum)
+        self.has_laid = [False] * n
+        self.laid_before = False  # had the player to act laid a card before this turn (R-RU-4)
+        self.turn = (dealer + 1) % n
+        self.phase = DRAW
+        self.taken = -1  # card index just taken from the discard pile this turn
+        self.must = 0  # 500 Rum: the bit of the deepest card taken, until it reaches the table
+        self.flips = 0
+        self.deltas = [0] * n
+        self.outcome: dict[str, Any] = {}
+        self.log: list[tuple[int, int, int, int, bool]] = []  # (seat, code, x, y, forced)
+        self.events_log: list[tuple[int, int, int, int, bool] | dict[str, Any]] = []
+        self.stock_draws: list[tuple[int, int]] = []  # (log index, card index) of cards drawn blind
+        self._start_turn()
+
+    # ------------------------------------------------------------------ legality (one function)
+    def _refusal(self, seat: int, code: int, x: int, y: int) -> tuple[str, str] | None:
+        """Why move ``(code, x, y)`` by ``seat`` is illegal, as ``(rule, message)``, or ``None``."""
+        rules = self.rules
+        if self.phase == OVER:
+            return "R-RU-4", "the hand is over"
+        if not 0 <= seat < self.n:
+            return "R-RU-1", f"there is no seat {seat}"
+        if seat != self.turn:
+            return "R-RU-3", f"it is seat {self.turn}'s turn, not seat {seat}'s"
+        hand = self.hands[seat]
+        if code <= DRAW_DISCARD:
+            if self.phase != DRAW:
+                return "R-RU-3", "one draw a turn: you have drawn already"
+            if code == DRAW_STOCK:
+                return None
+            if not self.pile:
+                return "R-RU-3", "the discard pile is empty"
+            if x not in self.pile:
+                return "R-RU-3", f"{CARDS[x]} is not in the discard pile"
+            depth = self.pile.index(x)
+            if depth != len(self.pile) - 1 and not rules.discard_depth:
+                return "R-RU-3", "only the top discard may be drawn"
+            if rules.style == "500":
+                taken = 0
+                for index in self.pile[depth:]:
+                    taken |= 1 << index
+                if not self.melds_table.usable(1 << x, hand | taken, self.melds):
+                    return "R-500-2", f"{CARDS[x]} taken from the discard pile must be melded at once: it cannot be"
+            return None
+        if self.phase != PLAY:
+            return "R-RU-3", "draw first"
+        if code == MELD or code == LAYOFF:
+            if rules.style == "knock":
+                return "R-KN-1", "Knock Rummy has no melding in play"
+            if code == MELD:
+                if x & hand != x:
+                    return "R-RU-3", "you do not hold all those cards"
+                if not self.melds_table.is_meld(x):
+                    return "R-RU-3", "not a meld: a set is 3 or 4 of a rank, a run 3 or more in sequence in a suit"
+                new_melds = [*self.melds, x]
+            else:
+                bit = 1 << x
+                if not hand & bit:
+                    return "R-RU-3", f"you do not hold {CARDS[x]}"
+                if not 0 <= y < len(self.melds):
+                    return "R-RU-3", f"there is no meld {y} on the table"
+                if not self.melds_table.can_lay_off(self.melds[y], bit):
+                    return "R-RU-3", f"{CARDS[x]} does not fit meld {y} (a set takes a fourth, a run its ends)"
+                x = bit
+                new_melds = [*self.melds[:y], self.melds[y] | bit, *self.melds[y + 1 :]]
+            if hand == x and rules.boathouse:
+                return "R-RU-BOAT", "with boathouse you may only go out with a discard"
+            if self.must and not x & self.must and not self.melds_table.usable(self.must, hand ^ x, new_melds):
+                return "R-500-2", f"{CARDS[_bit_index(self.must)]} must still reach the table this turn"
+            return None
+        bit = 1 << x
+        if not hand & bit:
+            return "R-RU-3", f"you do not hold {CARDS[x]}"
+        if code == KNOCK and rules.style != "knock":
+            return "R-KN-2", "knocking belongs to Knock Rummy"
+        if self.must:
+            return "R-500-2", f"{CARDS[_bit_index(self.must)]} must reach the table before you discard"
+        if x == self.taken and hand != bit:
+            return "R-RU-3", f"{CARDS[x]} was just taken from the discard pile: discard another card"
+        return None
+
+    def _moves(self) -> list[Move]:
+        """Every legal move of the player to act (empty once the hand is over)."""
+        if self.phase == OVER:
+            return []
+        seat = self.turn
+        refusal = self._refusal
+        if self.phase == DRAW:
+            moves: list[Move] = [(DRAW_STOCK, 0, 0)]
+            if self.rules.discard_depth:
+                moves += [(DRAW_DISCARD, c, 0) for c in self.pile if refusal(seat, DRAW_DISCARD, c, 0) is None]
+            elif self.pile and refusal(seat, DRAW_DISCARD, self.pile[-1], 0) is None:
+                moves.append((DRAW_DISCARD, self.pile[-1], 0))
+            return moves
+        hand = self.hands[seat]
+        moves = []
+        if self.rules.style != "knock":
+            table = self.melds_table
+            for mask in table.melds_in(hand):
+                if refusal(seat, MELD, mask, 0) is None:
+                    moves.append((MELD, mask, 0))
+            if self.melds:
+                rest = hand
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    for index, meld in enumerate(self.melds):
+                        if table.can_lay_off(meld, low) and refusal(seat, LAYOFF, _bit_index(low), index) is None:
+                            moves.append((LAYOFF, _bit_index(low), index))
+        codes = (DISCARD, KNOCK) if self.rules.style == "knock" else (DISCARD,)
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            for code in codes:
+                if refusal(seat, code, _bit_index(low), 0) is None:
+                    moves.append((code, _bit_index(low), 0))
+        return moves
+
+    # ------------------------------------------------------------------ the public action interface
+    def to_move(self, action: Action) -> Move:
+        """The internal move of an action (no legality check beyond its shape)."""
+        if action.kind == "draw":
+            if action.source == "stock":
+                return (DRAW_STOCK, 0, 0)
+            if action.card is not None:
+                return (DRAW_DISCARD, action.card.index, 0)
+            return (DRAW_DISCARD, self.pile[-1] if self.pile else -1, 0)
+        if action.kind == "meld":
+            return (MELD, action.mask, 0)
+        assert action.card is not None
+        code = {"layoff": LAYOFF, "discard": DISCARD, "knock": KNOCK}[action.kind]
+        return (code, action.card.index, action.meld)
+
+    def to_action(self, seat: int, move: Move) -> Action:
+        code, x, y = move
+        if code == DRAW_STOCK:
+            return Action(seat, "draw", source="stock")
+        if code == DRAW_DISCARD:
+            return Action(seat, "draw", source="discard", card=CARDS[x] if self.rules.discard_depth else None)
+        if code == MELD:
+            return Action(seat, "meld", cards=tuple(cards_of(x)))
+        return Action(seat, _KIND[code], card=CARDS[x], meld=y if code == LAYOFF else -1)
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks)."""
+        return [self.to_action(self.turn, m) for m in self._moves()]
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` naming the rule ``action`` breaks; return quietly if it is legal."""
+        code, x, y = self.to_move(action)
+        refusal = self._refusal(action.seat, code, x, y)
+        if refusal is not None:
+            raise IllegalAction(*refusal)
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action) -> list[dict[str, Any]]:
+        """Play ``action``; returns the events it caused (forced draws that follow included)."""
+        self.verify(action)
+        start = len(self.events_log)
+        self._do(self.to_move(action))
+        return [self._render(e) for e in self.events_log[start:]]
+
+    # ------------------------------------------------------------------ playing moves
+    def _do(self, move: Move, forced: bool = False) -> None:
+        """Play a legal move (unchecked: callers check with :meth:`_refusal` or list with :meth:`_moves`)."""
+        code, x, y = move
+        seat = self.turn
+        entry = (seat, code, x, y, forced)
+        self.log.append(entry)
+        self.events_log.append(entry)
+        hand = self.hands[seat]
+        if code == DRAW_STOCK:
+            card = self.stock.pop()
+            self.stock_draws.append((len(self.log) - 1, card))
+            self.hands[seat] = hand | (1 << card)
+            self.phase = PLAY
+        elif code == DRAW_DISCARD:
+            depth = self.pile.index(x)
+            for index in self.pile[depth:]:
+                hand |= 1 << index
+            del self.pile[depth:]
+            self.taken = x
+            if self.rules.style == "500":
+                self.must = 1 << x
+            if self.rules.boathouse and self.stock:
+                card = self.stock.pop()
+                self.stock_draws.append((len(self.log) - 1, card))
+                hand |= 1 << card
+            self.hands[seat] = hand
+            self.phase = PLAY
+        elif code == MELD or code == LAYOFF:
+            table = self.melds_table
+            if code == MELD:
+                bits = x
+                self.melds.append(x)
+                self.owners.append(seat)
+                gained = table.value[x]
+            else:
+                bits = 1 << x
+                old = self.melds[y]
+                self.melds[y] = old | bits
+                gained = table.value[old | bits] - table.value[old]
+            self.points[seat] += gained
+            self.has_laid[seat] = True
+            self.hands[seat] = hand = hand ^ bits
+            if self.must & bits:
+                self.must = 0
+            if not hand:
+                self._go_out(seat)
+        elif code == DISCARD:
+            self.hands[seat] = hand = hand ^ (1 << x)
+            self.pile.append(x)
+            if not hand:
+                self._go_out(seat)
+            else:
+                self._next_turn()
+        else:  # KNOCK
+            self.hands[seat] = hand ^ (1 << x)
+            self.pile.append(x)
+            self._settle_knock(seat)
+
+    def _next_turn(self) -> None:
+        self.turn = (self.turn + 1) % self.n
+        self.phase = DRAW
+        self.taken = -1
+        self.must = 0
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        """Apply the stock's end (R-RU-5) and forced draws before the player to act decides."""
+        self.laid_before = self.has_laid[self.turn]
+        if not self.stock:
+            if self.rules.stock_end == "flip_once" and self.flips == 0 and self.pile:
+                self.flips = 1
+                self.stock = self.pile[::-1]  # turned over: the first discard is the new top card
+                self.pile = []
+                self.events_log.append({"type": "flip", "cards": len(self.stock)})
+            else:
+                self._block()
+                return
+        moves = self._moves()
+        if len(moves) == 1:
+            self._do(moves[0], forced=True)
+
+    # ------------------------------------------------------------------ ends of the hand
+    def _finish(self, reason: str, **details: Any) -> None:
+        self.phase = OVER
+        self.outcome = {"reason": reason, **details, "deltas": list(self.deltas)}
+        self.events_log.append({"type": "show", "hands": [[str(c) for c in cards_of(h)] for h in self.hands]})
+        self.events_log.append({"type": "end", **self.outcome})
+
+    def _score(self, seat: int, points: int, reason: str, source: int | None = None) -> None:
+        if points:
+            self.deltas[seat] += points
+            event: dict[str, Any] = {"type": "score", "seat": seat, "points": points, "reason": reason}
+            if source is not None:
+                event["from"] = source
+            self.events_log.append(event)
+
+    def _go_out(self, seat: int) -> None:
+        table = self.melds_table
+        if self.rules.style == "500":
+            self._score_500()
+            self._finish("out", winner=seat)
+            return
+        rummy = self.rules.rummy_bonus and not self.laid_before
+        for other in range(self.n):
+            if other != seat:
+                points = table.card_value(self.hands[other])
+                self._score(seat, points * 2 if rummy else points, "rummy" if rummy else "cards", other)
+        self._finish("out", winner=seat, rummy=rummy)
+
+    def _score_500(self) -> None:
+        for seat in range(self.n):
+            self._score(seat, self.points[seat], "melds")
+            self._score(seat, -self.melds_table.card_value(self.hands[seat]), "hand")
+
+    def _counts(self) -> list[int]:
+        table = self.melds_table
+        if self.rules.style == "knock":
+            return [table.deadwood(h) for h in self.hands]
+        return [table.card_value(h) for h in self.hands]
+
+    def _lowest(self, counts: list[int], first: int) -> int:
+        order = [(first + k) % self.n for k in range(self.n)]
+        low = min(counts)
+        return next(s for s in order if counts[s] == low)
+
+    def _block(self) -> None:
+        """The stock ran dry with no flip left (R-RU-5, R-RU-BLOCK, R-500-5, R-KN-5)."""
+        self.events_log.append({"type": "blocked"})
+        style = self.rules.style
+        if style == "500":
+            self._score_500()
+            self._finish("blocked")
+        elif style == "straight" and self.rules.stock_end == "flip_once":
+            self._finish("blocked")
+        else:
+            counts = self._counts()
+            winner = self._lowest(counts, self.turn)
+            for seat in range(self.n):
+                self._score(winner, counts[seat] - counts[winner], "difference", seat)
+            self._finish("blocked", winner=winner, counts=counts)
+
+    def _settle_knock(self, knocker: int) -> None:
+        """R-KN-3/4: hands shown and arranged; the lowest collects the differences."""
+        counts = self._counts()
+        winner = self._lowest(counts, (knocker + 1) % self.n)
+        for seat in range(self.n):
+            self._score(winner, counts[seat] - counts[winner], "difference", seat)
+        if winner == knocker and counts[knocker] == 0:
+            for seat in range(self.n):
+                if seat != knocker:
+                    self._score(knocker, self.rules.knock_rummy_bonus, "rummy", seat)
+        elif winner != knocker:
+            self._score(winner, self.rules.knock_penalty, "penalty", knocker)
+        arranged = [[[str(c) for c in cards_of(m)] for m in self.melds_table.best_arrangement(h)[1]] for h in self.hands]
+        self._finish("knock", winner=winner, knocker=knocker, counts=counts, melds=arranged)
+
+    # ------------------------------------------------------------------ output
+    def _render(self, event: tuple[int, int, int, int, bool] | dict[str, Any]) -> dict[str, Any]:
+        if isinstance(event, dict):
+            return event
+        seat, code, x, y, forced = event
+        out: dict[str, Any] = {"type": "action", **self.to_action(seat, (code, x, y)).to_json()}
+        if forced:
+            out["forced"] = True
+        return out
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far: actions (forced ones marked), flips, blocks, scores, the show and the end."""
+        return [self._render(e) for e in self.events_log]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def history(self) -> list[dict[str, Any]]:
+        """The public actions so far, as R-NOTE-3 objects (forced ones marked)."""
+        return [self._render(e) for e in self.log]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1)."""
+        from rummoli.rummy.views import view
+
+        return view(self, seat)
+
+    def record(self) -> dict[str, Any]:
+        """The R-NOTE-2 hand record: deal plus decisions (forced draws omitted)."""
+        from rummoli.rummy.views import record
+
+        return record(self)
+
+    def clone(self) -> RummyHand:
+        """An independent copy (cheap: masks and short lists) for search bots."""
+        twin = object.__new__(RummyHand)
+        twin.__dict__.update(self.__dict__)
+        for name in ("hands", "stock", "pile", "melds", "owners", "points", "has_laid", "deltas", "log",
+                     "events_log", "stock_draws", "scores"):
+            setattr(twin, name, list(getattr(self, name)))
+        twin.outcome = dict(self.outcome)
+        return twin

@@ -1,0 +1,182 @@
+"""Melds in one place: what is a set or a run, what may be laid off, and the best arrangement of a hand.
+
+Cards are 52-bit masks (``rummoli.cards``: bit ``13 * suit + rank``, rank 0 = two ... 12 = ace).  For
+each way of treating aces (``low``: A-2-3 only; ``high``: Q-K-A only; ``around``: K-A-2 as well;
+``either``: A-2-3 or Q-K-A, as in 500 Rum) a :class:`MeldTable` lists every legal meld once: the sets
+of three and four of a rank and every run of three or more cards of a suit.  A mask is a legal meld
+exactly when it is in the table, and a card may be laid off on a meld exactly when meld plus card is
+(RULES.md R-RU-3, R-RU-7).  Listing, checking and hints all ask the table.
+
+>>> from rummoli.cards import mask_of, parse_cards
+>>> low, high = meld_table("low", 1), meld_table("high", 15)
+>>> qka = mask_of(parse_cards("Qh Kh Ah"))
+>>> low.is_meld(qka), high.is_meld(qka)
+(False, True)
+>>> low.is_meld(mask_of(parse_cards("Ah 2h 3h"))), meld_table("around", 15).is_meld(mask_of(parse_cards("Kh Ah 2h")))
+(True, True)
+>>> low.can_lay_off(mask_of(parse_cards("5s 6s 7s")), parse_cards("4s")[0].bit)
+True
+>>> low.deadwood(mask_of(parse_cards("2s 3s 4s 4h 4d 4c 9h")))  # the three fours and 2-3-4 share 4s
+9
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+from typing import Final
+
+from rummoli.cards import RANK_MASK, SUIT_BITS
+
+TWO, KING, ACE = 0, 11, 12
+
+
+def _rank_value(rank: int, ace_value: int) -> int:
+    return ace_value if rank == ACE else min(rank + 2, 10)
+
+
+class MeldTable:
+    """Every legal meld for one treatment of aces, indexed for fast listing and search."""
+
+    __slots__ = ("ace_value", "aces", "block_value", "by_low", "containing", "melds", "value")
+
+    def __init__(self, aces: str, ace_value: int) -> None:
+        self.aces = aces
+        self.ace_value = ace_value
+        block_value = [0] * 8192
+        for block in range(1, 8192):
+            low = block & -block
+            block_value[block] = block_value[block ^ low] + _rank_value(low.bit_length() - 1, ace_value)
+        self.block_value: Final = tuple(block_value)
+        melds: dict[int, int] = {}  # meld mask -> points the meld is worth as laid
+        for rank in range(13):
+            bits = [1 << (13 * suit + rank) for suit in range(4)]
+            for trio in combinations(bits, 3):
+                mask = trio[0] | trio[1] | trio[2]
+                melds[mask] = self.card_value(mask)
+            melds[RANK_MASK[rank]] = self.card_value(RANK_MASK[rank])
+        low_order = [ACE, *range(KING + 1)]
+        high_order = list(range(13))
+        sequences: list[list[int]] = []
+        if aces in ("low", "either"):
+            sequences.append(low_order)
+        if aces in ("high", "either"):
+            sequences.append(high_order)
+        for suit in range(4):
+            base = 13 * suit
+            for order in sequences:
+                for start in range(13):
+                    for length in range(3, 14 - start):
+                        mask = sum(1 << (base + r) for r in order[start : start + length])
+                        melds[mask] = self.card_value(mask)
+            if aces == "around":
+                for start in range(13):
+                    for length in range(3, 14):
+                        mask = sum(1 << (base + (start + k) % 13) for k in range(length))
+                        melds[mask] = self.card_value(mask)
+            if aces == "either":  # an ace below the two counts one point as laid (500 Rum)
+                ace_two = (1 << (base + ACE)) | (1 << (base + TWO))
+                for mask in melds:
+                    if mask & ace_two == ace_two:
+                        melds[mask] = self.card_value(mask) - ace_value + 1
+        self.value: Final = melds
+        self.melds: Final = frozenset(melds)
+        by_low: list[list[int]] = [[] for _ in range(52)]
+        containing: list[list[int]] = [[] for _ in range(52)]
+        for mask in sorted(melds, key=lambda m: (m.bit_count(), m)):
+            by_low[(mask & -mask).bit_length() - 1].append(mask)
+            rest = mask
+            while rest:
+                low = rest & -rest
+                containing[low.bit_length() - 1].append(mask)
+                rest ^= low
+        self.by_low: Final = tuple(tuple(ms) for ms in by_low)
+        self.containing: Final = tuple(tuple(ms) for ms in containing)
+
+    def card_value(self, mask: int) -> int:
+        """Points of the cards in ``mask`` as held in hand (R-RU-2: ace per the ruleset, J Q K 10)."""
+        bv = self.block_value
+        return bv[mask & SUIT_BITS] + bv[(mask >> 13) & SUIT_BITS] + bv[(mask >> 26) & SUIT_BITS] + bv[mask >> 39]
+
+    def is_meld(self, mask: int) -> bool:
+        """Whether ``mask`` is a set (3 or 4 of a rank) or a run (3+ in sequence, one suit)."""
+        return mask in self.melds
+
+    @staticmethod
+    def is_set(mask: int) -> bool:
+        """Whether a legal meld is a set (all one rank) rather than a run."""
+        return any(mask & ~RANK_MASK[r] == 0 for r in range(13))
+
+    def can_lay_off(self, meld: int, card_bit: int) -> bool:
+        """Whether one card may be added to a meld on the table: a set up to four, a run at either end."""
+        return not meld & card_bit and (meld | card_bit) in self.melds
+
+    def melds_in(self, hand: int) -> list[int]:
+        """Every legal meld made of cards from ``hand`` (sets of 3 and 4, every run of 3 or more)."""
+        found = []
+        rest = hand
+        by_low = self.by_low
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            for mask in by_low[low.bit_length() - 1]:
+                if mask & hand == mask:
+                    found.append(mask)
+        return found
+
+    def best_arrangement(self, hand: int) -> tuple[int, tuple[int, ...]]:
+        """The melds that leave the least deadwood in ``hand``: ``(melded points, melds)``.  Exact.
+
+        Searches on the lowest card still free: either it stays unmelded or it goes into one of the
+        melds that start with it; results are remembered per remaining mask.
+        """
+        candidates = self.melds_in(hand)
+        if not candidates:
+            return 0, ()
+        meldable = 0
+        for mask in candidates:
+            meldable |= mask
+        by_low: dict[int, list[int]] = {}
+        for mask in candidates:
+            by_low.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
+        value = self.value
+        memo: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+
+        def search(rest: int) -> tuple[int, tuple[int, ...]]:
+            known = memo.get(rest)
+            if known is not None:
+                return known
+            low = rest & -rest
+            best = search(rest ^ low)
+            for mask in by_low.get(low.bit_length() - 1, ()):
+                if mask & rest == mask:
+                    points, melds = search(rest ^ mask)
+                    points += value[mask]
+                    if points > best[0]:
+                        best = (points, (mask, *melds))
+            memo[rest] = best
+            return best
+
+        return search(meldable)
+
+    def deadwood(self, hand: int) -> int:
+        """Points left in ``hand`` after its best arrangement into melds."""
+        return self.card_value(hand) - self.best_arrangement(hand)[0]
+
+    def usable(self, card_bit: int, hand: int, table: list[int]) -> bool:
+        """Whether ``card_bit`` (in ``hand``) can reach the table this turn: in a meld from the hand,
+        or on a table meld, possibly after other cards from the hand extend that meld first."""
+        index = card_bit.bit_length() - 1
+        for mask in self.containing[index]:
+            if mask & hand == mask:
+                return True
+            for meld in table:
+                if mask & meld == meld and mask & ~(meld | hand) == 0:
+                    return True
+        return False
+
+
+@cache
+def meld_table(aces: str, ace_value: int) -> MeldTable:
+    """The (shared, immutable) meld table for a treatment of aces and an ace's value."""
+    return MeldTable(aces, ace_value)

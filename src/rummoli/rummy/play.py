@@ -1,0 +1,115 @@
+"""Replaying Rummy records (R-NOTE-4) and playing random hands (for tests, bug reports and benchmarks)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from rummoli.cards import CARDS, Card
+from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.records import RecordError
+from rummoli.rummy.actions import Action
+from rummoli.rummy.game import deal_cards
+from rummoli.rummy.hand import RummyHand
+from rummoli.rummy.ruleset import Ruleset, load_ruleset
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def _cards(value: object, what: str) -> list[Card]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError(f"{what} must be a list of cards", rule="R-NOTE-2")
+    try:
+        return [Card.parse(v) for v in value]
+    except MalformedInput as error:
+        raise RecordError(f"{what}: {error}", rule="R-NOTE-1") from None
+
+
+def hand_from_record(record: dict[str, Any]) -> RummyHand:
+    """The hand a record starts from (before any action)."""
+    try:
+        rules = load_ruleset(record["ruleset"])
+    except MalformedInput as error:
+        raise RecordError(str(error), rule="R-NOTE-2") from None
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' must be a list of names", rule="R-NOTE-2")
+    chips = record.get("chips", [0] * len(players))
+    if not isinstance(chips, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in chips):
+        raise RecordError("'chips' (the scores before the hand) must be whole numbers", rule="R-NOTE-2")
+    dealer = record.get("dealer", 0)
+    deal = record.get("deal")
+    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
+        raise RecordError("'deal' must hold 'hands' and 'stock'", rule="R-NOTE-2")
+    hands = [_cards(h, f"hand {i}") for i, h in enumerate(deal["hands"])]
+    stock = _cards(deal.get("stock"), "stock")
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise RecordError("'dealer' must be a seat number", rule="R-NOTE-2")
+    try:
+        return RummyHand(rules, players, chips, dealer, hands, stock)
+    except MalformedInput as error:
+        raise RecordError(str(error), rule="R-RU-1") from None
+
+
+def replay_hand(record: dict[str, Any]) -> RummyHand:
+    """Replay a record's actions; the first illegal or unreadable one raises ``RecordError``."""
+    hand = hand_from_record(record)
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("'actions' must be a list", rule="R-NOTE-3")
+    forced_from = len(hand.log)  # forced moves the record may repeat or omit
+    for index, data in enumerate(actions):
+        try:
+            action = Action.from_json(data)
+        except MalformedInput as error:
+            raise RecordError(str(error), index=index, rule="R-NOTE-3") from None
+        if hand.over:
+            raise RecordError("the hand was already over", index=index, rule="R-RU-4")
+        move = hand.to_move(action)
+        pending = hand.log[forced_from:]
+        if pending and pending[0][4] and pending[0][:4] == (action.seat, *move):
+            forced_from += 1
+            continue
+        try:
+            hand.apply(action)
+        except IllegalAction as error:
+            raise RecordError(error.message, index=index, rule=error.rule) from None
+        forced_from = len(hand.log) - sum(1 for e in hand.log[forced_from:] if e[4])
+    return hand
+
+
+def replay_record(record: dict[str, Any]) -> dict[str, Any]:
+    """R-NOTE-4: the scores after the hand (as ``chips``), no pots, and every event."""
+    hand = replay_hand(record)
+    return {
+        "chips": [s + d for s, d in zip(hand.scores, hand.deltas, strict=True)],
+        "pots": {},
+        "events": hand.events,
+        "over": hand.over,
+    }
+
+
+def random_hand(
+    ruleset: Ruleset, players: int, rng: random.Random, scores: list[int] | None = None, dealer: int = 0
+) -> RummyHand:
+    """Deal from ``rng`` and play a hand to its end with uniformly random legal moves."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    hands, stock = deal_cards(ruleset, players, dealer, deck)
+    hand = RummyHand(ruleset, NAMES[:players], scores or [0] * players, dealer, hands, stock)
+    while hand.phase != "over":
+        moves = hand._moves()
+        hand._do(moves[rng.randrange(len(moves))])
+    return hand
+
+
+def random_hand_record(ruleset_ref: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
+    """One hand played with random legal decisions (seeded), as its record."""
+    rules = load_ruleset(ruleset_ref)
+    rng = random.Random(seed if seed is not None else secrets.randbits(128))
+    hand = random_hand(rules, players, rng)
+    out = hand.record()
+    if isinstance(ruleset_ref, dict):
+        out["ruleset"] = ruleset_ref
+    return out

@@ -1,0 +1,195 @@
+"""Rummy rulesets as data: a frozen :class:`Ruleset` read from TOML (RULES.md §4).
+
+A built-in is found by name in ``rummoli/rulesets/NAME.toml``; a user's own ruleset is a TOML file
+or a dict holding the same keys.  Every key but ``game`` and ``style`` has a default, so a file only
+names what differs from straight Rummy.
+
+>>> r = load_ruleset("rummy")
+>>> r.style, r.aces, r.ace_value, r.stock_end, r.target, r.hand_size_for(2)
+('straight', 'low', 1, 'flip_once', 100, 10)
+>>> load_ruleset({"game": "rummy", "style": "straight", "aces": "high"}).ace_value
+15
+>>> load_ruleset({"game": "rummy", "style": "straight", "aces": "sideways"})
+Traceback (most recent call last):
+...
+rummoli.errors.MalformedInput: ruleset 'custom': 'aces' must be one of low, high, around, either, not 'sideways'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from rummoli.errors import MalformedInput
+
+STYLES: Final = ("straight", "500", "knock")
+ACES: Final = ("low", "high", "around", "either")
+STOCK_ENDS: Final = ("flip_once", "block")
+_DEFAULT_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+_KNOWN: Final = frozenset(
+    {
+        "game", "name", "style", "description", "hand_size", "aces", "ace_value", "stock_end",
+        "boathouse", "rummy_bonus", "target", "discard_depth", "knock_penalty", "knock_rummy_bonus",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One Rummy-family game, as options.
+
+    ``style`` picks the shape of a hand: ``straight`` (R-RU-*), ``500`` (500 Rum: melds score for their
+    maker) or ``knock`` (Knock Rummy: no melding in play, a knock ends the hand).  ``hand_size`` maps a
+    number of players to the cards each is dealt; the players a ruleset seats are its keys.
+    """
+
+    name: str
+    style: str = "straight"
+    hand_size: tuple[tuple[int, int], ...] = tuple(_DEFAULT_SIZES.items())
+    aces: str = "low"
+    ace_value: int = 1
+    stock_end: str = "flip_once"
+    boathouse: bool = False
+    rummy_bonus: bool = True
+    target: int = 100
+    discard_depth: bool = False  # 500 Rum: a draw may take any discard and everything above it
+    knock_penalty: int = 10
+    knock_rummy_bonus: int = 25
+
+    @property
+    def min_players(self) -> int:
+        return min(n for n, _ in self.hand_size)
+
+    @property
+    def max_players(self) -> int:
+        return max(n for n, _ in self.hand_size)
+
+    def hand_size_for(self, players: int) -> int:
+        """Cards dealt to each of ``players``; refuses a table this ruleset does not seat (R-RU-1)."""
+        for n, size in self.hand_size:
+            if n == players:
+                return size
+        raise MalformedInput(
+            f"ruleset {self.name!r} seats {self.min_players} to {self.max_players} players, not {players}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ruleset as the inline object a record may carry (loads back to an equal ruleset)."""
+        return {
+            "game": "rummy",
+            "name": self.name,
+            "style": self.style,
+            "hand_size": {str(n): s for n, s in self.hand_size},
+            "aces": self.aces,
+            "ace_value": self.ace_value,
+            "stock_end": self.stock_end,
+            "boathouse": self.boathouse,
+            "rummy_bonus": self.rummy_bonus,
+            "target": self.target,
+            "discard_depth": self.discard_depth,
+            "knock_penalty": self.knock_penalty,
+            "knock_rummy_bonus": self.knock_rummy_bonus,
+        }
+
+
+def builtin_names() -> list[str]:
+    """The built-in Rummy rulesets, by name."""
+    folder = resources.files("rummoli") / "rulesets"
+    names = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".toml"):
+            data = tomllib.loads(entry.read_text(encoding="utf-8"))
+            if data.get("game") == "rummy":
+                names.append(entry.name.removesuffix(".toml"))
+    return sorted(names)
+
+
+def load_ruleset(source: str | Path | dict[str, Any] | Ruleset) -> Ruleset:
+    """A ruleset from a built-in name, a ``.toml`` path or a dict; bad input raises ``MalformedInput``."""
+    if isinstance(source, Ruleset):
+        return source
+    if isinstance(source, dict):
+        return _from_dict(source, str(source.get("name", "custom")))
+    text = str(source)
+    if isinstance(source, Path) or text.endswith(".toml"):
+        path = Path(text)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise MalformedInput(f"cannot read ruleset file {text!r}: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise MalformedInput(f"ruleset file {text!r} is not valid TOML: {error}") from None
+        return _from_dict(data, str(data.get("name", path.stem)))
+    resource = resources.files("rummoli") / "rulesets" / f"{text}.toml"
+    if not resource.is_file():
+        raise MalformedInput(f"unknown Rummy ruleset {text!r} (built-ins: {', '.join(builtin_names())})")
+    data = tomllib.loads(resource.read_text(encoding="utf-8"))
+    return _from_dict(data, str(data.get("name", text)))
+
+
+def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
+    def fail(message: str) -> MalformedInput:
+        return MalformedInput(f"ruleset {name!r}: {message}")
+
+    unknown = sorted(set(data) - _KNOWN)
+    if unknown:
+        raise fail(f"unknown option {unknown[0]!r}")
+    if data.get("game") != "rummy":
+        raise fail(f"'game' must be 'rummy', got {data.get('game')!r}")
+
+    def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
+        value = data.get(key, default)
+        if value not in allowed:
+            raise fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
+        return str(value)
+
+    def integer(key: str, default: int, low: int, high: int) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise fail(f"{key!r} must be a whole number from {low} to {high}, not {value!r}")
+        return value
+
+    def flag(key: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            raise fail(f"{key!r} must be true or false, not {value!r}")
+        return value
+
+    style = choice("style", STYLES, "straight")
+    aces = choice("aces", ACES, "either" if style == "500" else "low")
+    sizes = data.get("hand_size", {str(n): s for n, s in _DEFAULT_SIZES.items()})
+    if not isinstance(sizes, dict) or not sizes:
+        raise fail("'hand_size' must be a table of players = cards, e.g. { 2 = 10, 3 = 7 }")
+    hand_size: list[tuple[int, int]] = []
+    for key, size in sizes.items():
+        try:
+            players = int(key)
+        except ValueError:
+            raise fail(f"'hand_size' key {key!r} is not a number of players") from None
+        if not 2 <= players <= 8:
+            raise fail(f"'hand_size' seats 2 to 8 players, not {players}")
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1 or players * size > 50:
+            raise fail(f"'hand_size' for {players} players must leave at least 2 cards for the stock")
+        hand_size.append((players, size))
+    ruleset = Ruleset(
+        name=str(data.get("name", name)),
+        style=style,
+        hand_size=tuple(sorted(hand_size)),
+        aces=aces,
+        ace_value=integer("ace_value", 1 if aces == "low" else 15, 1, 50),
+        stock_end=choice("stock_end", STOCK_ENDS, "flip_once"),
+        boathouse=flag("boathouse", False),
+        rummy_bonus=flag("rummy_bonus", style == "straight"),
+        target=integer("target", {"straight": 100, "500": 500, "knock": 100}[style], 1, 100000),
+        discard_depth=flag("discard_depth", style == "500"),
+        knock_penalty=integer("knock_penalty", 10, 0, 1000),
+        knock_rummy_bonus=integer("knock_rummy_bonus", 25, 0, 1000),
+    )
+    if style == "knock" and ruleset.boathouse:
+        raise fail("'boathouse' needs melding in play; Knock Rummy has none")
+    if style == "knock" and ruleset.discard_depth:
+        raise fail("'discard_depth' needs melding in play; Knock Rummy has none")
+    return ruleset
