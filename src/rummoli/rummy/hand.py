@@ -132,69 +132,90 @@ class RummyHand:
                     return "R-RU-3", "you do not hold all those cards"
                 if not self.melds_table.is_meld(x):
                     return "R-RU-3", "not a meld: a set is 3 or 4 of a rank, a run 3 or more in sequence in a suit"
-                new_melds = [*self.melds, x]
-            else:
-                bit = 1 << x
-                if not hand & bit:
-                    return "R-RU-3", f"you do not hold {CARDS[x]}"
-                if not 0 <= y < len(self.melds):
-                    return "R-RU-3", f"there is no meld {y} on the table"
-                if not self.melds_table.can_lay_off(self.melds[y], bit):
-                    return "R-RU-3", f"{CARDS[x]} does not fit meld {y} (a set takes a fourth, a run its ends)"
-                x = bit
-                new_melds = [*self.melds[:y], self.melds[y] | bit, *self.melds[y + 1 :]]
-            if hand == x and rules.boathouse:
-                return "R-RU-BOAT", "with boathouse you may only go out with a discard"
-            if self.must and not x & self.must and not self.melds_table.usable(self.must, hand ^ x, new_melds):
-                return "R-500-2", f"{CARDS[_bit_index(self.must)]} must still reach the table this turn"
-            return None
+                return self._table_refusal(hand, x, -1)
+            bit = 1 << x
+            if not hand & bit:
+                return "R-RU-3", f"you do not hold {CARDS[x]}"
+            if not 0 <= y < len(self.melds):
+                return "R-RU-3", f"there is no meld {y} on the table"
+            if not self.melds_table.can_lay_off(self.melds[y], bit):
+                return "R-RU-3", f"{CARDS[x]} does not fit meld {y} (a set takes a fourth, a run its ends)"
+            return self._table_refusal(hand, bit, y)
         bit = 1 << x
         if not hand & bit:
             return "R-RU-3", f"you do not hold {CARDS[x]}"
         if code == KNOCK and rules.style != "knock":
             return "R-KN-2", "knocking belongs to Knock Rummy"
+        return self._discard_refusal(hand, x)
+
+    def _table_refusal(self, hand: int, bits: int, index: int) -> tuple[str, str] | None:
+        """The turn's own limits on a meld (``index`` -1) or a lay-off on meld ``index`` of ``bits``."""
+        if hand == bits and self.rules.boathouse:
+            return "R-RU-BOAT", "with boathouse you may only go out with a discard"
+        if self.must and not bits & self.must:
+            melds = list(self.melds)
+            if index < 0:
+                melds.append(bits)
+            else:
+                melds[index] |= bits
+            if not self.melds_table.usable(self.must, hand ^ bits, melds):
+                return "R-500-2", f"{CARDS[_bit_index(self.must)]} must still reach the table this turn"
+        return None
+
+    def _discard_refusal(self, hand: int, index: int) -> tuple[str, str] | None:
+        """The turn's own limits on discarding (or knocking with) card ``index``."""
         if self.must:
             return "R-500-2", f"{CARDS[_bit_index(self.must)]} must reach the table before you discard"
-        if x == self.taken and hand != bit:
-            return "R-RU-3", f"{CARDS[x]} was just taken from the discard pile: discard another card"
+        if index == self.taken and hand != 1 << index:
+            return "R-RU-3", f"{CARDS[index]} was just taken from the discard pile: discard another card"
         return None
 
     def _moves(self) -> list[Move]:
-        """Every legal move of the player to act (empty once the hand is over)."""
-        if self.phase == OVER:
+        """Every legal move of the player to act (empty once the hand is over).
+
+        Candidates are built legal in shape (held cards, table melds, fitting lay-offs); the turn's
+        own limits are then asked of the same helpers :meth:`_refusal` uses.
+        """
+        phase = self.phase
+        if phase == OVER:
             return []
         seat = self.turn
-        refusal = self._refusal
-        if self.phase == DRAW:
+        if phase == DRAW:
             moves: list[Move] = [(DRAW_STOCK, 0, 0)]
+            pile = self.pile
             if self.rules.discard_depth:
-                moves += [(DRAW_DISCARD, c, 0) for c in self.pile if refusal(seat, DRAW_DISCARD, c, 0) is None]
-            elif self.pile and refusal(seat, DRAW_DISCARD, self.pile[-1], 0) is None:
-                moves.append((DRAW_DISCARD, self.pile[-1], 0))
+                moves += [(DRAW_DISCARD, c, 0) for c in pile if self._refusal(seat, DRAW_DISCARD, c, 0) is None]
+            elif pile and (self.rules.style != "500" or self._refusal(seat, DRAW_DISCARD, pile[-1], 0) is None):
+                moves.append((DRAW_DISCARD, pile[-1], 0))
             return moves
         hand = self.hands[seat]
         moves = []
+        limited = self.must or self.rules.boathouse
         if self.rules.style != "knock":
             table = self.melds_table
             for mask in table.melds_in(hand):
-                if refusal(seat, MELD, mask, 0) is None:
+                if not limited or self._table_refusal(hand, mask, -1) is None:
                     moves.append((MELD, mask, 0))
-            if self.melds:
-                rest = hand
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    for index, meld in enumerate(self.melds):
-                        if table.can_lay_off(meld, low) and refusal(seat, LAYOFF, _bit_index(low), index) is None:
-                            moves.append((LAYOFF, _bit_index(low), index))
-        codes = (DISCARD, KNOCK) if self.rules.style == "knock" else (DISCARD,)
+            for index, meld in enumerate(self.melds):
+                fits = table.fits(meld) & hand
+                while fits:
+                    low = fits & -fits
+                    fits ^= low
+                    if not limited or self._table_refusal(hand, low, index) is None:
+                        moves.append((LAYOFF, low.bit_length() - 1, index))
+            if self.must:
+                return moves
+        taken = self.taken if hand & (hand - 1) else -1
         rest = hand
+        knock = self.rules.style == "knock"
         while rest:
             low = rest & -rest
             rest ^= low
-            for code in codes:
-                if refusal(seat, code, _bit_index(low), 0) is None:
-                    moves.append((code, _bit_index(low), 0))
+            index = low.bit_length() - 1
+            if index != taken:
+                moves.append((DISCARD, index, 0))
+                if knock:
+                    moves.append((KNOCK, index, 0))
         return moves
 
     # ------------------------------------------------------------------ the public action interface
@@ -325,9 +346,10 @@ class RummyHand:
             else:
                 self._block()
                 return
-        moves = self._moves()
-        if len(moves) == 1:
-            self._do(moves[0], forced=True)
+        if not self.pile or self.rules.style == "500":  # perhaps the stock is the only way to draw
+            moves = self._moves()
+            if len(moves) == 1:
+                self._do(moves[0], forced=True)
 
     # ------------------------------------------------------------------ ends of the hand
     def _finish(self, reason: str, **details: Any) -> None:

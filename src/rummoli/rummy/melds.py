@@ -38,7 +38,7 @@ def _rank_value(rank: int, ace_value: int) -> int:
 class MeldTable:
     """Every legal meld for one treatment of aces, indexed for fast listing and search."""
 
-    __slots__ = ("ace_value", "aces", "block_value", "by_low", "containing", "melds", "value")
+    __slots__ = ("_fits", "_runs", "ace_value", "aces", "block_value", "by_low", "containing", "melds", "value")
 
     def __init__(self, aces: str, ace_value: int) -> None:
         self.aces = aces
@@ -92,6 +92,15 @@ class MeldTable:
                 rest ^= low
         self.by_low: Final = tuple(tuple(ms) for ms in by_low)
         self.containing: Final = tuple(tuple(ms) for ms in containing)
+        self._runs: dict[int, tuple[int, ...]] = {}  # a suit's 13-bit block -> the runs inside it
+        self._fits: dict[int, int] = {}  # a meld -> the cards that may be laid off on it
+
+    def _runs_in_block(self, block: int) -> tuple[int, ...]:
+        runs = self._runs.get(block)
+        if runs is None:
+            runs = tuple(m for m in self.melds if m >> 13 == 0 and m & block == m and not self.is_set(m))
+            self._runs[block] = runs
+        return runs
 
     def card_value(self, mask: int) -> int:
         """Points of the cards in ``mask`` as held in hand (R-RU-2: ace per the ruleset, J Q K 10)."""
@@ -109,19 +118,47 @@ class MeldTable:
 
     def can_lay_off(self, meld: int, card_bit: int) -> bool:
         """Whether one card may be added to a meld on the table: a set up to four, a run at either end."""
-        return not meld & card_bit and (meld | card_bit) in self.melds
+        return bool(self.fits(meld) & card_bit)
+
+    def fits(self, meld: int) -> int:
+        """The mask of every card that may be laid off on ``meld`` (meld plus card is a meld)."""
+        fits = self._fits.get(meld)
+        if fits is None:
+            fits = 0
+            for index in range(52):
+                bit = 1 << index
+                if not meld & bit and (meld | bit) in self.melds:
+                    fits |= bit
+            self._fits[meld] = fits
+        return fits
 
     def melds_in(self, hand: int) -> list[int]:
         """Every legal meld made of cards from ``hand`` (sets of 3 and 4, every run of 3 or more)."""
-        found = []
-        rest = hand
-        by_low = self.by_low
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            for mask in by_low[low.bit_length() - 1]:
-                if mask & hand == mask:
-                    found.append(mask)
+        found: list[int] = []
+        for suit in range(4):
+            block = (hand >> (13 * suit)) & SUIT_BITS
+            if block & (block >> 1) or block & 0x1001 == 0x1001:  # two in sequence, or ace and two
+                runs = self._runs.get(block)
+                if runs is None:
+                    runs = self._runs_in_block(block)
+                if runs:
+                    shift = 13 * suit
+                    found.extend(r << shift for r in runs)
+        a, b, c, d = hand & SUIT_BITS, (hand >> 13) & SUIT_BITS, (hand >> 26) & SUIT_BITS, hand >> 39
+        triples = (a & b & (c | d)) | (c & d & (a | b))
+        while triples:
+            low = triples & -triples
+            triples ^= low
+            rank_cards = hand & RANK_MASK[low.bit_length() - 1]
+            if rank_cards.bit_count() == 4:
+                found.append(rank_cards)
+                rest = rank_cards
+                while rest:
+                    one = rest & -rest
+                    rest ^= one
+                    found.append(rank_cards ^ one)
+            else:
+                found.append(rank_cards)
         return found
 
     def best_arrangement(self, hand: int) -> tuple[int, tuple[int, ...]]:
