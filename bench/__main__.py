@@ -1,0 +1,26 @@
+"""Run every benchmark: ``python -m bench [NAME ...]`` (names: the modules of this folder).
+
+Each benchmark prints its own figures beside a baseline measured in the same run; none is a test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+
+def main() -> None:
+    here = Path(__file__).parent
+    names = sys.argv[1:] or sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
+    for name in names:
+        print(f"== bench.{name}", flush=True)
+        module = importlib.import_module(f"bench.{name}")
+        sys.argv = [f"bench.{name}"]
+        module.main()
+        print(flush=True)
+
+
+if __name__ == "__main__":
+    main()
