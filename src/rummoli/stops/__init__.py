@@ -1,0 +1,37 @@
+"""The stops engine: Rummoli, Tripoley and Michigan (RULES.md §2, §3 and §5).
+
+* :mod:`~rummoli.stops.ruleset` -- rulesets and boards as data (:func:`load_ruleset`);
+* :mod:`~rummoli.stops.actions` -- :class:`Action`, the R-NOTE-3 decisions;
+* :mod:`~rummoli.stops.hand` -- :class:`Hand`, one hand as a state machine;
+* :mod:`~rummoli.stops.session` -- :class:`Session`, an evening of hands;
+* :mod:`~rummoli.stops.replay` -- hand records: :func:`replay_record`, :func:`random_hand_record`.
+"""
+
+from rummoli.stops.actions import Action
+from rummoli.stops.hand import Hand
+from rummoli.stops.replay import (
+    hand_from_record,
+    random_hand,
+    random_hand_record,
+    replay_hand,
+    replay_record,
+)
+from rummoli.stops.ruleset import BUILTIN_RULESETS, Board, Pot, Ruleset, load_board, load_ruleset
+from rummoli.stops.session import Session
+
+__all__ = [
+    "BUILTIN_RULESETS",
+    "Action",
+    "Board",
+    "Hand",
+    "Pot",
+    "Ruleset",
+    "Session",
+    "hand_from_record",
+    "load_board",
+    "load_ruleset",
+    "random_hand",
+    "random_hand_record",
+    "replay_hand",
+    "replay_record",
+]

@@ -1,0 +1,81 @@
+"""Stops actions: one frozen value per decision, as written in records (RULES.md R-NOTE-3).
+
+>>> a = Action.from_json({"seat": 2, "action": "bid", "amount": 3})
+>>> a
+Action(seat=2, kind='bid', card=None, amount=3)
+>>> a.to_json()
+{'seat': 2, 'action': 'bid', 'amount': 3}
+>>> Action.from_json({"seat": 0, "action": "lead", "card": "10♦"}).to_json()
+{'seat': 0, 'action': 'lead', 'card': 'Td'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from rummoli.cards import Card, CardError
+from rummoli.errors import MalformedInput
+
+#: The stops action kinds (R-NOTE-3) and the one field each carries, if any.
+KINDS: Final[dict[str, str | None]] = {
+    "swap": None, "keep": None,                 # the dealer's widow choice
+    "bid": "amount", "pass": None,              # the widow auction
+    "check": None, "bet": "amount", "call": None, "raise": "amount", "fold": None,  # poker round
+    "lead": "card", "play": "card",             # play round
+    "claim": None,                              # announce mode
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's decision.  ``card`` for ``lead``/``play``; ``amount`` for ``bid``/``bet``/``raise``
+    (a raise's amount is what it adds on top of the call)."""
+
+    seat: int
+    kind: str
+    card: Card | None = None
+    amount: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "action": self.kind}
+        if self.card is not None:
+            out["card"] = str(self.card)
+        if self.amount is not None:
+            out["amount"] = self.amount
+        return out
+
+    @staticmethod
+    def from_json(data: object) -> Action:
+        """Read an R-NOTE-3 object; anything unreadable raises :class:`MalformedInput`."""
+        if not isinstance(data, dict):
+            raise MalformedInput(f"an action is an object, got {data!r}")
+        kind = data.get("action")
+        if kind not in KINDS:
+            raise MalformedInput(f"unknown stops action {kind!r}")
+        seat = data.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise MalformedInput(f"action seat must be a whole number, got {seat!r}")
+        needs = KINDS[kind]
+        extra = set(data) - {"seat", "action", "forced"} - ({needs} if needs else set())
+        if extra:
+            raise MalformedInput(f"{kind!r} takes no {sorted(extra)}")
+        card: Card | None = None
+        amount: int | None = None
+        if needs == "card":
+            text = data.get("card")
+            if not isinstance(text, str):
+                raise MalformedInput(f"{kind!r} needs a 'card'")
+            try:
+                card = Card.parse(text)
+            except CardError as error:
+                raise MalformedInput(str(error)) from None
+        elif needs == "amount":
+            amount = data.get("amount")
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise MalformedInput(f"{kind!r} needs a whole-number 'amount', got {amount!r}")
+        return Action(seat, str(kind), card, amount)
+
+    def __str__(self) -> str:
+        tail = f" {self.card}" if self.card is not None else f" {self.amount}" if self.amount is not None else ""
+        return f"seat {self.seat} {self.kind}{tail}"
