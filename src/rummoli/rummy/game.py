@@ -89,7 +89,7 @@ class RummyGame:
     def standings(self) -> list[dict[str, Any]]:
         """Players from the highest score down, with their place (equal scores share a place)."""
         order = sorted(range(len(self.players)), key=lambda s: -self.scores[s])
-        rows = []
+        rows: list[dict[str, Any]] = []
         for position, seat in enumerate(order):
             place = position + 1
             if position and self.scores[seat] == self.scores[order[position - 1]]:

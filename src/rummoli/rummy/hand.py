@@ -124,7 +124,7 @@ class RummyHand:
             return None
         if self.phase != PLAY:
             return "R-RU-3", "draw first"
-        if code == MELD or code == LAYOFF:
+        if code in (MELD, LAYOFF):
             if rules.style == "knock":
                 return "R-KN-1", "Knock Rummy has no melding in play"
             if code == MELD:
@@ -296,7 +296,7 @@ class RummyHand:
                 hand |= 1 << card
             self.hands[seat] = hand
             self.phase = PLAY
-        elif code == MELD or code == LAYOFF:
+        elif code in (MELD, LAYOFF):
             table = self.melds_table
             if code == MELD:
                 bits = x
@@ -423,7 +423,8 @@ class RummyHand:
                     self._score(knocker, self.rules.knock_rummy_bonus, "rummy", seat)
         elif winner != knocker:
             self._score(winner, self.rules.knock_penalty, "penalty", knocker)
-        arranged = [[[str(c) for c in cards_of(m)] for m in self.melds_table.best_arrangement(h)[1]] for h in self.hands]
+        best = self.melds_table.best_arrangement
+        arranged = [[[str(c) for c in cards_of(m)] for m in best(h)[1]] for h in self.hands]
         self._finish("knock", winner=winner, knocker=knocker, counts=counts, melds=arranged)
 
     # ------------------------------------------------------------------ output
@@ -465,8 +466,20 @@ class RummyHand:
         """An independent copy (cheap: masks and short lists) for search bots."""
         twin = object.__new__(RummyHand)
         twin.__dict__.update(self.__dict__)
-        for name in ("hands", "stock", "pile", "melds", "owners", "points", "has_laid", "deltas", "log",
-                     "events_log", "stock_draws", "scores"):
+        for name in (
+            "hands",
+            "stock",
+            "pile",
+            "melds",
+            "owners",
+            "points",
+            "has_laid",
+            "deltas",
+            "log",
+            "events_log",
+            "stock_draws",
+            "scores",
+        ):
             setattr(twin, name, list(getattr(self, name)))
         twin.outcome = dict(self.outcome)
         return twin

@@ -95,5 +95,7 @@ def record(hand: RummyHand) -> dict[str, Any]:
             "hands": [[str(c) for c in cards] for cards in hand.dealt],
             "stock": [str(c) for c in hand.dealt_stock],
         },
-        "actions": [hand.to_action(seat, (code, x, y)).to_json() for seat, code, x, y, forced in hand.log if not forced],
+        "actions": [
+            hand.to_action(seat, (code, x, y)).to_json() for seat, code, x, y, forced in hand.log if not forced
+        ],
     }

@@ -1,0 +1,45 @@
+"""Hand-made deals for the Rummy rule tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummoli.cards import CARDS, parse_cards
+from rummoli.rummy import Action, RummyHand
+
+
+def rules(size: int = 4, players: int = 2, **options: Any) -> dict[str, Any]:
+    """An inline ruleset dealing ``size`` cards to each of ``players`` (small deals keep tests short)."""
+    return {"game": "rummy", "name": "test", "hand_size": {str(players): size}, **options}
+
+
+def deal(
+    ruleset: Any, hands: list[str], stock: str = "", dealer: int = 0, scores: list[int] | None = None
+) -> RummyHand:
+    """A hand from the given hands and the top of the stock; the rest of the deck follows in card order."""
+    dealt = [parse_cards(h) for h in hands]
+    top = parse_cards(stock) if stock else []
+    used = {c for h in dealt for c in h} | set(top)
+    rest = [c for c in CARDS if c not in used]
+    names = [f"P{i}" for i in range(len(hands))]
+    return RummyHand(ruleset, names, scores or [0] * len(hands), dealer, dealt, top + rest)
+
+
+def act(hand: RummyHand, seat: int, kind: str, *args: Any) -> list[dict[str, Any]]:
+    """Apply one action written briefly: ("draw", "stock"), ("meld", "7s 7h 7d"), ("layoff", "8s", 0) ..."""
+    data: dict[str, Any] = {"seat": seat, "action": kind}
+    if kind == "draw":
+        data["from"] = args[0]
+        if len(args) > 1:
+            data["card"] = args[1]
+    elif kind == "meld":
+        data["cards"] = args[0].split()
+    else:
+        data["card"] = args[0]
+        if kind == "layoff":
+            data["meld"] = args[1]
+    return hand.apply(Action.from_json(data))
+
+
+def holding(hand: RummyHand, seat: int) -> set[str]:
+    return set(hand.view(seat)["hand"])
