@@ -27,6 +27,8 @@ def deal(
 
 def act(hand: RummyHand, seat: int, kind: str, *args: Any) -> list[dict[str, Any]]:
     """Apply one action written briefly: ("draw", "stock"), ("meld", "7s 7h 7d"), ("layoff", "8s", 0) ..."""
+    if kind == "draw" and args[0] == "stock" and hand.log and hand.log[-1][:2] == (seat, 0) and hand.log[-1][4]:
+        return []  # the engine made this draw already: it was the only legal action
     data: dict[str, Any] = {"seat": seat, "action": kind}
     if kind == "draw":
         data["from"] = args[0]

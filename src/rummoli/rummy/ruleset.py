@@ -180,7 +180,7 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
         hand_size=tuple(sorted(hand_size)),
         aces=aces,
         ace_value=integer("ace_value", 1 if aces == "low" else 15, 1, 50),
-        stock_end=choice("stock_end", STOCK_ENDS, "flip_once"),
+        stock_end=choice("stock_end", STOCK_ENDS, "flip_once" if style == "straight" else "block"),
         boathouse=flag("boathouse", False),
         rummy_bonus=flag("rummy_bonus", style == "straight"),
         target=integer("target", {"straight": 100, "500": 500, "knock": 100}[style], 1, 100000),

@@ -1,0 +1,70 @@
+"""Knock Rummy, rule by rule (docs/rules-rummy.md R-KN-*)."""
+
+from __future__ import annotations
+
+import pytest
+from rummy_helpers import act, deal, rules
+
+from rummoli.errors import IllegalAction
+
+
+def knock(size: int = 4, players: int = 2, **options: object) -> dict[str, object]:
+    return rules(size, players, style="knock", stock_end="block", **options)
+
+
+def test_R_KN_1_no_melding_in_play() -> None:
+    hand = deal(knock(), ["7s 7h 7d 2c", "Ks Qh Jd 9c"], "5h 3c", dealer=1)
+    act(hand, 0, "draw", "stock")
+    with pytest.raises(IllegalAction, match=r"R-KN-1"):
+        act(hand, 0, "meld", "7s 7h 7d")
+    assert {a.kind for a in hand.legal_actions()} == {"discard", "knock"}
+
+
+def test_R_KN_2_knock_after_drawing_only_in_knock_rummy() -> None:
+    hand = deal(knock(), ["7s 7h 7d 2c", "Ks Qh Jd 9c"], "5h 3c", dealer=1)
+    with pytest.raises(IllegalAction, match=r"R-RU-3.*draw first"):
+        act(hand, 0, "knock", "2c")
+    straight = deal(rules(4), ["7s 7h 7d 2c", "Ks Qh Jd 9c"], "5h 3c", dealer=1)
+    act(straight, 0, "draw", "stock")
+    with pytest.raises(IllegalAction, match=r"R-KN-2"):
+        act(straight, 0, "knock", "2c")
+
+
+def test_R_KN_4_lowest_knocker_collects_the_differences() -> None:
+    hand = deal(knock(), ["7s 7h 7d 2c", "Ks Qh Jd 9c"], "5h 3c", dealer=1)
+    act(hand, 0, "draw", "stock")  # 3c
+    act(hand, 0, "knock", "3c")
+    assert hand.outcome["counts"] == [2, 39] and hand.deltas == [37, 0]
+    assert hand.outcome["melds"][0] == [["7s", "7h", "7d"]]
+    assert hand.view(1)["shown"][0] == ["7s", "7h", "7d", "2c"]
+
+
+def test_R_KN_4_knocking_with_no_deadwood_earns_the_bonus_from_each() -> None:
+    hand = deal(knock(players=3), ["7s 7h 7d 2c", "Ks Qh Jd 9c", "2s 3h 4d 5c"], "5h 7c", dealer=2)
+    act(hand, 0, "draw", "stock")  # 7c
+    act(hand, 0, "knock", "2c")
+    assert hand.outcome["counts"] == [0, 39, 14]
+    assert hand.deltas == [39 + 14 + 25 + 25, 0, 0]
+
+
+def test_R_KN_4_a_knocker_who_is_not_lowest_pays_the_penalty() -> None:
+    hand = deal(knock(), ["Ks Kh Qd 2c", "2s 3h 4d 5c"], "5h 3c", dealer=1)
+    act(hand, 0, "draw", "stock")  # 3c
+    act(hand, 0, "knock", "3c")
+    assert hand.outcome["winner"] == 1 and hand.deltas == [0, (32 - 14) + 10]
+
+
+def test_R_KN_4_a_tie_with_the_knocker_goes_to_the_other_player() -> None:
+    hand = deal(knock(), ["2s 3h 4d 5c", "2h 3s 4c 5d"], "Kh Qc", dealer=1)
+    act(hand, 0, "draw", "stock")  # Qc
+    act(hand, 0, "knock", "Qc")
+    assert hand.outcome["counts"] == [14, 14]
+    assert hand.outcome["winner"] == 1 and hand.deltas == [0, 10]
+
+
+def test_R_KN_5_an_empty_stock_ends_the_hand_with_a_showdown() -> None:
+    hand = deal(knock(3), ["2s 3h 4d", "Ks Qh Jd"], dealer=1)
+    while not hand.over:
+        act(hand, hand.turn, "draw", "stock")
+        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+    assert hand.outcome["reason"] == "blocked" and hand.deltas == [21, 0]
