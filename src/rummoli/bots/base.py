@@ -1,0 +1,103 @@
+"""The interface every computer player keeps.
+
+A bot is handed one seat's **view** -- the JSON-ready dict that the engine's ``view(seat)`` makes,
+passed through a JSON round trip by :func:`rummoli.bots.driver.view_for` -- and answers with one
+action as an R-NOTE-3 object taken from the view's legal actions.  It is never handed the state, so it
+cannot peek: whatever it knows of hidden cards it must infer from the view (DESIGN.md, habit 10).
+
+Bots are deterministic under a seed: the same seed and the same views give the same choices.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+View = Mapping[str, Any]
+ActionJSON = dict[str, Any]
+
+LEVELS = ("random", "easy", "normal", "hard")
+GAMES = ("stops", "rummy")
+
+
+def legal_actions(view: View) -> list[ActionJSON]:
+    """The viewing seat's legal actions as R-NOTE-3 objects (empty when it may not act)."""
+    legal = view.get("legal_actions")
+    if legal is None:
+        legal = view.get("legal", [])
+    return [dict(a) for a in legal]
+
+
+def seats_to_act(view: View) -> list[int]:
+    """The seats that may act now, as the view says."""
+    to_act = view.get("to_act")
+    if to_act is None:
+        turn = view.get("turn")
+        return [] if turn is None or view.get("phase") == "over" else [int(turn)]
+    return [int(s) for s in (to_act if isinstance(to_act, list) else [to_act])]
+
+
+class Bot(ABC):
+    """A computer player for one game family at one strength."""
+
+    game: ClassVar[str] = ""
+    level: ClassVar[str] = ""
+
+    def __init__(self, seed: int | str | None = None, budget: float | None = None) -> None:
+        self.rng = random.Random(seed)
+        #: seconds a searching bot may think per decision (``hard``); others ignore it
+        self.budget = 1.0 if budget is None else budget
+
+    @abstractmethod
+    def choose(self, view: View) -> ActionJSON:
+        """One action from ``legal_actions(view)``."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game} {self.level}>"
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal actions: the baseline every level must beat."""
+
+    level = "random"
+
+    def choose(self, view: View) -> ActionJSON:
+        legal = legal_actions(view)
+        if not legal:
+            raise ValueError("the view offers no legal action: it is not this seat's turn")
+        return self.rng.choice(legal)
+
+
+_REGISTRY: dict[tuple[str, str], type[Bot]] = {}
+
+
+def register(cls: type[Bot]) -> type[Bot]:
+    """Class decorator: make a bot class available to :func:`make_bot` by its game and level."""
+    if cls.game not in GAMES or cls.level not in LEVELS:
+        raise ValueError(f"{cls.__name__}: game must be one of {GAMES} and level one of {LEVELS}")
+    _REGISTRY[(cls.game, cls.level)] = cls
+    return cls
+
+
+def _load_levels() -> None:
+    # Each family's module registers its levels on import; imported here so callers need not know them.
+    from rummoli.bots import rummy_bots, stops_bots  # noqa: F401
+
+
+def make_bot(game: str, level: str, seed: int | str | None = None, budget: float | None = None) -> Bot:
+    """A bot for ``game`` (``stops`` or ``rummy``) at ``level`` (random, easy, normal, hard)."""
+    if level == "random":
+        bot: Bot = RandomBot(seed, budget)
+        return bot
+    if not _REGISTRY:
+        _load_levels()
+    try:
+        cls = _REGISTRY[(game, level)]
+    except KeyError:
+        raise ValueError(f"no {level!r} bot for {game!r} (levels: {', '.join(LEVELS)})") from None
+    return cls(seed, budget)
+
+
+BotFactory = Callable[[int], Bot]

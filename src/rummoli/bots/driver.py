@@ -1,0 +1,87 @@
+"""Playing a hand with bots: the loop that hands each bot its seat's view and applies its answer.
+
+The view a bot receives goes through a JSON round trip, so it is plain data with no path back to the
+state (tests/bots/test_views_only.py proves it).  The same loop serves the simulation lab, the terminal
+table (for its computer seats) and the tests.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from rummoli.bots.base import ActionJSON, Bot
+
+
+class GameState(Protocol):
+    """What the loop needs of a hand of either engine."""
+
+    @property
+    def over(self) -> bool: ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    def apply(self, action: Any) -> list[dict[str, Any]]: ...
+
+
+def game_of_state(state: object) -> str:
+    module = type(state).__module__
+    if module.startswith("rummoli.stops"):
+        return "stops"
+    if module.startswith("rummoli.rummy"):
+        return "rummy"
+    raise TypeError(f"not a hand of a Rummoli engine: {type(state).__name__}")
+
+
+def action_reader(game: str) -> Callable[[ActionJSON], Any]:
+    if game == "stops":
+        from rummoli.stops import Action as StopsAction
+
+        return StopsAction.from_json
+    from rummoli.rummy import Action as RummyAction
+
+    return RummyAction.from_json
+
+
+def seat_to_act(state: Any) -> int | None:
+    """The seat whose decision the hand waits for, or ``None`` when it is over."""
+    if state.over:
+        return None
+    to_act = state.to_act() if callable(getattr(state, "to_act", None)) else getattr(state, "turn", None)
+    if isinstance(to_act, list):
+        return to_act[0] if to_act else None
+    return None if to_act is None else int(to_act)
+
+
+def view_for(state: GameState, seat: int) -> dict[str, Any]:
+    """The seat's view as plain JSON data: exactly what a remote client would receive."""
+    view: dict[str, Any] = json.loads(json.dumps(state.view(seat)))
+    return view
+
+
+def play_out(
+    state: Any,
+    bots: Sequence[Bot | None],
+    on_action: Callable[[int, ActionJSON], None] | None = None,
+    until_human: bool = False,
+) -> int | None:
+    """Let the bots decide until the hand is over; return ``None`` then.
+
+    With ``until_human`` the loop stops as soon as a seat without a bot (``None``) is to act and
+    returns that seat, so a client can ask its player.
+    """
+    read = action_reader(game_of_state(state))
+    while True:
+        seat = seat_to_act(state)
+        if seat is None:
+            return None
+        bot = bots[seat]
+        if bot is None:
+            if until_human:
+                return seat
+            raise ValueError(f"seat {seat} has no bot and the hand is waiting for it")
+        choice = bot.choose(view_for(state, seat))
+        state.apply(read(choice))
+        if on_action is not None:
+            on_action(seat, choice)
