@@ -1,0 +1,214 @@
+"""Ante, deal, widow, poker round, board options and views (RULES.md §2.1, §2.2, §2.5, R-VIEW-1)."""
+
+from __future__ import annotations
+
+import pytest
+from stops_helpers import act, chips_to, make_deal, make_hand, paid, rules, visible_cards
+
+from rummoli.cards import CARDS, parse_cards
+from rummoli.errors import IllegalAction
+from rummoli.poker import evaluate
+from rummoli.stops import Hand, load_ruleset
+from rummoli.stops.hand import deal_sizes
+
+WIDOW = {"widow": "swap_or_auction"}
+POKER = {"poker": "before_play", "opening_lead": "poker_winner"}
+
+
+def test_R_BOARD_1_each_pot_has_a_name_an_ante_and_one_way_to_be_won() -> None:
+    board = load_ruleset("rummoli").board
+    assert {p.kind for p in board.pots} == {"centre", "poker", "card", "combo"}
+    assert all(p.name and p.ante == 1 for p in board.pots)
+    any_suit = board.pot("7-8-9")
+    assert any_suit.suit is None and any_suit.ranks == (5, 6, 7)
+
+
+def test_R_BOARD_2_built_in_boards() -> None:
+    def ids(name: str) -> list[tuple[str, int]]:
+        return [(p.id, p.ante) for p in load_ruleset(name).board.pots]
+    assert ids("rummoli") == [(i, 1) for i in
+                              ["centre", "poker", "Ts", "Jd", "Qc", "Kh", "As", "Kd-Ad", "7-8-9"]]
+    assert ids("rummoli-tripoley") == [(i, 1) for i in
+                                       ["centre", "poker", "Ah", "Kh", "Qh", "Jh", "Th", "Qh-Kh", "8h-9h-Th"]]
+    assert ids("michigan") == [("Ah", 1), ("Kc", 1), ("Qd", 1), ("Js", 1), ("centre", 2)]
+
+
+def test_R_BOARD_3_chips_nobody_wins_stay_and_carry() -> None:
+    h = make_hand(rules(), hands={1: "2s 3s"}, widow="Ts 4s", pots={"Ts": 3})
+    while not h.over:
+        h.apply(h.legal_actions()[0])
+    assert h.pot_balances()["Ts"] == 3 + 4
+    assert h.record()["pots"] == {"Ts": 3}
+
+
+def test_R_ANTE_1_every_seat_pays_each_pot_and_one_who_cannot_is_refused() -> None:
+    h = make_hand(rules())
+    ante = [e for e in h.events() if e["type"] == "chips" and e["reason"] == "ante"]
+    assert len(ante) == 4 * 9 and {e["amount"] for e in ante} == {1}
+    assert all(paid(ante, f"seat:{s}", "ante") == 9 for s in range(4))
+    with pytest.raises(IllegalAction, match="R-ANTE-1"):
+        make_hand(rules(), chips=[100, 8, 100, 100])
+
+
+def test_R_DEAL_1_sizes_differ_by_at_most_one_and_a_wrong_deal_is_refused() -> None:
+    for n in range(2, 9):
+        for dealer in range(n):
+            sizes, widow = deal_sizes(n, dealer)
+            assert sum(sizes) + widow == 52 and max(*sizes, widow) - min(*sizes, widow) <= 1
+            assert sizes[(dealer + 1) % n] == max(sizes)
+    hands, widow = make_deal(4, 0)
+    hands[0].append(widow.pop())
+    with pytest.raises(IllegalAction, match="R-DEAL-1"):
+        Hand(rules(), ["a", "b", "c", "d"], [100] * 4, {}, 0, hands, widow)
+
+
+def test_R_WIDOW_1_dealer_swaps_unseen_and_keeps_knowing_the_given_up_hand() -> None:
+    h = make_hand(rules(**WIDOW))
+    assert h.to_act() == [0] and {a.kind for a in h.legal_actions()} == {"swap", "keep"}
+    old = set(h.view(0)["hand"])
+    widow = {str(c) for c in h.dealt_widow}
+    h.apply(act(0, "swap"))
+    assert set(h.view(0)["hand"]) == widow
+    assert h.view(0)["given_up"] == {"cards": sorted(old, key=lambda c: parse_cards(c)[0].index),
+                                     "out_of_play": True}
+    played = {str(c) for _, c in [(s, CARDS[i]) for s, i in h.played()]}
+    for seat in (1, 2, 3, None):
+        assert "given_up" not in h.view(seat)
+        assert visible_cards(h.view(seat)) & old <= played
+
+
+def test_R_WIDOW_1_auction_from_dealers_left_higher_bids_final_passes_winner_pays_dealer() -> None:
+    h = make_hand(rules(**WIDOW))
+    h.apply(act(0, "keep"))
+    assert h.to_act() == [1]
+    h.apply(act(1, "bid", amount=2))
+    with pytest.raises(IllegalAction, match="R-WIDOW-1"):
+        h.verify(act(2, "bid", amount=2))
+    with pytest.raises(IllegalAction, match="R-WIDOW-1"):
+        h.verify(act(2, "bid", amount=92))  # more than seat 2 holds
+    h.apply(act(2, "bid", amount=5))
+    h.apply(act(3, "pass"))
+    h.apply(act(1, "pass"))
+    assert h.swapped == 2
+    assert {"type": "chips", "from": "seat:2", "to": "seat:0", "amount": 5, "reason": "widow_bid"} in h.events()
+    assert h.play_start[2] == sum(c.bit for c in h.dealt_widow)
+
+
+def test_R_WIDOW_1_nobody_bids_nobody_swaps() -> None:
+    h = make_hand(rules(**WIDOW))
+    h.apply(act(0, "keep"))
+    for seat in (1, 2, 3):
+        h.apply(act(seat, "pass"))
+    assert h.swapped == -1 and h.phase in ("play", "over")
+    assert paid(h.events(), "seat:1", "widow_bid") == 0
+
+
+def test_R_POKER_1_bets_capped_by_max_bet_and_the_smallest_stack() -> None:
+    h = make_hand(rules(**POKER), chips=[100, 100, 14, 100])  # seat 2 has 5 after the ante
+    bets = [a.amount for a in h.legal_actions() if a.kind == "bet"]
+    assert bets == [1, 2, 3, 4, 5]
+    with pytest.raises(IllegalAction, match="R-POKER-1"):
+        h.verify(act(1, "bet", amount=6))
+    h.apply(act(1, "bet", amount=3))
+    assert [a.amount for a in h.legal_actions() if a.kind == "raise"] == [1, 2]
+
+
+def test_R_POKER_1_max_raises_and_opening_bet_is_not_a_raise() -> None:
+    h = make_hand(rules(**POKER, max_raises=1, max_bet=4))
+    h.apply(act(1, "bet", amount=4))
+    assert [a.amount for a in h.legal_actions() if a.kind == "raise"] == [1, 2, 3, 4]
+    h.apply(act(2, "raise", amount=2))
+    assert {a.kind for a in h.legal_actions()} == {"call", "fold"}
+
+
+def test_R_POKER_1_last_player_not_folded_takes_the_pot_and_everyone_keeps_their_cards() -> None:
+    h = make_hand(rules(**POKER))
+    sizes = [m.bit_count() for m in h.hands]
+    h.apply(act(1, "bet", amount=10))
+    for seat in (2, 3, 0):
+        h.apply(act(seat, "fold"))
+    assert h.poker_winners == [1] and chips_to(h.events(), "seat:1", "poker") == 4 + 10
+    assert not [e for e in h.events() if e["type"] == "showdown"]
+    assert sizes == [m.bit_count() for m in h.play_start]
+
+
+def test_R_POKER_1_after_play_compares_the_hands_held_when_play_began() -> None:
+    h = make_hand(rules(poker="after_play"), hands={3: "Ts Js Qs Ks As"})
+    while not h.over:
+        h.apply(h.legal_actions()[0])
+    assert h.poker_winners == [3]
+    assert [e["type"] for e in h.events()][-2:] == ["chips", "over"]
+
+
+def test_R_POKER_2_ties_split_and_the_odd_chip_stays() -> None:
+    h = make_hand(rules(**POKER), hands={2: "9h Th Jh Qh Kh", 3: "9d Td Jd Qd Kd"}, pots={"poker": 3})
+    for seat in (1, 2, 3, 0):
+        h.apply(act(seat, "check"))
+    assert chips_to(h.events(), "seat:2", "poker") == 3 == chips_to(h.events(), "seat:3", "poker")
+    assert h.pot_balances()["poker"] == 1
+
+
+def test_R_POKER_3_showdown_shows_only_the_best_five_of_players_still_in() -> None:
+    h = make_hand(rules(**POKER), hands={3: "Ts Js Qs Ks As"})
+    h.apply(act(1, "check"))
+    h.apply(act(2, "bet", amount=1))
+    h.apply(act(3, "call"))
+    h.apply(act(0, "fold"))
+    h.apply(act(1, "fold"))
+    shown = {e["seat"]: e["cards"] for e in h.events() if e["type"] == "showdown"}
+    assert set(shown) == {2, 3} and all(len(c) == 5 for c in shown.values())
+    assert shown[3] == ["Ts", "Js", "Qs", "Ks", "As"]
+    assert h.view(None)["showdown"] == {"2": shown[2], "3": shown[3]}
+
+
+def test_R_POKER_4_standard_ranks_wheel_lowest_no_wrap() -> None:
+    wheel = evaluate("As 2d 3c 4h 5s")
+    assert wheel.category == "straight" and wheel < evaluate("2d 3c 4h 5s 6d")
+    assert evaluate("Qs Kd Ac 2h 3s").category == "high card"
+    assert evaluate("2h 3h 4h 5h 7h 9s 9d") < evaluate("Ts Td Tc 9h 9c 2s 3d")
+
+
+def test_pay_on_hold_pays_holders_before_the_widow_and_never_in_play() -> None:
+    h = make_hand(rules(pay="on_hold", **WIDOW), hands={2: "Ts Kd Ad", 3: "7h 8h 9h"}, widow="As")
+    events = h.events()
+    assert {"type": "chips", "from": "pot:Ts", "to": "seat:2", "amount": 4, "reason": "on_hold"} in events
+    assert {"type": "chips", "from": "pot:Kd-Ad", "to": "seat:2", "amount": 4, "reason": "on_hold"} in events
+    assert {"type": "chips", "from": "pot:7-8-9", "to": "seat:3", "amount": 4, "reason": "on_hold"} in events
+    assert h.pot_balances()["As"] == 4 and h.phase == "widow"
+    while not h.over:
+        h.apply(h.legal_actions()[0])
+    assert not [e for e in h.events() if e["type"] == "chips" and e["reason"] == "pay_card"]
+
+
+def test_widow_bar_pay_card_holders_may_not_swap_or_bid() -> None:
+    h = make_hand(rules(widow_bar="pay_card_holders", **WIDOW), hands={0: "Ts", 2: "Jd"},
+                  fill="2s 3s 4s 5s 6s 7s 8s 9s 2h 3h 4h 5h 6h 7h 8h 9h 2d 3d 4d 5d 6d 7d 8d 9d 2c 3c")
+    assert h.phase == "auction"  # the dealer holds T♠: keeping was the only choice, made at once
+    assert {"seat": 0, "action": "keep", "forced": True} in h.view(0)["actions"]
+    h.apply(act(1, "pass"))
+    # seat 2 holds J♦: pass is forced, so the auction is already over for seat 2
+    assert {"seat": 2, "action": "pass", "forced": True} in h.view(None)["actions"]
+
+
+def test_dealer_ante_double() -> None:
+    h = make_hand(rules(dealer_ante="double"), dealer=1, hands={2: "2c"})
+    assert paid(h.events(), "seat:1", "ante") == 18 and paid(h.events(), "seat:0", "ante") == 9
+
+
+def test_R_VIEW_1_views_hold_own_hand_played_cards_chips_and_history_only() -> None:
+    h = make_hand(rules(**WIDOW, **POKER))
+    h.apply(act(0, "keep"))
+    h.apply(act(1, "bid", amount=1))
+    for seat in (2, 3):
+        h.apply(act(seat, "pass"))
+    spectator = h.view(None)
+    assert spectator["hand"] is None and spectator["legal_actions"] == []
+    played = {str(CARDS[i]) for _, i in h.played()}
+    for seat in range(4):
+        v = h.view(seat)
+        own = {str(c) for c in CARDS if h.hands[seat] >> c.index & 1}
+        given = {str(c) for c in CARDS if h.given_up >> c.index & 1} if seat == h.swapped else set()
+        assert set(v["hand"]) == own
+        assert visible_cards(v) <= own | played | given
+        assert v["chips"] == h.chips and v["actions"] == spectator["actions"]
+    assert h.view(1)["given_up"]["out_of_play"] is True
