@@ -1,0 +1,138 @@
+"""Records (R-NOTE-2/3/4), views (R-VIEW-1) and rulesets as data for the Rummy engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rummy_helpers import act, deal, rules
+from typer.testing import CliRunner
+
+from rummoli.cli import app
+from rummoli.errors import MalformedInput
+from rummoli.records import RecordError
+from rummoli.records import replay as replay_any
+from rummoli.rummy import builtin_names, load_ruleset, random_hand_record, replay_hand, replay_record
+
+
+def test_R_NOTE_2_record_shape_with_stock_instead_of_widow() -> None:
+    record = random_hand_record("rummy", 3, "shape")
+    assert record["format"] == "rummoli-hand/1" and record["ruleset"] == "rummy"
+    assert set(record["deal"]) == {"hands", "stock"} and record["chips"] == [0, 0, 0]
+    assert sum(len(h) for h in record["deal"]["hands"]) + len(record["deal"]["stock"]) == 52
+    assert record["pots"] == {}
+
+
+@pytest.mark.parametrize("name", ["rummy", "500-rum", "knock-rummy", "boathouse-rummy", "block-rummy"])
+def test_R_NOTE_4_records_replay_to_the_same_scores(name: str) -> None:
+    for seed in range(5):
+        record = random_hand_record(name, 2 + seed, f"s{seed}")
+        hand = replay_hand(record)
+        result = replay_any(json.loads(json.dumps(record)))
+        assert result["chips"] == hand.deltas and result["pots"] == {}
+        assert hand.record() == record
+
+
+def test_R_NOTE_3_forced_draws_may_be_omitted_or_written() -> None:
+    hand = deal(
+        rules(20),
+        [
+            "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As 2h 3d 4c 5s 6h 7d 8c",
+            "9s Th Jd Qc Ks Ah 2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad 2c",
+        ],
+    )
+    while not hand.over:
+        act(hand, hand.turn, "draw", "stock")
+        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+    record = hand.record()
+    written = dict(record, actions=[e for e in hand.history()])
+    for e in written["actions"]:
+        e.pop("forced", None)
+    assert len(written["actions"]) == len(record["actions"]) + 1
+    assert replay_record(written)["events"] == replay_record(record)["events"]
+    forced = [e for e in replay_record(record)["events"] if e.get("forced")]
+    assert forced == [{"type": "action", "seat": 0, "action": "draw", "from": "stock", "forced": True}]
+
+
+def test_R_NOTE_4_an_illegal_action_names_its_index_and_rule() -> None:
+    record = random_hand_record("rummy", 2, "bad")
+    record["actions"][1] = {"seat": record["actions"][1]["seat"], "action": "discard", "card": "As"}
+    with pytest.raises(RecordError) as error:
+        replay_record(record)
+    assert error.value.index == 1 and error.value.rule == "R-RU-3"
+
+
+def test_R_NOTE_4_malformed_records_are_refused() -> None:
+    record = random_hand_record("rummy", 2, "bad")
+    broken = dict(record, actions=[{"seat": 1, "action": "fly"}])
+    with pytest.raises(RecordError, match="action 0: R-NOTE-3"):
+        replay_record(broken)
+    short = json.loads(json.dumps(record))
+    short["deal"]["stock"].pop()
+    with pytest.raises(RecordError, match=r"R-RU-1.*exactly once"):
+        replay_record(short)
+    after = dict(record, actions=[*record["actions"], record["actions"][-1]])
+    with pytest.raises(RecordError, match="R-RU-4"):
+        replay_record(after)
+
+
+def test_cli_replay_works_on_a_rummy_record(tmp_path: Path) -> None:
+    runner = CliRunner()
+    made = runner.invoke(app, ["hand", "--ruleset", "rummy", "--players", "3", "--seed", "cli"])
+    assert made.exit_code == 0, made.output
+    path = tmp_path / "hand.json"
+    path.write_text(made.stdout, encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["chips"] == replay_record(json.loads(made.stdout))["chips"] and out["pots"] == {}
+    record = json.loads(made.stdout)
+    record["actions"][0]["from"] = "nowhere"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    bad = runner.invoke(app, ["replay", str(path)])
+    assert bad.exit_code == 1 and "action 0" in bad.stderr
+
+
+def test_R_VIEW_1_a_seat_sees_its_own_hand_and_no_other() -> None:
+    hand = deal(rules(4), ["7s 7h 7d 2h", "2c 5c 9h Td"], "Kc 4d", dealer=1)
+    view = hand.view(0)
+    assert set(view["hand"]) == {"7s", "7h", "7d", "2h"}
+    assert "legal" in view and "legal" not in hand.view(1)
+    text = json.dumps(hand.view(1))
+    assert "7s" not in text and "4d" not in text  # another hand, the stock
+    act(hand, 0, "draw", "stock")
+    assert "4d" not in json.dumps(hand.view(1)) and "4d" not in json.dumps(hand.view(None))
+    assert hand.view(0)["drawn"] == [[0, "4d"]]
+    assert hand.view(1)["history"] == [{"type": "action", "seat": 0, "action": "draw", "from": "stock"}]
+
+
+def test_rulesets_are_data_and_bad_ones_are_refused(tmp_path: Path) -> None:
+    assert {"rummy", "500-rum", "knock-rummy"} <= set(builtin_names())
+    for name in builtin_names():
+        ruleset = load_ruleset(name)
+        assert load_ruleset(ruleset.to_dict()) == ruleset
+    path = tmp_path / "mine.toml"
+    path.write_text('game = "rummy"\nname = "mine"\naces = "around"\nboathouse = true\n', encoding="utf-8")
+    assert load_ruleset(str(path)).boathouse is True
+    for bad, message in (
+        ({"game": "stops"}, "'game' must be 'rummy'"),
+        ({"game": "rummy", "aces": "up"}, "'aces' must be one of"),
+        ({"game": "rummy", "target": 0}, "'target' must be a whole number"),
+        ({"game": "rummy", "hand_size": {"2": 30}}, "at least 2 cards"),
+        ({"game": "rummy", "colour": "red"}, "unknown option 'colour'"),
+        ({"game": "rummy", "style": "knock", "boathouse": True}, "boathouse"),
+        ({"game": "rummy", "boathouse": "yes"}, "true or false"),
+    ):
+        with pytest.raises(MalformedInput, match=message):
+            load_ruleset(bad)
+    with pytest.raises(MalformedInput, match="unknown Rummy ruleset"):
+        load_ruleset("gin-rummy-deluxe")
+
+
+def test_clone_is_independent() -> None:
+    hand = deal(rules(4), ["7s 7h 7d 2h", "2c 5c 9h Td"], "Kc 4d", dealer=1)
+    twin = hand.clone()
+    act(twin, 0, "draw", "stock")
+    assert hand.phase == "draw" and twin.phase == "play" and hand.hands != twin.hands
+    assert len(hand.events) < len(twin.events)
