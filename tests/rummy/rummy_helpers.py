@@ -45,3 +45,22 @@ def act(hand: RummyHand, seat: int, kind: str, *args: Any) -> list[dict[str, Any
 
 def holding(hand: RummyHand, seat: int) -> set[str]:
     return set(hand.view(seat)["hand"])
+
+
+TWENTY = [
+    "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As 2h 3d 4c 5s 6h 7d 8c",
+    "9s Th Jd Qc Ks Ah 2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad 2c",
+]
+
+
+def twenty_each(**options: Any) -> RummyHand:
+    """Two hands of twenty cards: a short stock (eleven cards under the turned-up one)."""
+    return deal(rules(20, **options), TWENTY)
+
+
+def throw_back_until_over(hand: RummyHand) -> None:
+    """Every player draws from the stock and throws the card drawn back (nobody melds)."""
+    while not hand.over:
+        seat = hand.turn
+        act(hand, seat, "draw", "stock")
+        act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import act, deal, holding, rules
+from rummy_helpers import act, deal, holding, rules, throw_back_until_over, twenty_each
 
 from rummoli.errors import IllegalAction
 from rummoli.rummy import RummyGame
@@ -82,16 +82,8 @@ def test_R_500_4_lay_offs_score_for_whoever_lays_them() -> None:
 
 
 def test_R_500_5_hand_ends_when_the_stock_runs_out_and_is_scored() -> None:
-    hand = deal(
-        five(20),
-        [
-            "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As 2h 3d 4c 5s 6h 7d 8c",
-            "9s Th Jd Qc Ks Ah 2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad 2c",
-        ],
-    )
-    while not hand.over:
-        act(hand, hand.turn, "draw", "stock")
-        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+    hand = twenty_each(style="500")
+    throw_back_until_over(hand)
     assert hand.flips == 0 and hand.outcome["reason"] == "blocked"
     assert hand.deltas[0] == -hand.melds_table.card_value(hand.hands[0]) < 0
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import act, deal, rules
+from rummy_helpers import act, deal, rules, throw_back_until_over
 
 from rummoli.errors import IllegalAction
 
@@ -64,7 +64,5 @@ def test_R_KN_4_a_tie_with_the_knocker_goes_to_the_other_player() -> None:
 
 def test_R_KN_5_an_empty_stock_ends_the_hand_with_a_showdown() -> None:
     hand = deal(knock(3), ["2s 3h 4d", "Ks Qh Jd"], dealer=1)
-    while not hand.over:
-        act(hand, hand.turn, "draw", "stock")
-        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+    throw_back_until_over(hand)
     assert hand.outcome["reason"] == "blocked" and hand.deltas == [21, 0]

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from rummy_helpers import act, deal, rules
+from rummy_helpers import act, deal, rules, throw_back_until_over, twenty_each
 from typer.testing import CliRunner
 
 from rummoli.cli import app
@@ -35,16 +35,8 @@ def test_R_NOTE_4_records_replay_to_the_same_scores(name: str) -> None:
 
 
 def test_R_NOTE_3_forced_draws_may_be_omitted_or_written() -> None:
-    hand = deal(
-        rules(20),
-        [
-            "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As 2h 3d 4c 5s 6h 7d 8c",
-            "9s Th Jd Qc Ks Ah 2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad 2c",
-        ],
-    )
-    while not hand.over:
-        act(hand, hand.turn, "draw", "stock")
-        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+    hand = twenty_each()
+    throw_back_until_over(hand)
     record = hand.record()
     written = dict(record, actions=[e for e in hand.history()])
     for e in written["actions"]:

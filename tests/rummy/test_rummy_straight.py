@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import act, deal, holding, rules
+from rummy_helpers import act, deal, holding, rules, throw_back_until_over, twenty_each
 
 from rummoli.cards import CARDS
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.rummy import Action, RummyGame, RummyHand, load_ruleset, random_hand
-
-
-def play_until_over(hand: RummyHand) -> None:
-    """Every player draws from the stock and throws the card drawn back (nobody melds)."""
-    while not hand.over:
-        seat = hand.turn
-        if hand.phase == "draw":
-            act(hand, seat, "draw", "stock")
-        else:
-            act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
@@ -150,13 +140,7 @@ def test_R_RU_BONUS_off_means_no_double() -> None:
 
 
 def test_R_RU_5_stock_turned_over_once_then_blocked_with_no_score() -> None:
-    hand = deal(
-        rules(20),
-        [
-            "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As 2h 3d 4c 5s 6h 7d 8c",
-            "9s Th Jd Qc Ks Ah 2d 3c 4s 5h 6d 7c 8s 9h Td Jc Qs Kh Ad 2c",
-        ],
-    )
+    hand = twenty_each()
     turned = hand.view(None)["discard"][0]
     for _ in range(11):  # the stock holds 11 cards after the turned-up one
         act(hand, hand.turn, "draw", "stock")
@@ -167,13 +151,13 @@ def test_R_RU_5_stock_turned_over_once_then_blocked_with_no_score() -> None:
     forced = hand.events[-1]
     assert forced["forced"] is True and forced["from"] == "stock"  # the discard pile is empty: forced
     assert hand.view(hand.turn)["drawn"][-1][1] == turned  # not shuffled: the first discard is on top
-    play_until_over(hand)
+    throw_back_until_over(hand)
     assert hand.outcome["reason"] == "blocked" and hand.deltas == [0, 0]
 
 
 def test_R_RU_BLOCK_settles_by_differences_to_the_lowest_hand() -> None:
     hand = deal(rules(3, stock_end="block"), ["2s 3h 4d", "Ks Qh Jd"], dealer=1)
-    play_until_over(hand)
+    throw_back_until_over(hand)
     assert hand.flips == 0 and hand.outcome["reason"] == "blocked"
     assert hand.outcome["counts"] == [9, 30] and hand.deltas == [21, 0]
 
