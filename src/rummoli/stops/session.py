@@ -74,6 +74,7 @@ class Session:
         self.dealer = self.cut_for_deal(cut_seed) if dealer is None else dealer
         if not 0 <= self.dealer < n:
             raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}")
+        self._drop_broke()
 
     # ------------------------------------------------------------------------------ dealer
     def cut_for_deal(self, seed: int | str | None = None) -> int:
@@ -119,7 +120,9 @@ class Session:
         return per * 2 if self.rules.dealer_ante == "double" and seat == self.dealer else per
 
     def _drop_broke(self) -> None:
-        """R-ANTE-1: a player who cannot pay the full ante leaves; their chips go to the centre."""
+        """R-ANTE-1: a player who cannot pay the full ante leaves; their chips go to the centre.
+
+        Checked as soon as a hand is over (and again before each deal), so :attr:`over` is exact."""
         centre = self.rules.board.pots[self.rules.board.centre].id
         changed = True
         while changed:
@@ -182,6 +185,7 @@ class Session:
             self.rotations += 1
             self._dealt_this_rotation = set()
         self.dealer = self._next_seated(self.dealer)
+        self._drop_broke()
         return record
 
     def void_hand(self, hand: Hand) -> None:
