@@ -70,8 +70,12 @@ def hand_from_record(record: dict[str, Any], *, auto: bool = False) -> Hand:
         raise RecordError(str(error), rule="R-NOTE-2") from None
 
 
-def replay_hand(record: dict[str, Any]) -> Hand:
-    """Replay a record to its final state; :class:`RecordError` names the action index and rule."""
+def replay_hand(record: dict[str, Any], *, complete: bool = True) -> Hand:
+    """Replay a record to its final state; :class:`RecordError` names the action index and rule.
+
+    With ``complete=False`` the record may stop mid-hand (a bot rebuilding a state from a view and
+    a guessed deal): the hand is returned at its next decision, forced actions made.
+    """
     hand = hand_from_record(record, auto=False)
     actions = record["actions"]
     for index, data in enumerate(actions):
@@ -95,6 +99,8 @@ def replay_hand(record: dict[str, Any]) -> Hand:
         hand.apply(action)
     while not hand.over:
         if not hand.step_forced():
+            if not complete:
+                break
             seats = ", ".join(str(s) for s in hand.to_act())
             raise RecordError(f"the record ends before the hand does (seat {seats} to decide)",
                               index=len(actions), rule="R-NOTE-3")

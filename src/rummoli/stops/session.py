@@ -206,6 +206,11 @@ class Session:
     # -------------------------------------------------------------------------- settlement
     def _showdown(self, amount: int, rng: random.Random, pot: str) -> None:
         seats = self.players_left
+        if len(seats) == 1:  # nobody to play against: the last player takes the pot
+            self.chips[seats[0]] += amount
+            self.settlement.append({"pot": pot, "amount": amount, "shown": {},
+                                    "paid": {self.names[seats[0]]: amount}})
+            return
         position = seats.index(self.dealer) if self.dealer in seats else 0
         deck = list(CARDS)
         rng.shuffle(deck)
