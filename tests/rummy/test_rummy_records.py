@@ -128,3 +128,23 @@ def test_clone_is_independent() -> None:
     act(twin, 0, "draw", "stock")
     assert hand.phase == "draw" and twin.phase == "play" and hand.hands != twin.hands
     assert len(hand.events) < len(twin.events)
+
+
+def test_R_NOTE_3_a_forced_first_draw_may_be_written_in() -> None:
+    for seed in range(40):
+        record = random_hand_record("500-rum", 3, f"forced{seed}")
+        hand = replay_hand(record)
+        if hand.log[0][4]:  # the first player could take no discard: their stock draw was forced
+            written = dict(
+                record, actions=[{"seat": hand.log[0][0], "action": "draw", "from": "stock"}, *record["actions"]]
+            )
+            assert replay_record(written)["chips"] == hand.deltas
+            return
+    raise AssertionError("no forced first draw in 40 hands")
+
+
+def test_R_RU_1_a_deal_naming_a_card_twice_is_refused() -> None:
+    record = random_hand_record("rummy", 2, "twice")
+    record["deal"]["stock"][0] = record["deal"]["stock"][1]
+    with pytest.raises(RecordError, match="exactly once"):
+        replay_record(record)

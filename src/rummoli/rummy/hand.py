@@ -59,9 +59,9 @@ class RummyHand:
             for card in cards:
                 mask |= card.bit
             masks.append(mask)
-            seen += mask
+            seen |= mask
         for card in stock:
-            seen += card.bit
+            seen |= card.bit
         if seen != (1 << 52) - 1 or sum(len(h) for h in hands) + len(stock) != 52:
             raise MalformedInput("the deal must hold each of the 52 cards exactly once")
         self.rules: Final = rules

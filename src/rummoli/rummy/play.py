@@ -58,7 +58,7 @@ def replay_hand(record: dict[str, Any]) -> RummyHand:
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("'actions' must be a list", rule="R-NOTE-3")
-    forced_from = len(hand.log)  # forced moves the record may repeat or omit
+    cursor = 0  # hand.log entries before the cursor are accounted for by the record
     for index, data in enumerate(actions):
         try:
             action = Action.from_json(data)
@@ -66,16 +66,18 @@ def replay_hand(record: dict[str, Any]) -> RummyHand:
             raise RecordError(str(error), index=index, rule="R-NOTE-3") from None
         if hand.over:
             raise RecordError("the hand was already over", index=index, rule="R-RU-4")
-        move = hand.to_move(action)
-        pending = hand.log[forced_from:]
-        if pending and pending[0][4] and pending[0][:4] == (action.seat, *move):
-            forced_from += 1
+        move = (action.seat, *hand.to_move(action))
+        while cursor < len(hand.log) and hand.log[cursor][4] and hand.log[cursor][:4] != move:
+            cursor += 1  # a forced move the record leaves out
+        if cursor < len(hand.log) and hand.log[cursor][4]:
+            cursor += 1  # a forced move the record writes in
             continue
+        applied_at = len(hand.log)
         try:
             hand.apply(action)
         except IllegalAction as error:
             raise RecordError(error.message, index=index, rule=error.rule) from None
-        forced_from = len(hand.log) - sum(1 for e in hand.log[forced_from:] if e[4])
+        cursor = applied_at + 1
     return hand
 
 
