@@ -76,6 +76,30 @@ def replay(
     typer.echo(json.dumps(result, ensure_ascii=False, indent=1))
 
 
+@app.command()
+def sim(
+    ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Seats (default: one per --bots level)."),
+    bots: str = typer.Option(..., "--bots", "-b", help="A level per seat: random, easy, normal, hard (a,b,...)."),
+    hands: int | None = typer.Option(None, "--hands", "-n", help="Stops: hands per evening (20). Rummy: cap per game."),
+    games: int | None = typer.Option(None, "--games", "-g", help="Deal sequences (evenings or games), each played "
+                                     "once per rotation of the line-up (10)."),
+    seed: str | None = typer.Option(None, "--seed", "-s", help="Seed: the same seed gives the same report."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
+    plot: Path | None = typer.Option(None, "--plot", help="Draw the chip stacks over the first evening (PNG)."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Worker processes (default: the cores)."),
+    budget: float | None = typer.Option(None, "--budget", help="Seconds per decision for hard bots (1)."),
+) -> None:
+    """Tournaments of bot line-ups over duplicate deals: chips per hand or win rates with 95% intervals."""
+    from rummoli.sim.command import SimError, sim_command
+
+    try:
+        sim_command(ruleset, players, bots, hands, games, seed, as_json, plot, workers, budget)
+    except SimError as error:
+        typer.echo(f"rummoli sim: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
 def main() -> None:
     app()
 

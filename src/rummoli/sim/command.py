@@ -1,0 +1,75 @@
+"""``rummoli sim``: options in, a tournament run with a progress bar, a table or JSON out."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rummoli.sim.config import DEFAULT_BLOCKS, SimConfig, SimError
+from rummoli.sim.report import Report, render_tables
+from rummoli.sim.runner import run_tournament
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    """``"hard,easy, random"`` -> ``("hard", "easy", "random")``."""
+    bots = tuple(part.strip().lower() for part in text.split(","))
+    if not text.strip() or any(not b for b in bots):
+        raise SimError(f"--bots must list a level per seat, separated by commas, not {text!r}")
+    return bots
+
+
+def parse_seed(text: str | None) -> int | str | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def sim_command(
+    ruleset: str,
+    players: int | None,
+    bots: str,
+    hands: int | None,
+    games: int | None,
+    seed: str | None,
+    as_json: bool,
+    plot: Path | None,
+    workers: int | None,
+    budget: float | None,
+) -> Report:
+    """Run the tournament the options describe and print it; raises :class:`SimError` on bad options."""
+    from rich.console import Console
+
+    lineup = parse_bots(bots)
+    if players is not None and players != len(lineup):
+        raise SimError(f"--players {players} needs {players} levels in --bots, got {len(lineup)} ({bots})")
+    config = SimConfig(ruleset, lineup, hands=hands, blocks=DEFAULT_BLOCKS if games is None else games,
+                       seed=parse_seed(seed), budget=budget, workers=workers).checked()
+    if plot is not None and plot.suffix.lower() != ".png":
+        raise SimError(f"--plot writes a PNG file: {plot} does not end in .png")
+    errors = Console(stderr=True)
+    if as_json or not errors.is_terminal:
+        report = run_tournament(config)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=errors, transient=True) as bar:
+            unit = "evenings" if config.game == "stops" else "games"
+            job = bar.add_task(f"{config.tasks} {unit} on {config.worker_count()} workers", total=config.tasks)
+            report = run_tournament(config, lambda done, total: bar.update(job, completed=done))
+    if plot is not None:
+        from rummoli.sim.plot import plot_report
+
+        plot_report(report, plot)
+    if as_json:
+        sys.stdout.write(report.to_json() + "\n")
+    else:
+        out = Console()
+        for table in render_tables(report):
+            out.print(table)
+        out.print(f"{report.hands} hands in {report.elapsed:.1f} s on {config.worker_count()} workers"
+                  + (f"; chart in {plot}" if plot is not None else ""))
+    return report
