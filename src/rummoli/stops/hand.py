@@ -39,6 +39,7 @@ from rummoli.cards import (
 )
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.poker import HandValue, evaluate_mask
+from rummoli.stops import report
 from rummoli.stops.actions import KINDS, Action
 from rummoli.stops.ruleset import CARD, COMBO, Ruleset, load_ruleset
 
@@ -89,48 +90,11 @@ class Hand:
     """A stops hand: ante, widow, poker round, play round and the end (RULES.md §2.2–2.3)."""
 
     __slots__ = (
-        "_bid",
-        "_bidder",
-        "_card_pots",
-        "_combo_end",
-        "_folded",
-        "_last_layer",
-        "_lead_mask",
-        "_level",
-        "_passed",
-        "_pay_mask",
-        "_pending",
-        "_pending_pots",
-        "_pending_seat",
-        "_put",
-        "_raises",
-        "_run",
-        "_start_stack",
-        "_stopped_suit",
-        "_streak_from",
-        "auto",
-        "chips",
-        "dealer",
-        "dealt",
-        "dealt_widow",
-        "given_up",
-        "hands",
-        "log",
-        "n",
-        "names",
-        "owner",
-        "phase",
-        "play_start",
-        "poker_winners",
-        "pots",
-        "rules",
-        "showdown",
-        "start_chips",
-        "start_pots",
-        "swapped",
-        "turn",
-        "winner",
-        "with_ante",
+        "_bid", "_bidder", "_card_pots", "_combo_end", "_folded", "_last_layer", "_lead_mask", "_level",
+        "_passed", "_pay_mask", "_pending", "_pending_pots", "_pending_seat", "_put", "_raises", "_run",
+        "_start_stack", "_stopped_suit", "_streak_from", "auto", "chips", "dealer", "dealt", "dealt_widow",
+        "given_up", "hands", "log", "n", "names", "owner", "phase", "play_start", "poker_winners", "pots",
+        "rules", "showdown", "start_chips", "start_pots", "swapped", "turn", "winner", "with_ante",
     )
 
     def __init__(
@@ -754,122 +718,41 @@ class Hand:
         """``(seat, card index)`` of every card laid, in order."""
         return [(e[1], e[3]) for e in self.log if e[0] == "act" and (e[2] == "play" or e[2] == "lead")]
 
-    def _party(self, code: int) -> str:
-        return f"seat:{code}" if code >= 0 else f"pot:{self.rules.board.pots[-1 - code].id}"
-
     def render(self, log: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
         """Log entries as JSON-ready events (public: no hidden card is ever in an event)."""
-        out: list[dict[str, Any]] = []
-        pots = self.rules.board.pots
-        for e in log:
-            tag = e[0]
-            if tag == "chips":
-                out.append({"type": "chips", "from": self._party(e[1]), "to": self._party(e[2]),
-                            "amount": e[3], "reason": e[4]})
-            elif tag == "act":
-                ev: dict[str, Any] = {"type": "action", "seat": e[1], "action": e[2]}
-                if e[3] >= 0:
-                    ev["card"] = str(CARDS[e[3]])
-                if KINDS[e[2]] == "amount":
-                    ev["amount"] = e[4]
-                ev["forced"] = e[5]
-                out.append(ev)
-            elif tag == "show":
-                out.append({"type": "showdown", "seat": e[1], "cards": [str(c) for c in cards_of(e[2])]})
-            elif tag == "stop":
-                out.append({"type": "stop", "after": str(CARDS[e[1]])})
-            elif tag == "unclaimed":
-                out.append({"type": "unclaimed", "seat": e[1], "pots": [pots[j].id for j in e[2]]})
-            elif tag in ("swap", "cannot_lead", "out"):
-                out.append({"type": tag, "seat": e[1]})
-            else:
-                out.append({"type": tag})
-        return out
+        return report.render(self, log)
 
     def events(self) -> list[dict[str, Any]]:
-        return self.render(self.log)
+        """Every event so far: each action (forced ones marked) and every chip moved."""
+        return report.render(self, self.log)
 
     def actions(self, forced: bool = True) -> list[dict[str, Any]]:
         """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
-        out: list[dict[str, Any]] = []
-        for e in self.log:
-            if e[0] == "act" and (forced or not e[5]):
-                a: dict[str, Any] = {"seat": e[1], "action": e[2]}
-                if e[3] >= 0:
-                    a["card"] = str(CARDS[e[3]])
-                if KINDS[e[2]] == "amount":
-                    a["amount"] = e[4]
-                out.append(a)
-        return out
+        return report.actions(self, forced)
 
     def record(self, forced: bool = False) -> dict[str, Any]:
-        """The R-NOTE-2 hand record: ruleset, seats, chips and pots before the ante, deal, actions.
-
-        Forced actions are left out unless ``forced`` (a replay makes them, R-NOTE-3).
-        """
-        rec: dict[str, Any] = {
-            "format": "rummoli-hand/1",
-            "ruleset": self.rules.reference(),
-            "players": list(self.names),
-            "chips": list(self.start_chips),
-            "pots": {p.id: self.start_pots[j] for j, p in enumerate(self.rules.board.pots)
-                     if self.start_pots[j]},
-            "dealer": self.dealer,
-            "deal": {"hands": [[str(c) for c in h] for h in self.dealt],
-                     "widow": [str(c) for c in self.dealt_widow]},
-            "actions": self.actions(forced),
-        }
-        if not self.with_ante:
-            rec["ante"] = False
-        return rec
+        """The R-NOTE-2 hand record; forced actions are left out unless ``forced`` (R-NOTE-3)."""
+        return report.record(self, forced)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise MalformedInput(f"no seat {seat}")
-        pots = self.rules.board.pots
-        view: dict[str, Any] = {
-            "ruleset": self.rules.reference(),
-            "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": p.ante} for p in pots],
-            "players": list(self.names),
-            "seat": seat,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "chips": list(self.chips),
-            "pots": self.pot_balances(),
-            "hand": None if seat is None else [str(c) for c in cards_of(self.hands[seat])],
-            "hand_sizes": [m.bit_count() for m in self.hands],
-            "widow_size": self.widow().bit_count(),
-            "swapped": None if self.swapped < 0 else self.swapped,
-            "played": [{"seat": s, "card": str(CARDS[c])} for s, c in self.played()],
-            "showdown": {str(s): [str(c) for c in cards_of(m)] for s, m in self.showdown.items()},
-            "start": {"chips": list(self.start_chips), "pots": {p.id: self.start_pots[j] for j, p
-                                                               in enumerate(pots)},
-                      "ante": self.with_ante},
-            "actions": [{**a, "forced": f} for a, f in zip(self.actions(), self._forced_flags(), strict=True)],
-            "events": self.events(),
-            "legal_actions": [] if seat is None else [a.to_json() for a in self.legal_actions(seat)],
-        }
-        if seat is not None and seat == self.swapped:
-            view["given_up"] = {"cards": [str(c) for c in cards_of(self.given_up)], "out_of_play": True}
-        if self.phase == AUCTION:
-            view["auction"] = {"bid": self._bid, "bidder": None if self._bidder < 0 else self._bidder,
-                               "passed": [s for s in range(self.n) if self._passed >> s & 1 and s != self.dealer]}
-        elif self.phase == BETTING:
-            view["betting"] = {"level": self._level, "put": list(self._put), "raises": self._raises,
-                               "folded": [s for s in range(self.n) if self._folded >> s & 1],
-                               "cap": self._cap()}
-        elif self.phase == PLAY:
-            view["play"] = {"run": self._run, "stopped_suit": None if self._stopped_suit < 0
-                            else "shdc"[self._stopped_suit],
-                            "claim_open": self._pending_seat if self._pending else None}
-        if self.phase == OVER:
-            view["winner"] = None if self.winner < 0 else self.winner
-        return view
+        return report.view(self, seat)
 
-    def _forced_flags(self) -> list[bool]:
-        return [bool(e[5]) for e in self.log if e[0] == "act"]
+    def phase_state(self) -> dict[str, Any]:
+        """The public state of the phase in progress: the auction's bid, the betting round, the run."""
+        if self.phase == AUCTION:
+            passed = [s for s in range(self.n) if self._passed >> s & 1 and s != self.dealer]
+            return {"auction": {"bid": self._bid, "bidder": None if self._bidder < 0 else self._bidder,
+                                "passed": passed}}
+        if self.phase == BETTING:
+            folded = [s for s in range(self.n) if self._folded >> s & 1]
+            return {"betting": {"level": self._level, "put": list(self._put), "raises": self._raises,
+                                "folded": folded, "cap": self._cap()}}
+        if self.phase == PLAY:
+            stopped = None if self._stopped_suit < 0 else "shdc"[self._stopped_suit]
+            return {"play": {"run": self._run, "stopped_suit": stopped,
+                             "claim_open": self._pending_seat if self._pending else None}}
+        return {}
 
     def clone(self) -> Hand:
         """A deep copy cheap enough for search."""
