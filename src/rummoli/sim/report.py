@@ -180,6 +180,7 @@ def _fmt(stat: Stat | None, scale: float = 1.0, digits: int = 2) -> tuple[str, s
 def render_tables(report: Report) -> list[Any]:
     """Rich renderables: a heading and the entries' table, then (stops games) the pots'."""
     from rich.table import Table
+    from rich.text import Text
 
     c = report.config
     name = c.ruleset if isinstance(c.ruleset, str) else c.ruleset.get("name", "custom")
@@ -196,15 +197,15 @@ def render_tables(report: Report) -> list[Any]:
         table.add_column("chips/hand", justify="right")
         table.add_column("95% CI", justify="right")
         for e in report.entries:
-            table.add_row(str(e.entry), e.label, *_fmt(e.main))
+            table.add_row(str(e.entry), e.label, *map(Text, _fmt(e.main)))
     else:
         for head in ("win rate", "95% CI", "points/game", "95% CI"):
             table.add_column(head, justify="right")
         for e in report.entries:
-            table.add_row(str(e.entry), e.label, *_fmt(e.main, 100.0), *_fmt(e.points, digits=1))
-    tables: list[Any] = [title, table]
+            table.add_row(str(e.entry), e.label, *map(Text, (*_fmt(e.main, 100.0), *_fmt(e.points, digits=1))))
+    tables: list[Any] = [Text(title), table]
     if c.game == "stops" and report.pots:
-        tables.append(f"Pots (chips left on the board after an evening: {report.board_left:.1f} on average)")
+        tables.append(Text(f"Pots (chips left on the board after an evening: {report.board_left:.1f} on average)"))
         pots = Table()
         for head in ("pot", "won", "carried over", "mean size when won"):
             pots.add_column(head, justify="left" if head == "pot" else "right")
