@@ -35,6 +35,11 @@ def test_R_SESSION_1_seats_and_end_after_hands_or_rotations() -> None:
                 max_rotations=2)
     play_out(r)
     assert r.hands_played == 6 and r.rotations == 2 and r.dealer == 1
+    t = Session("rummoli", ["a", "b"], dealer=0)
+    t.end()  # the table agrees to stop, at a time for instance
+    assert t.over
+    with pytest.raises(IllegalAction, match="R-SESSION-1"):
+        t.start_hand(seed=1)
 
 
 def test_R_SESSION_1_ends_when_one_player_is_left_and_R_ANTE_1_broke_players_leave() -> None:

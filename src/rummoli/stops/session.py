@@ -68,6 +68,7 @@ class Session:
         self.cut: list[dict[str, str]] = []
         self.settlement: list[dict[str, Any]] = []
         self.settled = False
+        self.ended = False
         self._dealt_this_rotation: set[int] = set()
         self._seats: list[int] = []  # session seat of each hand seat, for the hand in play
         self._redeal: dict[str, Any] | None = None
@@ -107,12 +108,17 @@ class Session:
 
     @property
     def over(self) -> bool:
-        """R-SESSION-1: after the agreed hands or rotations, or when too few players are left."""
-        if len(self.players_left) < max(2, self.rules.min_players):
+        """R-SESSION-1: after the agreed hands or rotations, when the table ends it, or when too few
+        players are left."""
+        if self.ended or len(self.players_left) < max(2, self.rules.min_players):
             return True
         if self.max_hands is not None and self.hands_played >= self.max_hands:
             return True
         return self.max_rotations is not None and self.rotations >= self.max_rotations
+
+    def end(self) -> None:
+        """The table agrees to stop (at a time, say): no further hand is dealt."""
+        self.ended = True
 
     # ------------------------------------------------------------------------------- hands
     def _ante_of(self, seat: int) -> int:
