@@ -100,6 +100,32 @@ def sim(
         raise typer.Exit(2) from None
 
 
+@app.command()
+def play(
+    ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
+    players: int = typer.Option(4, "--players", "-p", min=2, max=8, help="Seats, yours included (you sit at 0)."),
+    bots: str = typer.Option("easy", "--bots", "-b", help="Bot levels by seat: random, easy, normal, hard (a,b,...)."),
+    chips: int | None = typer.Option(None, "--chips", help="Stops: starting chips each (default: the ruleset's)."),
+    hands: int | None = typer.Option(None, "--hands", "-n", help="Hands in the evening (default: until you quit)."),
+    seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for the deals and the bots (for practice)."),
+    ascii: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols."),
+    pace: float = typer.Option(0.7, "--pace", help="Seconds between computer moves (0: at once)."),
+    save: Path | None = typer.Option(None, "--save", help="Folder for the hand records (default: your data folder)."),
+) -> None:
+    """Play at the terminal table against computer players; the hand records are saved for `rummoli replay`."""
+    from rummoli.errors import MalformedInput
+    from rummoli.tui.tables import PlayOptions
+
+    try:
+        options = PlayOptions(ruleset, players, bots.split(","), chips, hands, seed, ascii, max(0.0, pace), save)
+        from rummoli.tui.app import run_play
+
+        typer.echo(run_play(options))
+    except (MalformedInput, ValueError) as error:
+        typer.echo(f"rummoli play: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,188 @@
+"""The terminal table's application: it steps the bots at a readable pace, passes the player's choices
+to the engine, and shows the end of each hand and of the evening.
+
+The screens draw from the human seat's view only (:meth:`rummoli.tui.tables.Table.view`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.tui.narrate import RummyNarrator, StopsNarrator
+from rummoli.tui.screen_base import TableScreen
+from rummoli.tui.tables import PlayOptions, Table, open_table
+from rummoli.tui.widgets import ActionBar, Notice
+
+
+def screen_text(app: App[Any]) -> str:
+    """The screen as plain text, one line per row (for tests and snapshots)."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+class PlayApp(App[str]):
+    """``rummoli play``: one human (seat 0) against computer players."""
+
+    TITLE = "Rummoli"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "suits", "suit order"),
+        Binding("q", "leave", "quit"),
+    ]
+
+    def __init__(self, table: Table, ascii: bool = False, pace: float = 0.7) -> None:
+        super().__init__()
+        self.table = table
+        self.ascii = ascii
+        self.pace = pace
+        self.narrator: StopsNarrator | RummyNarrator
+        self.board: TableScreen
+        self._ending = False
+
+    # ------------------------------------------------------------------------------ set-up
+    async def on_mount(self) -> None:
+        if self.table.game == "stops":
+            from rummoli.tui.stops_screen import StopsScreen
+
+            self.board = StopsScreen(self.ascii)
+            self.narrator = StopsNarrator(self.ascii)
+        else:
+            from rummoli.tui.rummy_screen import RummyScreen
+
+            self.board = RummyScreen(self.ascii, self.table.rules)  # type: ignore[attr-defined]
+            self.narrator = RummyNarrator(self.ascii)
+        await self.push_screen(self.board)
+        self.board.log_lines(self.table.notes)
+        self.start_hand()
+
+    def hand_label(self) -> str:
+        table = self.table
+        played = table.session.hands_played if table.game == "stops" else table.match.hands_played  # type: ignore[attr-defined]
+        limit = table.options.hands
+        return f"hand {played + 1}" + (f"/{limit}" if limit else "")
+
+    def start_hand(self) -> None:
+        self._ending = False
+        self.narrator.new_hand()
+        self.board.hand_label = self.hand_label()
+        self.board.log_lines([f"== {self.hand_label().capitalize()} =="])
+        self.refresh_view()
+        self.advance()
+
+    # ------------------------------------------------------------------------------ play
+    def refresh_view(self) -> None:
+        view = self.table.view()
+        self.board.show(view, self.narrator.lines(view), self.table.human_to_act())
+
+    def advance(self) -> None:
+        """Let the bots (and forced plays) move until the player must act or the hand is over."""
+        table = self.table
+        if self.pace <= 0:
+            while table.step():
+                pass
+            self.refresh_view()
+            self.check_over()
+            return
+        if not table.can_step():
+            self.check_over()
+            return
+        self.set_timer(self.pace / 2 if table.forced() else self.pace, self._tick)
+
+    def _tick(self) -> None:
+        if self.table.quit:
+            return
+        self.table.step()
+        self.refresh_view()
+        self.advance()
+
+    def check_over(self) -> None:
+        if self.table.hand.over and not self._ending:
+            self._ending = True
+            self.hand_over()
+
+    def on_action_bar_chosen(self, message: ActionBar.Chosen) -> None:
+        try:
+            self.table.act(message.action)
+        except (IllegalAction, MalformedInput) as error:
+            self.board.log_lines([f"Not allowed: {error}"])
+        self.refresh_view()
+        self.advance()
+
+    # ------------------------------------------------------------------------------ ends
+    def hand_over(self) -> None:
+        table = self.table
+        view = table.view()
+        table.finish_hand()
+        body = Text()
+        if table.game == "stops":
+            from rummoli.tui.stops_screen import pot_results
+
+            body.append_text(pot_results(view, self.ascii))
+        else:
+            from rummoli.tui.rummy_screen import hand_results
+
+            body.append_text(hand_results(view))
+        if table.evening_over:
+            self.evening_over(body)
+            return
+        body.append("\n")
+        body.append_text(self.standings_text())
+        self.push_screen(Notice(f"End of {self.hand_label_done()}", body, "Enter: next hand · q: quit"),
+                         self._after_notice)
+
+    def hand_label_done(self) -> str:
+        table = self.table
+        played = table.session.hands_played if table.game == "stops" else table.match.hands_played  # type: ignore[attr-defined]
+        return f"hand {played}"
+
+    def standings_text(self) -> Text:
+        label = "chips" if self.table.game == "stops" else "points"
+        out = Text()
+        out.append(f"Standings ({label}): ", style="bold")
+        out.append("  ".join(f"{place}. {name} {value}" for place, name, value in self.table.standings()))
+        return out
+
+    def evening_over(self, body: Text) -> None:
+        table = self.table
+        if table.game == "stops":
+            for row in table.settle():  # type: ignore[attr-defined]
+                paid = ", ".join(f"{who} {amount}" for who, amount in row["paid"].items())
+                body.append(f"Settlement of the board ({row['amount']} chips): {paid}\n", style="bold")
+        body.append("\n")
+        body.append_text(self.standings_text())
+        body.append("\n" + table.goodbye(), style="dim")
+        self.push_screen(Notice("The evening is over", body, "Enter or q: leave the table"),
+                         lambda _: self.leave())
+
+    def _after_notice(self, go_on: bool | None) -> None:
+        if go_on:
+            self.table.next_hand()
+            self.start_hand()
+        else:
+            self.leave()
+
+    def action_suits(self) -> None:
+        order = self.board.toggle_order()
+        self.board.log_lines([f"Suit order: {order}"])
+
+    def action_leave(self) -> None:
+        self.leave()
+
+    def leave(self) -> None:
+        table = self.table
+        table.quit = True
+        lines = [table.goodbye()]
+        if table.hand is not None and not table.hand.over:
+            lines.insert(0, "The hand in play was not finished and is not saved.")
+        lines.append(" ".join(f"{place}. {name} {value}" for place, name, value in table.standings()))
+        self.exit("\n".join(lines))
+
+
+def run_play(options: PlayOptions) -> str:
+    """Open the table and play until the evening ends or the player quits; returns the goodbye text."""
+    table = open_table(options)
+    result = PlayApp(table, options.ascii, options.pace).run()
+    return result or table.goodbye()

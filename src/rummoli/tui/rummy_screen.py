@@ -1,0 +1,174 @@
+"""The Rummy table (straight Rummy and its variants, 500 Rum, Knock Rummy): the stock, the discard pile,
+the melds on the table, your hand with meld hints from the engine's meld logic, and the scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from rummoli.cards import mask_of, parse_cards
+from rummoli.rummy.melds import MeldTable, meld_table
+from rummoli.rummy.ruleset import Ruleset
+from rummoli.tui.cardtext import card_text, cards_line, plain_cards
+from rummoli.tui.screen_base import TableScreen
+from rummoli.tui.widgets import Choice
+
+STYLES = {"straight": "Rummy", "500": "500 Rum", "knock": "Knock Rummy"}
+
+
+def rummy_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
+    """The human's legal moves for the action bar: draws, melds, lay-offs, then discards (or knocks)."""
+    out: list[Choice] = []
+    top = view["discard"][-1] if view["discard"] else None
+    order = {"draw": 0, "meld": 1, "layoff": 2, "knock": 3, "discard": 4}
+    for action in sorted(view.get("legal", []), key=lambda a: order[a["action"]]):
+        kind = action["action"]
+        body = {k: v for k, v in action.items() if k != "seat"}
+        if kind == "draw":
+            if action["from"] == "stock":
+                out.append(Choice("Draw from stock", body))
+            else:
+                card = action.get("card", top)
+                label = f"Take {card_text(card, ascii)}" if card == top else f"Take down to {card_text(card, ascii)}"
+                out.append(Choice(label, body, cards=()))
+        elif kind == "meld":
+            out.append(Choice(f"Meld {plain_cards(action['cards'], ascii).replace(' ', '')}", body,
+                              cards=tuple(action["cards"])))
+        elif kind == "layoff":
+            out.append(Choice(f"{card_text(action['card'], ascii)} on meld {action['meld'] + 1}", body,
+                              cards=(action["card"],)))
+        else:
+            verb = "Knock with" if kind == "knock" else "Discard"
+            out.append(Choice(f"{verb} {card_text(action['card'], ascii)}", body, cards=(action["card"],)))
+    return out
+
+
+def hand_results(view: dict[str, Any]) -> Text:
+    """What the hand scored, from the view's outcome."""
+    names = view["players"]
+    outcome = view.get("outcome", {})
+    out = Text()
+    winner = outcome.get("winner")
+    reason = outcome.get("reason", "")
+    if winner is None:
+        out.append("The stock ran dry: the hand is blocked and nobody scores.\n")
+    else:
+        how = {"out": "went out", "knock": "won the knock", "blocked": "held the lowest hand"}.get(reason, "won")
+        out.append(f"{names[winner]} {how}" + (" with rummy (double)" if outcome.get("rummy") else "") + ".\n",
+                   style="bold green")
+    for seat, delta in enumerate(outcome.get("deltas", [])):
+        out.append(f"{names[seat]:<5}{delta:+5d} this hand   {view['scores'][seat] + delta:5d} in all\n")
+    return out
+
+
+class RummyScreen(TableScreen):
+    """Straight Rummy, its variants, 500 Rum and Knock Rummy."""
+
+    TABLE_HEIGHT = 4
+
+    def __init__(self, ascii: bool, rules: Ruleset) -> None:
+        super().__init__(ascii)
+        self.rules = rules
+        self.melds: MeldTable = meld_table(rules.aces, rules.ace_value)
+
+    @property
+    def ace_low(self) -> bool:
+        return self.rules.aces == "low"
+
+    def choices(self, view: dict[str, Any]) -> list[Choice]:
+        return rummy_choices(view, self.ascii)
+
+    def waiting_text(self, view: dict[str, Any]) -> str:
+        if view["phase"] == "over":
+            return "The hand is over."
+        return f"Waiting for {view['players'][view['turn']]}…"
+
+    def title_text(self, view: dict[str, Any]) -> Text:
+        name = STYLES.get(view["style"], view["ruleset"])
+        dealer = view["players"][view["dealer"]]
+        return Text(f" {name} · {self.hand_label} · dealer {dealer} · to {self.rules.target} points")
+
+    hand_label = "hand 1"
+
+    def table_text(self, view: dict[str, Any]) -> Text:
+        pile = view["discard"]
+        out = Text()
+        out.append(f"Stock {view['stock']}", style="bold")
+        if view["flips"]:
+            out.append(" (turned once)", style="dim")
+        out.append("   Discard: ", style="bold")
+        if pile:
+            out.append_text(cards_line([pile[-1]], self.ascii))
+            under = pile[-6:-1][::-1]
+            if under:
+                out.append("  under it: ", style="dim")
+                out.append_text(cards_line(under, self.ascii))
+                if len(pile) > 6:
+                    out.append(" …", style="dim")
+        else:
+            out.append("empty", style="dim")
+        out.append("\n")
+        if not view["melds"]:
+            out.append("No melds on the table yet.", style="dim")
+            return out
+        pieces: list[Text] = []
+        for k, meld in enumerate(view["melds"]):
+            piece = Text()
+            piece.append(f"{k + 1}:", style="bold")
+            piece.append_text(cards_line(meld["cards"], self.ascii, sep=""))
+            piece.append(f" {view['players'][meld['owner']][:3]}", style="dim")
+            pieces.append(piece)
+        out.append_text(Text("  ").join(pieces))
+        return out
+
+    def hand_line(self, view: dict[str, Any]) -> Text:
+        cards = view.get("hand") or []
+        if not cards:
+            return Text("")
+        held = parse_cards(" ".join(cards))
+        mask = mask_of(held)
+        _, best = self.melds.best_arrangement(mask)
+        grouped = {str(c) for c in held if any(c.bit & m for m in best)}
+        out = self.hand_text(cards, "Hand", set(), self.ace_low, grouped)
+        out.append("\n")
+        deadwood = self.melds.card_value(mask) - self.melds.card_value(sum(best))
+        if best:
+            hint = "  ".join("".join(card_text(str(c), self.ascii) for c in held if c.bit & m) for m in best)
+            out.append(f"melds: {hint} · ", style="cyan")
+        else:
+            out.append("no meld in hand · ", style="dim")
+        label = "deadwood" if best else "points in hand"
+        out.append(f"{label} {deadwood}", style="cyan")
+        if best:
+            out.append(f" · in hand {self.melds.card_value(mask)}", style="dim")
+        return out
+
+    def prompt_text(self, view: dict[str, Any]) -> Text:
+        if view["phase"] == "over":
+            return Text("The hand is over.")
+        if view["turn"] != view["seat"]:
+            return Text("")
+        if view["phase"] == "draw":
+            top = view["discard"][-1] if view["discard"] else None
+            take = f" or take {card_text(top, self.ascii)} from the discard pile" if top else ""
+            return Text(f"Your turn: draw from the stock{take}.")
+        if self.rules.style == "knock":
+            return Text("Discard a card, or knock with it to end the hand (lowest deadwood wins).")
+        return Text("Meld, lay off on a meld (underlined cards meld), then discard one card.")
+
+    def side_text(self, view: dict[str, Any]) -> Text:
+        out = Text()
+        out.append("Players  cards score\n", style="bold underline")
+        arrow = ">" if self.ascii else "▶"
+        for s, name in enumerate(view["players"]):
+            mark = arrow if s == view["turn"] and view["phase"] != "over" else " "
+            tag = "D" if s == view["dealer"] else " "
+            style = "bold cyan" if s == view["seat"] else ""
+            out.append(f"{mark}{name[:5]:<5} {tag} {view['hand_sizes'][s]:>3} {view['scores'][s]:>5}\n", style=style)
+            if view["style"] == "500":
+                out.append(f"         laid {view['points'][s]:>5}\n", style="dim")
+        out.append(f"\nTarget {self.rules.target} points\n", style="dim")
+        if self.rules.aces != "low":
+            out.append(f"Aces {self.rules.aces}\n", style="dim")
+        return out

@@ -1,0 +1,205 @@
+"""The stops table (Rummoli, Tripoley, Michigan): the board of pots, the players, the run on the table,
+your hand, and prompts for the widow, the auction and the poker round that show their limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from rummoli.cards import parse_cards
+from rummoli.poker import evaluate
+from rummoli.tui.cardtext import card_text, plain_cards, styled_card, suit_text
+from rummoli.tui.screen_base import TableScreen
+from rummoli.tui.widgets import Choice
+
+PHASES = {"widow": "widow", "auction": "auction", "poker": "poker round", "play": "play", "over": "hand over"}
+
+
+def pot_label(pot: dict[str, Any], ascii: bool = False) -> str:
+    """A pot as the board shows it: a pay card's symbol, a combo's cards, or the pot's name."""
+    if pot["kind"] == "card":
+        return card_text(pot["id"], ascii)
+    if pot["kind"] == "combo":
+        try:
+            return "-".join(card_text(c, ascii) for c in pot["id"].split("-"))
+        except ValueError:
+            return str(pot["id"])
+    return str(pot["name"])
+
+
+def stops_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
+    """The human's legal actions grouped for the action bar (amounts as one entry with limits)."""
+    out: list[Choice] = []
+    amounts: dict[str, list[int]] = {}
+    betting = view.get("betting") or {}
+    seat = view["seat"]
+    to_call = betting.get("level", 0) - (betting.get("put") or [0] * (seat + 1))[seat] if betting else 0
+    for action in view["legal_actions"]:
+        kind = action["action"]
+        if "amount" in action:
+            if kind not in amounts:
+                amounts[kind] = []
+                out.append(Choice(kind.capitalize(), {"action": kind}))
+            amounts[kind].append(action["amount"])
+        elif "card" in action:
+            out.append(Choice(f"{kind.capitalize()} {card_text(action['card'], ascii)}",
+                              {"action": kind, "card": action["card"]}, cards=(action["card"],)))
+        else:
+            label = {"swap": "Swap for the widow", "keep": "Keep my hand", "call": f"Call {to_call}",
+                     "pass": "Pass"}.get(kind, kind.capitalize())
+            out.append(Choice(label, {"action": kind}))
+    for choice in out:
+        kind = choice.action["action"]
+        if kind in amounts:
+            choice.low, choice.high = min(amounts[kind]), max(amounts[kind])
+            choice.amount = choice.low
+            if kind == "raise":
+                choice.label = "Raise by"
+    return out
+
+
+def runs(view: dict[str, Any]) -> list[list[tuple[int, str]]]:
+    """The cards laid, in runs: each lead starts a run.  ``(seat, card)`` pairs."""
+    out: list[list[tuple[int, str]]] = []
+    for action in view["actions"]:
+        if action["action"] == "lead" or (action["action"] == "play" and not out):
+            out.append([])
+        if action["action"] in ("lead", "play"):
+            out[-1].append((action["seat"], action["card"]))
+    return out
+
+
+def pot_results(view: dict[str, Any], ascii: bool = False) -> Text:
+    """What each pot paid this hand, and what stays on the board (from the hand's events)."""
+    names = view["players"]
+    paid: dict[str, list[tuple[str, int]]] = {}
+    for event in view["events"]:
+        if event["type"] == "chips" and event["from"].startswith("pot:") and event["to"].startswith("seat:"):
+            who = names[int(event["to"].split(":")[1])]
+            paid.setdefault(event["from"][4:], []).append((who, event["amount"]))
+    out = Text()
+    for pot in view["board"]:
+        label = pot_label(pot, ascii)
+        row = f"{label:<14}"
+        if pot["id"] in paid:
+            won = ", ".join(f"{who} {amount}" for who, amount in paid[pot["id"]])
+            out.append(row + f"paid {won}", style="bold green")
+        else:
+            out.append(row + f"stays: {view['pots'][pot['id']]} on the board", style="dim")
+        out.append("\n")
+    return out
+
+
+class StopsScreen(TableScreen):
+    """Rummoli, Tripoley and Michigan."""
+
+    TABLE_HEIGHT = 2
+
+    def choices(self, view: dict[str, Any]) -> list[Choice]:
+        return stops_choices(view, self.ascii)
+
+    def waiting_text(self, view: dict[str, Any]) -> str:
+        if view["phase"] == "over":
+            return "The hand is over."
+        names = view["players"]
+        return "Waiting for " + ", ".join(names[s] for s in view["to_act"] if s != view["seat"]) + "…"
+
+    def title_text(self, view: dict[str, Any]) -> Text:
+        ruleset = view["ruleset"] if isinstance(view["ruleset"], str) else view["ruleset"].get("name", "custom")
+        dealer = view["players"][view["dealer"]]
+        return Text(f" {ruleset.capitalize()} · {self.hand_label} · dealer {dealer} · {PHASES[view['phase']]}")
+
+    hand_label = "hand 1"
+
+    def table_text(self, view: dict[str, Any]) -> Text:
+        names = view["players"]
+        laid = runs(view)
+        if view["phase"] in ("widow", "auction", "poker") or not laid:
+            out = Text()
+            out.append(f"Widow: {view['widow_size']} cards face down", style="dim")
+            if view.get("swapped") is not None:
+                out.append(f" · {names[view['swapped']]} took the widow", style="dim")
+            if view.get("hand"):
+                value = evaluate(parse_cards(" ".join(view["hand"])))
+                out.append(f"\nYour poker hand: {value.describe()}")
+            return out
+        out = Text()
+        out.append("Run: ", style="bold")
+        current = laid[-1]
+        pieces: list[Text] = []
+        for seat, card in current:
+            piece = styled_card(card, self.ascii)
+            piece.append(f" {names[seat][:3]}", style="cyan" if seat == view["seat"] else "")
+            pieces.append(piece)
+        width = 48
+        while pieces and sum(p.cell_len + 1 for p in pieces) > 2 * width - 8:
+            pieces.pop(0)
+        out.append_text(Text(" · ").join(pieces))
+        if view.get("play") and not view["play"].get("run") and view["phase"] == "play":
+            out.append("  stop", style="bold yellow")
+        return out
+
+    def hand_line(self, view: dict[str, Any]) -> Text:
+        if view.get("hand") is None:
+            return Text("")
+        return self.hand_text(view["hand"], "Your hand", set())
+
+    def prompt_text(self, view: dict[str, Any]) -> Text:
+        seat, names = view["seat"], view["players"]
+        if seat not in view["to_act"] or view["phase"] == "over":
+            if view["phase"] == "over":
+                return Text("The hand is over.")
+            return Text("")
+        phase = view["phase"]
+        if phase == "widow":
+            return Text(f"You deal: keep your hand, or swap it unseen for the widow ({view['widow_size']} cards).")
+        if phase == "auction":
+            auction = view["auction"]
+            bids = [a["amount"] for a in view["legal_actions"] if a["action"] == "bid"]
+            high = f"high bid {auction['bid']} by {names[auction['bidder']]}" if auction["bidder"] is not None \
+                else "no bid yet"
+            limits = f"bid {min(bids)} to {max(bids)}" if bids else "you cannot outbid"
+            return Text(f"Widow auction: {high}. You may {limits}, or pass (final). The winner pays the dealer.")
+        if phase == "poker":
+            bet = view["betting"]
+            to_call = bet["level"] - bet["put"][seat]
+            pot = next(view["pots"][p["id"]] for p in view["board"] if p["kind"] == "poker")
+            limits = {a["action"]: [] for a in view["legal_actions"]}
+            for a in view["legal_actions"]:
+                if "amount" in a:
+                    limits[a["action"]].append(a["amount"])
+            parts = [f"Poker: pot {pot}", f"to call {to_call}"]
+            for kind in ("bet", "raise"):
+                if limits.get(kind):
+                    parts.append(f"{kind} {min(limits[kind])} to {max(limits[kind])}")
+            parts.append(f"raises so far {bet['raises']}, limit {bet['cap']} in all")
+            return Text(" · ".join(parts))
+        if any(a["action"] == "claim" for a in view["legal_actions"]):
+            return Text("Claim the pot before the next card is laid, or it stays on the board.")
+        cards = [a["card"] for a in view["legal_actions"] if "card" in a]
+        stopped = (view.get("play") or {}).get("stopped_suit")
+        why = f"after the stop in {suit_text(stopped, self.ascii)}" if stopped else "to open"
+        return Text(f"Your lead {why}: choose one of {plain_cards(cards, self.ascii)}.")
+
+    def side_text(self, view: dict[str, Any]) -> Text:
+        out = Text()
+        out.append("Board          chips\n", style="bold underline")
+        for pot in view["board"]:
+            out.append(f"{pot_label(pot, self.ascii)[:16]:<16}{view['pots'][pot['id']]:>5}\n")
+        out.append("\n")
+        out.append("Players   chips cards\n", style="bold underline")
+        betting = view.get("betting")
+        arrow = ">" if self.ascii else "▶"
+        for s, name in enumerate(view["players"]):
+            mark = arrow if s in view["to_act"] and view["phase"] != "over" else " "
+            tag = "D" if s == view["dealer"] else " "
+            extra = ""
+            if betting:
+                extra = " fold" if s in betting["folded"] else f" +{betting['put'][s]}"
+            if view.get("swapped") == s:
+                tag += "W"
+            style = "bold cyan" if s == view["seat"] else ""
+            out.append(f"{mark}{name[:4]:<4} {tag:<2}{view['chips'][s]:>5}{view['hand_sizes'][s]:>4}{extra}\n",
+                       style=style)
+        return out
