@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from stops_helpers import act, make_hand, paid
+from stops_helpers import act, make_deal, make_hand, paid
 
 from rummoli.cards import Card
 from rummoli.errors import IllegalAction, MalformedInput
@@ -68,6 +68,17 @@ def test_R_SESSION_2_poker_showdown_takes_everything() -> None:
     assert result["pot"] == "all" and sum(result["paid"].values()) == 10
     assert all(len(c) == 5 for c in result["shown"].values())
     assert s.total() == 300 and sum(s.pots.values()) == 0
+
+
+def test_R_SESSION_2_tied_showdown_gives_the_odd_chips_to_the_player_nearest_dealers_left() -> None:
+    hands, widow = make_deal(2, 0, {0: "Ts Js Qs Ks As", 1: "Th Jh Qh Kh Ah"})
+    receivers = [hands[1], hands[0], widow]  # R-DEAL-1 from seat 0: seat 1, seat 0, the widow
+    deck = [receivers[i % 3][i // 3] for i in range(52)]
+    s = Session("rummoli", ["a", "b"], dealer=0)
+    s.pots.update({"centre": 7})
+    s.chips = [100, 93]
+    (result,) = s.settle(decks=[deck])
+    assert result["paid"] == {"b": 4, "a": 3}
 
 
 def test_R_SESSION_2_pot_by_pot_smallest_first() -> None:

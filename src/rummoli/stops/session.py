@@ -210,7 +210,7 @@ class Session:
         self._seats = []
 
     # -------------------------------------------------------------------------- settlement
-    def _showdown(self, amount: int, rng: random.Random, pot: str) -> None:
+    def _showdown(self, amount: int, rng: random.Random, pot: str, deck: list[Card] | None) -> None:
         seats = self.players_left
         if len(seats) == 1:  # nobody to play against: the last player takes the pot
             self.chips[seats[0]] += amount
@@ -218,8 +218,9 @@ class Session:
                                     "paid": {self.names[seats[0]]: amount}})
             return
         position = seats.index(self.dealer) if self.dealer in seats else 0
-        deck = list(CARDS)
-        rng.shuffle(deck)
+        if deck is None:
+            deck = list(CARDS)
+            rng.shuffle(deck)
         hands, _ = deal_with_widow(deck, len(seats), position)
         values = [evaluate_mask(sum(c.bit for c in h)) for h in hands]
         best = max(values)
@@ -230,13 +231,18 @@ class Session:
                  for i in range(len(seats))}
         paid: dict[str, int] = {}
         for k, i in enumerate(tied):
-            gain = share + (1 if k < odd else 0)
+            gain = share + (odd if k == 0 else 0)  # the odd chips: the tied player nearest dealer's left
             self.chips[seats[i]] += gain
             paid[self.names[seats[i]]] = gain
         self.settlement.append({"pot": pot, "amount": amount, "shown": shown, "paid": paid})
 
-    def settle(self, seed: int | str | None = None) -> list[dict[str, Any]]:
-        """R-SESSION-2: share out the chips left on the board by the ruleset's ``settle`` option."""
+    def settle(self, seed: int | str | None = None,
+               decks: Sequence[Sequence[Card]] | None = None) -> list[dict[str, Any]]:
+        """R-SESSION-2: share out the chips left on the board by the ruleset's ``settle`` option.
+
+        Showdowns deal from ``decks`` when given (one per showdown), else shuffle from ``seed``.
+        """
+        supplied = [list(d) for d in decks] if decks is not None else []
         if self.settled:
             raise IllegalAction("R-SESSION-2", "the session is already settled")
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -250,11 +256,11 @@ class Session:
                                     "paid": {self.names[s]: str(share) for s in seats}})
         elif self.rules.settle == "poker_showdown":
             if total:
-                self._showdown(total, rng, "all")
+                self._showdown(total, rng, "all", supplied.pop(0) if supplied else None)
         else:
             ids = [p.id for p in self.rules.board.pots]
             for pot_id in sorted((i for i in ids if self.pots[i]), key=lambda i: (self.pots[i], ids.index(i))):
-                self._showdown(self.pots[pot_id], rng, pot_id)
+                self._showdown(self.pots[pot_id], rng, pot_id, supplied.pop(0) if supplied else None)
         self.pots = {k: 0 for k in self.pots}
         self.settled = True
         return self.settlement
