@@ -89,6 +89,6 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     if game_of(record["ruleset"]) == "stops":
         from rummoli.stops import replay_record
     else:
-        from rummoli.rummy import replay_record  # type: ignore[no-redef]
+        from rummoli.rummy import replay_record
     result: dict[str, Any] = replay_record(record)
     return result

@@ -10,6 +10,7 @@ Bots are deterministic under a seed: the same seed and the same views give the s
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -81,9 +82,10 @@ def register(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
-def _load_levels() -> None:
-    # Each family's module registers its levels on import; imported here so callers need not know them.
-    from rummoli.bots import rummy_bots, stops_bots  # noqa: F401
+def _load_levels(game: str) -> None:
+    # Each family's module registers its levels on import; imported here so callers need not know
+    # them, and one family at a time so a problem in one never disables the other's bots.
+    importlib.import_module(f"rummoli.bots.{game}_bots")
 
 
 def make_bot(game: str, level: str, seed: int | str | None = None, budget: float | None = None) -> Bot:
@@ -91,8 +93,10 @@ def make_bot(game: str, level: str, seed: int | str | None = None, budget: float
     if level == "random":
         bot: Bot = RandomBot(seed, budget)
         return bot
-    if not _REGISTRY:
-        _load_levels()
+    if game not in GAMES:
+        raise ValueError(f"no bots for game {game!r} (games: {', '.join(GAMES)})")
+    if not any(g == game for g, _ in _REGISTRY):
+        _load_levels(game)
     try:
         cls = _REGISTRY[(game, level)]
     except KeyError:
