@@ -36,7 +36,7 @@ def act(hand: RummyHand, seat: int, kind: str, *args: Any) -> list[dict[str, Any
             data["card"] = args[1]
     elif kind == "meld":
         data["cards"] = args[0].split()
-    else:
+    elif kind != "pass":
         data["card"] = args[0]
         if kind == "layoff":
             data["meld"] = args[1]

@@ -8,7 +8,7 @@
 >>> Action.from_json({"seat": 0, "action": "fly"})
 Traceback (most recent call last):
 ...
-rummoli.errors.MalformedInput: unknown Rummy action 'fly' (draw, meld, layoff, discard, knock)
+rummoli.errors.MalformedInput: unknown Rummy action 'fly' (draw, meld, layoff, discard, knock, pass)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Final
 from rummoli.cards import Card, mask_of
 from rummoli.errors import MalformedInput
 
-KINDS: Final = ("draw", "meld", "layoff", "discard", "knock")
+KINDS: Final = ("draw", "meld", "layoff", "discard", "knock", "pass")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class Action:
                 out["card"] = str(self.card)
         elif self.kind == "meld":
             out["cards"] = [str(c) for c in self.cards]
-        else:
+        elif self.kind != "pass":
             out["card"] = str(self.card)
             if self.kind == "layoff":
                 out["meld"] = self.meld
@@ -83,6 +83,8 @@ class Action:
                 raise MalformedInput(f"draw needs 'from' = 'stock' or 'discard', got {source!r}")
             deepest = card("card") if "card" in data and source == "discard" else None
             return Action(seat, "draw", source=str(source), card=deepest)
+        if kind == "pass":
+            return Action(seat, "pass")
         if kind == "meld":
             texts = data.get("cards")
             if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):

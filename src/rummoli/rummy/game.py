@@ -49,6 +49,8 @@ class RummyGame:
         self.rng: random.Random = random.Random(seed) if seed is not None else random.Random(secrets.randbits(128))
         self.hand: RummyHand | None = None
         self.hands_played = 0
+        self.hands_won = [0] * len(players)
+        self.bonuses: list[dict[str, Any]] = []  # Gin's game, box and shutout bonuses (R-GIN-7)
 
     def deal(self, deck: Sequence[Card] | None = None) -> RummyHand:
         """Start the next hand (from ``deck`` top first, or a shuffle of the game's own)."""
@@ -70,10 +72,29 @@ class RummyGame:
         if hand is None or not hand.over:
             raise MalformedInput("no finished hand to score")
         self.scores = [s + d for s, d in zip(self.scores, hand.deltas, strict=True)]
-        self.dealer = (self.dealer + 1) % len(self.players)
+        winner = hand.outcome.get("winner")
+        if winner is not None and hand.deltas[winner] > 0:
+            self.hands_won[winner] += 1
+        self.dealer = (self.dealer + 1) % len(self.players)  # R-SEAT-1, in every game of the family
         self.hands_played += 1
         self.hand = None
+        if self.rules.style == "gin" and max(self.scores) >= self.rules.target:
+            self._gin_bonuses()
         return list(self.scores)
+
+    def _gin_bonuses(self) -> None:
+        """R-GIN-7: the game bonus (doubled for a shutout) and a box for every hand won."""
+        rules = self.rules
+        best = max(self.scores)
+        winner = self.scores.index(best)
+        shutout = all(s == 0 for seat, s in enumerate(self.scores) if seat != winner)
+        game_bonus = rules.game_bonus * (2 if shutout else 1)
+        self.bonuses.append({"seat": winner, "points": game_bonus, "reason": "shutout" if shutout else "game"})
+        for seat, won in enumerate(self.hands_won):
+            if won:
+                self.bonuses.append({"seat": seat, "points": rules.box_bonus * won, "reason": "boxes"})
+        for bonus in self.bonuses:
+            self.scores[bonus["seat"]] += bonus["points"]
 
     @property
     def over(self) -> bool:

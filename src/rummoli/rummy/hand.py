@@ -16,14 +16,16 @@ from typing import Any, Final
 
 from rummoli.cards import CARDS, Card, cards_of
 from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.rummy import settle
 from rummoli.rummy.actions import Action
 from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
 
-DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD, KNOCK = range(6)
+DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD, KNOCK, PASS = range(7)
 DRAW, PLAY, OVER = "draw", "play", "over"
 Move = tuple[int, int, int]
-_KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock")
+_KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock", "pass")
+OFFER_NONE, OFFER_FIRST, OFFER_DEALER, OFFER_STOCK = range(4)  # Gin's upcard offer (R-GIN-2)
 
 
 def _bit_index(bit: int) -> int:
@@ -85,6 +87,7 @@ class RummyHand:
         self.taken = -1  # card index just taken from the discard pile this turn
         self.must = 0  # 500 Rum: the bit of the deepest card taken, until it reaches the table
         self.flips = 0
+        self.offer = OFFER_FIRST if rules.style == "gin" else OFFER_NONE
         self.deltas = [0] * n
         self.outcome: dict[str, Any] = {}
         self.log: list[tuple[int, int, int, int, bool]] = []  # (seat, code, x, y, forced)
@@ -103,11 +106,18 @@ class RummyHand:
         if seat != self.turn:
             return "R-RU-3", f"it is seat {self.turn}'s turn, not seat {seat}'s"
         hand = self.hands[seat]
-        if code <= DRAW_DISCARD:
+        if code <= DRAW_DISCARD or code == PASS:
             if self.phase != DRAW:
                 return "R-RU-3", "one draw a turn: you have drawn already"
+            offer = self.offer
+            if code == PASS:
+                return None if offer in (OFFER_FIRST, OFFER_DEALER) else ("R-GIN-2", "only the first upcard is passed")
             if code == DRAW_STOCK:
+                if offer in (OFFER_FIRST, OFFER_DEALER):
+                    return "R-GIN-2", "the upcard is offered first: take it or pass"
                 return None
+            if offer == OFFER_STOCK:
+                return "R-GIN-2", "both players passed the upcard: draw from the stock"
             if not self.pile:
                 return "R-RU-3", "the discard pile is empty"
             if x not in self.pile:
@@ -127,6 +137,8 @@ class RummyHand:
         if code in (MELD, LAYOFF):
             if rules.style == "knock":
                 return "R-KN-1", "Knock Rummy has no melding in play"
+            if rules.style == "gin":
+                return "R-GIN-1", "Gin Rummy has no melding in play: melds are shown when a player knocks"
             if code == MELD:
                 if x & hand != x:
                     return "R-RU-3", "you do not hold all those cards"
@@ -144,8 +156,12 @@ class RummyHand:
         bit = 1 << x
         if not hand & bit:
             return "R-RU-3", f"you do not hold {CARDS[x]}"
-        if code == KNOCK and rules.style != "knock":
-            return "R-KN-2", "knocking belongs to Knock Rummy"
+        if code == KNOCK and rules.style == "gin":
+            left = self.melds_table.deadwood(hand ^ bit)
+            if left > rules.knock_limit:
+                return "R-GIN-3", f"a knock needs {rules.knock_limit} or less deadwood; you would keep {left}"
+        elif code == KNOCK and rules.style != "knock":
+            return "R-KN-2", "knocking belongs to Knock Rummy and Gin Rummy"
         return self._discard_refusal(hand, x)
 
     def _table_refusal(self, hand: int, bits: int, index: int) -> tuple[str, str] | None:
@@ -181,6 +197,10 @@ class RummyHand:
             return []
         seat = self.turn
         if phase == DRAW:
+            if self.offer:
+                if self.offer == OFFER_STOCK:
+                    return [(DRAW_STOCK, 0, 0)]
+                return [(DRAW_DISCARD, self.pile[-1], 0), (PASS, 0, 0)]
             moves: list[Move] = [(DRAW_STOCK, 0, 0)]
             pile = self.pile
             if self.rules.discard_depth:
@@ -191,7 +211,8 @@ class RummyHand:
         hand = self.hands[seat]
         moves = []
         limited = self.must or self.rules.boathouse
-        if self.rules.style != "knock":
+        style = self.rules.style
+        if style in ("straight", "500"):
             table = self.melds_table
             for mask in table.melds_in(hand):
                 if not limited or self._table_refusal(hand, mask, -1) is None:
@@ -207,14 +228,15 @@ class RummyHand:
                 return moves
         taken = self.taken if hand & (hand - 1) else -1
         rest = hand
-        knock = self.rules.style == "knock"
+        knock = style == "knock"
+        gin = style == "gin"
         while rest:
             low = rest & -rest
             rest ^= low
             index = low.bit_length() - 1
             if index != taken:
                 moves.append((DISCARD, index, 0))
-                if knock:
+                if knock or (gin and self._refusal(seat, KNOCK, index, 0) is None):
                     moves.append((KNOCK, index, 0))
         return moves
 
@@ -229,6 +251,8 @@ class RummyHand:
             return (DRAW_DISCARD, self.pile[-1] if self.pile else -1, 0)
         if action.kind == "meld":
             return (MELD, action.mask, 0)
+        if action.kind == "pass":
+            return (PASS, 0, 0)
         assert action.card is not None
         code = {"layoff": LAYOFF, "discard": DISCARD, "knock": KNOCK}[action.kind]
         return (code, action.card.index, action.meld)
@@ -241,6 +265,8 @@ class RummyHand:
             return Action(seat, "draw", source="discard", card=CARDS[x] if self.rules.discard_depth else None)
         if code == MELD:
             return Action(seat, "meld", cards=tuple(cards_of(x)))
+        if code == PASS:
+            return Action(seat, "pass")
         return Action(seat, _KIND[code], card=CARDS[x], meld=y if code == LAYOFF else -1)
 
     def legal_actions(self) -> list[Action]:
@@ -277,6 +303,11 @@ class RummyHand:
         self.log.append(entry)
         self.events_log.append(entry)
         hand = self.hands[seat]
+        if code == PASS:
+            self.offer += 1
+            self._next_turn()
+            return
+        self.offer = OFFER_NONE
         if code == DRAW_STOCK:
             card = self.stock.pop()
             self.stock_draws.append((len(self.log) - 1, card))
@@ -314,18 +345,18 @@ class RummyHand:
             if self.must & bits:
                 self.must = 0
             if not hand:
-                self._go_out(seat)
+                settle.go_out(self, seat)
         elif code == DISCARD:
             self.hands[seat] = hand = hand ^ (1 << x)
             self.pile.append(x)
             if not hand:
-                self._go_out(seat)
+                settle.go_out(self, seat)
             else:
                 self._next_turn()
         else:  # KNOCK
             self.hands[seat] = hand ^ (1 << x)
             self.pile.append(x)
-            self._settle_knock(seat)
+            settle.knock(self, seat)
 
     def _next_turn(self) -> None:
         self.turn = (self.turn + 1) % self.n
@@ -337,6 +368,9 @@ class RummyHand:
     def _start_turn(self) -> None:
         """Apply the stock's end (R-RU-5) and forced draws before the player to act decides."""
         self.laid_before = self.has_laid[self.turn]
+        if self.rules.style == "gin" and len(self.stock) <= 2:  # R-GIN-6: the last two cards are not drawn
+            settle.block(self)
+            return
         if not self.stock:
             if self.rules.stock_end == "flip_once" and self.flips == 0 and self.pile:
                 self.flips = 1
@@ -344,88 +378,12 @@ class RummyHand:
                 self.pile = []
                 self.events_log.append({"type": "flip", "cards": len(self.stock)})
             else:
-                self._block()
+                settle.block(self)
                 return
-        if not self.pile or self.rules.style == "500":  # perhaps the stock is the only way to draw
+        if not self.pile or self.rules.style == "500" or self.offer == OFFER_STOCK:  # one way to draw?
             moves = self._moves()
             if len(moves) == 1:
                 self._do(moves[0], forced=True)
-
-    # ------------------------------------------------------------------ ends of the hand
-    def _finish(self, reason: str, **details: Any) -> None:
-        self.phase = OVER
-        self.outcome = {"reason": reason, **details, "deltas": list(self.deltas)}
-        self.events_log.append({"type": "show", "hands": [[str(c) for c in cards_of(h)] for h in self.hands]})
-        self.events_log.append({"type": "end", **self.outcome})
-
-    def _score(self, seat: int, points: int, reason: str, source: int | None = None) -> None:
-        if points:
-            self.deltas[seat] += points
-            event: dict[str, Any] = {"type": "score", "seat": seat, "points": points, "reason": reason}
-            if source is not None:
-                event["from"] = source
-            self.events_log.append(event)
-
-    def _go_out(self, seat: int) -> None:
-        table = self.melds_table
-        if self.rules.style == "500":
-            self._score_500()
-            self._finish("out", winner=seat)
-            return
-        rummy = self.rules.rummy_bonus and not self.laid_before
-        for other in range(self.n):
-            if other != seat:
-                points = table.card_value(self.hands[other])
-                self._score(seat, points * 2 if rummy else points, "rummy" if rummy else "cards", other)
-        self._finish("out", winner=seat, rummy=rummy)
-
-    def _score_500(self) -> None:
-        for seat in range(self.n):
-            self._score(seat, self.points[seat], "melds")
-            self._score(seat, -self.melds_table.card_value(self.hands[seat]), "hand")
-
-    def _counts(self) -> list[int]:
-        table = self.melds_table
-        if self.rules.style == "knock":
-            return [table.deadwood(h) for h in self.hands]
-        return [table.card_value(h) for h in self.hands]
-
-    def _lowest(self, counts: list[int], first: int) -> int:
-        order = [(first + k) % self.n for k in range(self.n)]
-        low = min(counts)
-        return next(s for s in order if counts[s] == low)
-
-    def _block(self) -> None:
-        """The stock ran dry with no flip left (R-RU-5, R-RU-BLOCK, R-500-5, R-KN-5)."""
-        self.events_log.append({"type": "blocked"})
-        style = self.rules.style
-        if style == "500":
-            self._score_500()
-            self._finish("blocked")
-        elif style == "straight" and self.rules.stock_end == "flip_once":
-            self._finish("blocked")
-        else:
-            counts = self._counts()
-            winner = self._lowest(counts, self.turn)
-            for seat in range(self.n):
-                self._score(winner, counts[seat] - counts[winner], "difference", seat)
-            self._finish("blocked", winner=winner, counts=counts)
-
-    def _settle_knock(self, knocker: int) -> None:
-        """R-KN-3/4: hands shown and arranged; the lowest collects the differences."""
-        counts = self._counts()
-        winner = self._lowest(counts, (knocker + 1) % self.n)
-        for seat in range(self.n):
-            self._score(winner, counts[seat] - counts[winner], "difference", seat)
-        if winner == knocker and counts[knocker] == 0:
-            for seat in range(self.n):
-                if seat != knocker:
-                    self._score(knocker, self.rules.knock_rummy_bonus, "rummy", seat)
-        elif winner != knocker:
-            self._score(winner, self.rules.knock_penalty, "penalty", knocker)
-        best = self.melds_table.best_arrangement
-        arranged = [[[str(c) for c in cards_of(m)] for m in best(h)[1]] for h in self.hands]
-        self._finish("knock", winner=winner, knocker=knocker, counts=counts, melds=arranged)
 
     # ------------------------------------------------------------------ output
     def _render(self, event: tuple[int, int, int, int, bool] | dict[str, Any]) -> dict[str, Any]:

@@ -200,6 +200,45 @@ class MeldTable:
         """Points left in ``hand`` after its best arrangement into melds."""
         return self.card_value(hand) - self.best_arrangement(hand)[0]
 
+    def deadwood_with_layoffs(self, hand: int, table: tuple[int, ...] | list[int]) -> tuple[int, int]:
+        """Gin's defender: the least deadwood of ``hand`` when its cards may also extend the melds of
+        ``table`` (a run at its ends, a set to four).  Returns ``(deadwood, cards laid off)``.  Exact."""
+        candidates = [(m, -1) for m in self.melds_in(hand)]
+        for index, meld in enumerate(table):
+            low = meld & -meld
+            for mask in self.containing[low.bit_length() - 1]:
+                if mask & meld == meld and mask != meld and mask & ~(meld | hand) == 0:
+                    candidates.append((mask ^ meld, index))
+        by_low: dict[int, list[tuple[int, int]]] = {}
+        coverable = 0
+        for mask, index in candidates:
+            coverable |= mask
+            by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, index))
+        memo: dict[tuple[int, int], tuple[int, int]] = {}
+
+        def search(rest: int, used: int) -> tuple[int, int]:
+            """(points covered, cards laid off) at best from ``rest`` with table melds ``used`` extended."""
+            if not rest:
+                return 0, 0
+            key = (rest, used)
+            known = memo.get(key)
+            if known is not None:
+                return known
+            low = rest & -rest
+            best = search(rest ^ low, used)
+            for mask, index in by_low.get(low.bit_length() - 1, ()):
+                if mask & rest != mask or (index >= 0 and used >> index & 1):
+                    continue
+                points, laid = search(rest ^ mask, used | (1 << index) if index >= 0 else used)
+                points += self.card_value(mask)
+                if points > best[0]:
+                    best = (points, laid | mask if index >= 0 else laid)
+            memo[key] = best
+            return best
+
+        covered, laid = search(coverable, 0)
+        return self.card_value(hand) - covered, laid
+
     def usable(self, card_bit: int, hand: int, table: list[int]) -> bool:
         """Whether ``card_bit`` (in ``hand``) can reach the table this turn: in a meld from the hand,
         or on a table meld, possibly after other cards from the hand extend that meld first."""

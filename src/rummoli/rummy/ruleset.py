@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from rummoli.errors import MalformedInput
 
-STYLES: Final = ("straight", "500", "knock")
+STYLES: Final = ("straight", "500", "knock", "gin")
 ACES: Final = ("low", "high", "around", "either")
 STOCK_ENDS: Final = ("flip_once", "block")
 _DEFAULT_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
@@ -33,6 +33,7 @@ _KNOWN: Final = frozenset(
     {
         "game", "name", "style", "description", "hand_size", "aces", "ace_value", "stock_end",
         "boathouse", "rummy_bonus", "target", "discard_depth", "knock_penalty", "knock_rummy_bonus",
+        "knock_limit", "gin_bonus", "undercut_bonus", "game_bonus", "box_bonus",
     }
 )  # fmt: skip
 
@@ -42,8 +43,10 @@ class Ruleset:
     """One Rummy-family game, as options.
 
     ``style`` picks the shape of a hand: ``straight`` (R-RU-*), ``500`` (500 Rum: melds score for their
-    maker) or ``knock`` (Knock Rummy: no melding in play, a knock ends the hand).  ``hand_size`` maps a
-    number of players to the cards each is dealt; the players a ruleset seats are its keys.
+    maker), ``knock`` (Knock Rummy: no melding in play, a knock ends the hand) or ``gin`` (Gin Rummy:
+    knocking at ``knock_limit`` deadwood or less, gin and undercut bonuses, boxes and a game bonus).
+    ``hand_size`` maps a number of players to the cards each is dealt; the players a ruleset seats are
+    its keys.
     """
 
     name: str
@@ -58,6 +61,11 @@ class Ruleset:
     discard_depth: bool = False  # 500 Rum: a draw may take any discard and everything above it
     knock_penalty: int = 10
     knock_rummy_bonus: int = 25
+    knock_limit: int = 10  # Gin: the most deadwood a knocker may keep
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    game_bonus: int = 100
+    box_bonus: int = 25
 
     @property
     def min_players(self) -> int:
@@ -92,6 +100,11 @@ class Ruleset:
             "discard_depth": self.discard_depth,
             "knock_penalty": self.knock_penalty,
             "knock_rummy_bonus": self.knock_rummy_bonus,
+            "knock_limit": self.knock_limit,
+            "gin_bonus": self.gin_bonus,
+            "undercut_bonus": self.undercut_bonus,
+            "game_bonus": self.game_bonus,
+            "box_bonus": self.box_bonus,
         }
 
 
@@ -160,7 +173,8 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
 
     style = choice("style", STYLES, "straight")
     aces = choice("aces", ACES, "either" if style == "500" else "low")
-    sizes = data.get("hand_size", {str(n): s for n, s in _DEFAULT_SIZES.items()})
+    default_sizes = {"2": 10} if style == "gin" else {str(n): s for n, s in _DEFAULT_SIZES.items()}
+    sizes = data.get("hand_size", default_sizes)
     if not isinstance(sizes, dict) or not sizes:
         raise fail("'hand_size' must be a table of players = cards, e.g. { 2 = 10, 3 = 7 }")
     hand_size: list[tuple[int, int]] = []
@@ -183,13 +197,18 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
         stock_end=choice("stock_end", STOCK_ENDS, "flip_once" if style == "straight" else "block"),
         boathouse=flag("boathouse", False),
         rummy_bonus=flag("rummy_bonus", style == "straight"),
-        target=integer("target", {"straight": 100, "500": 500, "knock": 100}[style], 1, 100000),
+        target=integer("target", {"500": 500}.get(style, 100), 1, 100000),
         discard_depth=flag("discard_depth", style == "500"),
         knock_penalty=integer("knock_penalty", 10, 0, 1000),
         knock_rummy_bonus=integer("knock_rummy_bonus", 25, 0, 1000),
+        knock_limit=integer("knock_limit", 10, 0, 100),
+        gin_bonus=integer("gin_bonus", 25, 0, 1000),
+        undercut_bonus=integer("undercut_bonus", 25, 0, 1000),
+        game_bonus=integer("game_bonus", 100, 0, 10000),
+        box_bonus=integer("box_bonus", 25, 0, 1000),
     )
-    if style == "knock" and ruleset.boathouse:
-        raise fail("'boathouse' needs melding in play; Knock Rummy has none")
-    if style == "knock" and ruleset.discard_depth:
-        raise fail("'discard_depth' needs melding in play; Knock Rummy has none")
+    if style in ("knock", "gin") and (ruleset.boathouse or ruleset.discard_depth):
+        raise fail("'boathouse' and 'discard_depth' need melding in play; Knock and Gin Rummy have none")
+    if style == "gin" and (ruleset.hand_size != ((2, ruleset.hand_size[0][1]),) or ruleset.aces != "low"):
+        raise fail("Gin Rummy is for two players (hand_size = { 2 = 10 }) with aces low")
     return ruleset
