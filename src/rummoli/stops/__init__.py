@@ -3,6 +3,7 @@
 * :mod:`~rummoli.stops.ruleset` -- rulesets and boards as data (:func:`load_ruleset`);
 * :mod:`~rummoli.stops.actions` -- :class:`Action`, the R-NOTE-3 decisions;
 * :mod:`~rummoli.stops.hand` -- :class:`Hand`, one hand as a state machine;
+* :mod:`~rummoli.stops.report` -- what a hand shows: events, records, each seat's view (R-VIEW-1);
 * :mod:`~rummoli.stops.session` -- :class:`Session`, an evening of hands;
 * :mod:`~rummoli.stops.replay` -- hand records: :func:`replay_record`, :func:`random_hand_record`.
 """
