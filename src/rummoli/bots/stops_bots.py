@@ -1,0 +1,365 @@
+"""Computer opponents for the stops games (Rummoli, Tripoley, Michigan) at three strengths.
+
+Each bot is handed one seat's view (a plain JSON dict, never the hand) and answers with one of the
+view's legal actions.  Importing this module registers the three levels with :func:`make_bot`:
+
+* ``easy`` -- the family's rules of thumb (:mod:`rummoli.bots.stops_policy`);
+* ``normal`` -- adds counting from the view (:mod:`rummoli.bots.stops_infer`): which cards are gone,
+  which must be in the widow, which runs will stop on it, the widow's worth, a quick Monte-Carlo of
+  the opponents' poker hands;
+* ``hard`` -- samples the hidden cards consistently with its view, rebuilds a hand per sample and
+  rolls each choice out (:mod:`rummoli.bots.stops_search`) within ``budget`` seconds, or over a fixed
+  number of ``samples`` for reproducible tournaments.
+
+A bot's objective is its own chip change over the hand.
+
+>>> from rummoli.bots.driver import play_out
+>>> from rummoli.stops import random_hand
+>>> import random
+>>> hand = random_hand("rummoli", 4, random.Random(1))  # (any dealt hand; this one is finished)
+>>> EasyStopsBot(seed=1).level, NormalStopsBot(seed=1).level, HardStopsBot(seed=1, samples=4).samples
+('easy', 'normal', 4)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register
+from rummoli.bots.stops_infer import Known, card_index, mask_of_texts, read_view
+from rummoli.bots.stops_policy import (
+    Table,
+    best_lead,
+    dreadful,
+    easy_bet,
+    lead_keeping,
+    low_cards,
+    pay_held,
+    poker_percentile,
+    sequence_from,
+    table_for,
+)
+from rummoli.bots.stops_search import evaluate
+from rummoli.poker import evaluate_mask
+
+
+class Options:
+    """A view's legal actions grouped: kinds, amount ranges and card masks."""
+
+    def __init__(self, legal: list[ActionJSON]) -> None:
+        self.legal = legal
+        self.by_kind: dict[str, list[ActionJSON]] = {}
+        for a in legal:
+            self.by_kind.setdefault(a["action"], []).append(a)
+
+    def has(self, kind: str) -> bool:
+        return kind in self.by_kind
+
+    def range(self, kind: str) -> tuple[int, int] | None:
+        acts = self.by_kind.get(kind)
+        if not acts:
+            return None
+        amounts = [int(a["amount"]) for a in acts]
+        return min(amounts), max(amounts)
+
+    def cards(self, kind: str) -> int:
+        return mask_of_texts([a["card"] for a in self.by_kind.get(kind, [])])
+
+    def pick(self, kind: str, amount: int | None = None, card: int | None = None) -> ActionJSON:
+        for a in self.by_kind[kind]:
+            if (amount is None or a.get("amount") == amount) and (card is None or card_index(a["card"]) == card):
+                return a
+        raise ValueError(f"no legal {kind} {amount if amount is not None else card}")
+
+
+def _opponents_in(view: View) -> int:
+    betting = view.get("betting") or {}
+    folded = set(betting.get("folded", []))
+    return sum(1 for s in range(len(view["players"])) if s != view["seat"] and s not in folded)
+
+
+class StopsBot(Bot):
+    """What every stops level shares: claims always, forced choices at once, the phase dispatch."""
+
+    game = "stops"
+
+    def choose(self, view: View) -> ActionJSON:
+        legal = legal_actions(view)
+        if not legal:
+            raise ValueError("the view offers no legal action: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        opts = Options(legal)
+        if opts.has("claim"):  # R-PLAY-9: computer players always claim
+            return opts.pick("claim")
+        return self.decide(dict(view), opts)
+
+    def decide(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        phase = view["phase"]
+        if phase == "widow":
+            return self.widow(view, opts)
+        if phase == "auction":
+            return self.auction(view, opts)
+        if phase == "poker":
+            return self.betting(view, opts)
+        return self.lead(view, opts)
+
+    # the easy rules of thumb; the stronger levels override what they improve
+    def widow(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        t = table_for(view["ruleset"])
+        hand = mask_of_texts(view["hand"])
+        return opts.pick("swap" if opts.has("swap") and dreadful(t, hand) else "keep")
+
+    def auction(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        t = table_for(view["ruleset"])
+        hand = mask_of_texts(view["hand"])
+        bid = opts.range("bid")
+        if bid is not None and bid[0] <= 2 and dreadful(t, hand):
+            return opts.pick("bid", bid[0])
+        return opts.pick("pass")
+
+    def win_chance(self, view: dict[str, Any]) -> float:
+        hand = mask_of_texts(view["hand"])
+        return float(poker_percentile(hand) ** max(1, _opponents_in(view)))
+
+    def betting(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        p = self.win_chance(view)
+        betting = view.get("betting") or {}
+        me = view["seat"]
+        to_call = int(betting.get("level", 0)) - int(betting.get("put", [0] * (me + 1))[me])
+        kind, amount = self.bet_rule(p, opts, to_call, int(view["pots"].get(self.poker_pot(view), 0)))
+        return opts.pick(kind, amount if kind in ("bet", "raise") else None)
+
+    def bet_rule(self, p: float, opts: Options, to_call: int, pot: int) -> tuple[str, int]:
+        return easy_bet(p, opts.has("check"), opts.range("bet"), opts.range("raise"), to_call)
+
+    @staticmethod
+    def poker_pot(view: dict[str, Any]) -> str:
+        for p in view["board"]:
+            if p["kind"] == "poker":
+                return str(p["id"])
+        return ""
+
+    def lead(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        t = table_for(view["ruleset"])
+        hand = mask_of_texts(view["hand"])
+        kind = "lead" if opts.has("lead") else "play"
+        pots = [int(view["pots"][pid]) for pid in t.pot_ids]
+        return opts.pick(kind, card=best_lead(t, hand, opts.cards(kind), pots))
+
+
+@register
+class EasyStopsBot(StopsBot):
+    """The family's rules of thumb: widow only with a dreadful hand and no pay card, bet on the cards
+    held and never bluff, keep a lead in the other colour, go out and run your own sequences."""
+
+    level = "easy"
+
+
+# ------------------------------------------------------------------------------------- normal
+def hand_worth(t: Table, mask: int, k: Known, opponents: int) -> float:
+    """A rough expected chip value of holding ``mask`` for the play and poker rounds."""
+    if not mask:
+        return 0.0
+    rules = t.rules
+    pots = k.pots
+    worth = 0.0
+    if rules.pay == "on_play":
+        for c, js in t.card_pots.items():
+            if mask >> c & 1:
+                worth += 0.6 * sum(pots[j] for j in js)
+        for j, masks in t.combos:
+            if any(mask & m == m for m in masks):
+                worth += 0.4 * pots[j]
+    if t.poker is not None and rules.poker != "none" and mask.bit_count() >= 5:
+        worth += poker_percentile(mask) ** max(1, opponents) * (pots[t.poker] + 2 * opponents)
+    size = mask.bit_count()
+    lowness = sum(12 - (c % 13) for c in range(52) if mask >> c & 1) / (12 * size)
+    p_out = min(0.9, 2 * lowness / k.n)
+    others = sum(k.sizes) - k.sizes[k.me]
+    leftover = 0.5 * others if rules.leftover == "pay" else 0.0
+    worth += p_out * (pots[t.centre] + leftover)
+    return worth
+
+
+def _sample_subset(rng: random.Random, cards: list[int], size: int) -> int:
+    m = 0
+    for c in rng.sample(cards, min(size, len(cards))):
+        m |= 1 << c
+    return m
+
+
+@register
+class NormalStopsBot(StopsBot):
+    """Counts from the view: the cards gone, the widow's certain cards, where runs stop, the widow's
+    worth against the hand's, and the poker hand's chance against the unseen cards."""
+
+    level = "normal"
+    #: Monte-Carlo samples for the poker chance and the widow's worth (each a few microseconds)
+    poker_samples = 80
+    widow_samples = 24
+
+    def _widow_gain(self, view: dict[str, Any]) -> float:
+        k = read_view(view)
+        t = k.t
+        opp = k.n - 1
+        own = hand_worth(t, k.hand, k, opp)
+        unseen = [c for c in range(52) if k.unseen >> c & 1]
+        size = k.widow_size
+        total = 0.0
+        for _ in range(self.widow_samples):
+            total += hand_worth(t, _sample_subset(self.rng, unseen, size), k, opp)
+        return total / self.widow_samples - own
+
+    def widow(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        if opts.has("swap") and self._widow_gain(view) > 1.5:
+            return opts.pick("swap")
+        return opts.pick("keep")
+
+    def auction(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        bid = opts.range("bid")
+        if bid is not None:
+            most = int(0.6 * self._widow_gain(view))
+            if bid[0] <= most:
+                return opts.pick("bid", bid[0])
+        return opts.pick("pass")
+
+    def win_chance(self, view: dict[str, Any]) -> float:
+        k = read_view(view)
+        folded = set((view.get("betting") or {}).get("folded", []))
+        active = [s for s in range(k.n) if s != k.me and s not in folded]
+        if not active or k.hand.bit_count() < 5:
+            return 1.0 if not active else 0.0
+        mine = evaluate_mask(k.hand)
+        unseen = [c for c in range(52) if k.unseen >> c & 1]
+        others = [s for s in range(k.n) if s != k.me]
+        wins = weight_sum = 0.0
+        for _ in range(self.poker_samples):
+            self.rng.shuffle(unseen)
+            pos = 0
+            weight = 1.0
+            best_other = -1
+            for s in others:
+                size = k.sizes[s]
+                m = 0
+                for c in unseen[pos:pos + size]:
+                    m |= 1 << c
+                pos += size
+                if s in active and size >= 5:
+                    best_other = max(best_other, evaluate_mask(m))
+                    if k.aggression[s]:
+                        weight *= (0.25 + poker_percentile(m)) ** k.aggression[s]
+            weight_sum += weight
+            if mine > best_other:
+                wins += weight
+            elif mine == best_other:
+                wins += weight / 2
+        return wins / weight_sum if weight_sum else 0.0
+
+    def bet_rule(self, p: float, opts: Options, to_call: int, pot: int) -> tuple[str, int]:
+        if opts.has("check"):
+            return easy_bet(p, True, opts.range("bet"), None, 0) if p >= 0.55 else ("check", 0)
+        raise_range = opts.range("raise")
+        if raise_range is not None and p >= 0.7:
+            low, high = raise_range
+            return "raise", max(low, min(high, low + round((p - 0.7) / 0.3 * (high - low))))
+        if p * (pot + to_call) >= 1.2 * to_call:
+            return "call", 0
+        return "fold", 0
+
+    def lead(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        k = read_view(view)
+        kind = "lead" if opts.has("lead") else "play"
+        options = opts.cards(kind)
+        best, best_score = -1, -1e18
+        for c in range(52):
+            if options >> c & 1:
+                s = counted_lead_score(k, c)
+                if s > best_score:
+                    best, best_score = c, s
+        return opts.pick(kind, card=best)
+
+
+def counted_lead_score(k: Known, card: int) -> float:
+    """The easy lead score, with counting: where the run will stop and whose pay cards it reaches."""
+    t = k.t
+    hand = k.hand
+    run = sequence_from(hand, card)
+    rest = hand & ~run
+    if not rest:
+        return 1000.0
+    suit = card // 13
+    top = run.bit_length() - 1
+    score = 2.0 * run.bit_count()
+    keeping = lead_keeping(t.rules.restart, rest, suit)
+    if keeping:
+        score += keeping
+        gone = k.played | k.widow_certain()
+        stop_p = 1.0 if top % 13 == 12 or gone >> (top + 1) & 1 else k.p_widow(top + 1)
+        score += 6.0 * stop_p
+    if t.rules.pay == "on_play":
+        reach = 1.0
+        c = top + 1
+        end = 13 * suit + 13
+        while c < end and reach > 0.02:
+            bit = 1 << c
+            value = sum(k.pots[j] for j in t.card_pots.get(c, ()))
+            if hand & bit:
+                score += value * reach
+            elif k.played & bit:
+                break
+            else:
+                pw = k.p_widow(c)
+                score -= 0.5 * value * reach * (1.0 - pw)
+                reach *= 1.0 - pw
+            c += 1
+        for c, js in t.card_pots.items():
+            if run >> c & 1:
+                score += sum(k.pots[j] for j in js)
+    return score + 0.1 * (pay_held(t, rest) > 0) + 0.01 * low_cards(rest)
+
+
+# --------------------------------------------------------------------------------------- hard
+def candidates(opts: Options) -> list[ActionJSON]:
+    """The actions worth searching: every non-amount action, and for bids, bets and raises a few
+    amounts (the least, some in between, the most within reason)."""
+    out: list[ActionJSON] = []
+    for kind, acts in opts.by_kind.items():
+        if kind in ("bid", "bet", "raise"):
+            amounts = sorted(int(a["amount"]) for a in acts)
+            low, high = amounts[0], amounts[-1]
+            wanted = {low, min(high, low + 2), min(high, low + 5)} if kind == "bid" else {low, (low + high) // 2, high}
+            out.extend(a for a in acts if a["amount"] in wanted)
+        else:
+            out.extend(acts)
+    return out
+
+
+@register
+class HardStopsBot(NormalStopsBot):
+    """Determinization: samples the hidden cards consistently with its view, rebuilds the hand for
+    each sample and rolls every candidate action out with the rules of thumb; picks the best mean of
+    its own chips.  ``budget`` seconds per decision (default 1), or exactly ``samples`` worlds per
+    decision when ``samples`` is set (reproducible under the seed)."""
+
+    level = "hard"
+
+    def __init__(self, seed: int | str | None = None, budget: float | None = None,
+                 samples: int | None = None) -> None:
+        super().__init__(seed, budget)
+        self.samples = samples
+        #: worlds used by the last search (for benchmarks)
+        self.last_worlds = 0
+
+    def decide(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        cands = candidates(opts)
+        if len(cands) == 1:
+            return cands[0]
+        k = read_view(view)
+        means, used = evaluate(k, view, cands, self.rng, self.budget, self.samples)
+        self.last_worlds = used
+        if not used:
+            return super().decide(view, opts)
+        best = max(range(len(cands)), key=lambda j: means[j])
+        return cands[best]

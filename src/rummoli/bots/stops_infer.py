@@ -1,0 +1,213 @@
+"""What a stops bot can infer from its view alone: the counting of the ``normal`` and ``hard`` levels.
+
+:func:`read_view` turns a seat's view into a :class:`Known`: its own cards, every card played and by
+whom, and, for every card it has not seen, the places it may be (a seat's hand or the widow) and the
+places it must be.  Facts come only from the view (R-VIEW-1):
+
+* a run that stops after card C while C's next card up was never played: that card is in the widow;
+* a lead is the leader's lowest card under the lead or restart rule, so the leader held nothing lower;
+* a seat that could not lead held no card the restart rule asked for;
+* showdown cards stay in their owner's hand until played;
+* ``pay = on_hold`` payments show who was dealt each pay card (an unpaid card pot's card was in the widow);
+* with ``widow_bar``, a seat that bid or swapped was dealt no pay card;
+* the seat that swapped holds the former widow, and its given-up hand is the widow now (the swapper's own
+  view keeps that hand, so it knows the widow exactly).
+
+Locations are seats ``0..n-1`` and ``n`` for the widow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummoli.bots.stops_policy import FULL, Table, restart_set, table_for
+from rummoli.cards import RANK_MASK, SUIT_MASK, Card
+
+_CARD_INDEX = {str(Card.from_index(i)): i for i in range(52)}
+
+
+def card_index(text: str) -> int:
+    """The index of a card written as in views (``"Ts"``)."""
+    i = _CARD_INDEX.get(text)
+    return Card.parse(text).index if i is None else i
+
+
+def mask_of_texts(texts: list[str]) -> int:
+    m = 0
+    for t in texts:
+        m |= 1 << card_index(t)
+    return m
+
+
+def _lower_ranks(rank: int) -> int:
+    out = 0
+    for r in range(rank):
+        out |= RANK_MASK[r]
+    return out
+
+
+@dataclass
+class Known:
+    """One seat's knowledge of a hand, read from its view."""
+
+    t: Table
+    n: int
+    me: int
+    dealer: int
+    phase: str
+    hand: int
+    sizes: list[int]
+    widow_size: int
+    played: int
+    played_by: list[int]
+    swapped: int
+    known_widow: int
+    unseen: int
+    chips: list[int]
+    pots: list[int]
+    #: unseen card -> the location it must be in
+    forced: dict[int, int] = field(default_factory=dict)
+    #: per location, the unseen cards it cannot hold (hard facts)
+    forbid: list[int] = field(default_factory=list)
+    #: per location, cards ruled out only by the lowest-lead inference (dropped if sampling fails)
+    soft: list[int] = field(default_factory=list)
+    #: bets and raises per seat in the poker round
+    aggression: list[int] = field(default_factory=list)
+    #: combos (a mask per suit) that no dealt hand held whole (``pay = on_hold`` paid nobody for them)
+    unpaid_combos: list[tuple[int, ...]] = field(default_factory=list)
+
+    @property
+    def widow_unknown(self) -> int:
+        """How many widow cards this seat has not identified."""
+        return self.widow_size - self.known_widow.bit_count()
+
+    def capacity(self) -> list[int]:
+        """How many unseen cards each location holds."""
+        caps = [0 if s == self.me else self.sizes[s] for s in range(self.n)]
+        caps.append(self.widow_size - self.known_widow.bit_count())
+        return caps
+
+    def widow_certain(self) -> int:
+        """Cards this seat knows to be in the widow."""
+        return self.known_widow | sum(1 << c for c, loc in self.forced.items() if loc == self.n)
+
+    def p_widow(self, card: int) -> float:
+        """The chance that an unseen card is in the widow (a rough, constraint-aware estimate)."""
+        if not self.unseen >> card & 1:
+            return 1.0 if self.known_widow >> card & 1 else 0.0
+        loc = self.forced.get(card)
+        if loc is not None:
+            return 1.0 if loc == self.n else 0.0
+        caps = self.capacity()
+        free = sum(caps[s] for s in range(self.n + 1) if not self.forbid[s] >> card & 1)
+        if free <= 0 or self.forbid[self.n] >> card & 1:
+            return 0.0
+        return caps[self.n] / free
+
+
+def read_view(view: dict[str, Any]) -> Known:
+    """Everything a seat can count from its view (see the module's list of inferences)."""
+    t = table_for(view["ruleset"])
+    rules = t.rules
+    n = len(view["players"])
+    me = int(view["seat"])
+    hand = mask_of_texts(view["hand"] or [])
+    played_by = [0] * n
+    played = 0
+    for p in view["played"]:
+        c = card_index(p["card"])
+        played_by[int(p["seat"])] |= 1 << c
+        played |= 1 << c
+    swapped = -1 if view.get("swapped") is None else int(view["swapped"])
+    known_widow = 0
+    if swapped == me and view.get("given_up"):
+        known_widow = mask_of_texts(view["given_up"]["cards"])
+    unseen = FULL & ~hand & ~played & ~known_widow
+    pots = [int(view["pots"][pid]) for pid in t.pot_ids]
+    k = Known(t, n, me, int(view["dealer"]), view["phase"], hand, list(view["hand_sizes"]),
+              int(view["widow_size"]), played, played_by, swapped, known_widow, unseen,
+              list(view["chips"]), pots)
+    k.forbid = [0] * (n + 1)
+    k.soft = [0] * (n + 1)
+    k.aggression = [0] * n
+    widow = n
+
+    def dealt_loc(seat: int) -> int:
+        return widow if seat == swapped else seat
+
+    def must(card: int, loc: int) -> None:
+        if unseen >> card & 1:
+            k.forced.setdefault(card, loc)
+
+    # Showdown cards are held until played.
+    for seat_text, cards in (view.get("showdown") or {}).items():
+        for c in (card_index(x) for x in cards):
+            must(c, int(seat_text))
+
+    pot_index = {pid: j for j, pid in enumerate(t.pot_ids)}
+    pots_def = rules.board.pots
+    paid_on_hold: set[int] = set()
+    stopped = -1
+    opened = False
+    bar = rules.widow_bar == "pay_card_holders"
+    for ev in view.get("events", []):
+        kind = ev.get("type")
+        if kind == "chips":
+            if ev.get("reason") == "on_hold":
+                j = pot_index[ev["from"][4:]]
+                seat = int(ev["to"][5:])
+                paid_on_hold.add(j)
+                pot = pots_def[j]
+                for c in pot.cards:
+                    must(c, dealt_loc(seat))
+        elif kind == "stop":
+            c = card_index(ev["after"])
+            if c % 13 != 12 and not played >> (c + 1) & 1:
+                must(c + 1, widow)
+            stopped = c // 13
+        elif kind == "cannot_lead":
+            if stopped >= 0:
+                k.forbid[int(ev["seat"])] |= restart_set(rules.restart, stopped)
+        elif kind == "action":
+            act = ev["action"]
+            seat = int(ev["seat"])
+            if act in ("bet", "raise"):
+                k.aggression[seat] += 1
+            elif bar and act in ("bid", "swap"):
+                k.forbid[dealt_loc(seat)] |= t.pay_mask
+            elif act == "lead":
+                c = card_index(ev["card"])
+                k.soft[seat] |= _lead_floor(rules.lead, rules.restart, c, stopped if opened else -1)
+                opened = True
+    if rules.pay == "on_hold":
+        with_ante = bool(view.get("start", {}).get("ante", True))
+        start_pots = view.get("start", {}).get("pots", {})
+        for j, pot in enumerate(pots_def):
+            if j in paid_on_hold or not ((with_ante and pot.ante > 0) or start_pots.get(pot.id, 0) > 0):
+                continue
+            if pot.kind == "card":
+                must(pot.cards[0], swapped if swapped >= 0 else widow)
+            elif pot.kind == "combo":
+                k.unpaid_combos.extend(masks for jj, masks in t.combos if jj == j)
+    k.forbid = [m & unseen for m in k.forbid]
+    k.soft = [m & unseen for m in k.soft]
+    # A card forced somewhere is forbidden nowhere else.
+    for c, loc in k.forced.items():
+        k.forbid[loc] &= ~(1 << c)
+        k.soft[loc] &= ~(1 << c)
+    return k
+
+
+def _lead_floor(lead: str, restart: str, card: int, stopped: int) -> int:
+    """Cards the leader of ``card`` cannot have held (it leads its lowest under the rule in force)."""
+    rank, suit = card % 13, card // 13
+    below_in_suit = SUIT_MASK[suit] & _lower_ranks(rank)
+    if stopped < 0:  # the opening lead
+        return _lower_ranks(rank) if lead == "lowest_overall" else below_in_suit
+    if restart == "opposite_colour":
+        allowed = restart_set(restart, stopped)
+        return allowed & _lower_ranks(rank) if lead == "lowest_overall" else below_in_suit
+    if restart == "other_suit_else_same" and suit == stopped:
+        return (FULL & ~SUIT_MASK[suit]) | below_in_suit
+    return below_in_suit

@@ -1,0 +1,250 @@
+"""Determinization for the ``hard`` stops bot: sample the hidden cards, rebuild a hand, roll out.
+
+:func:`sample_world` places every card the seat has not seen (its view's :class:`Known`) into an
+opponent's hand or the widow, keeping hand sizes and every fact the view shows; it then rebuilds the
+dealt cards (the swapper's dealt hand is the widow now, and the former widow is in its hand), builds a
+:class:`~rummoli.stops.Hand` from the view's starting chips and pots and replays the view's public
+actions.  :func:`evaluate` plays each candidate action in each world and finishes the hand with the
+rules of thumb (:func:`policy_step`, every seat deciding on its own cards only), scoring the seat's
+chips at the end.  The same worlds and the same rollout seeds serve every candidate, so their
+differences are not noise from the deal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
+from rummoli.bots.stops_policy import Table, best_lead, dreadful, easy_bet, poker_percentile
+from rummoli.cards import CARDS, cards_of
+from rummoli.poker import evaluate_mask
+from rummoli.stops.hand import AUCTION, BETTING, PLAY, WIDOW, Hand
+
+
+def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
+    """Masks of unseen cards per location (seats, then the widow), or ``None`` if stuck.
+
+    ``strict`` 2 keeps every fact, 1 drops the lowest-lead facts, 0 keeps only sizes and forced cards.
+    """
+    n = k.n
+    caps = k.capacity()
+    out = [0] * (n + 1)
+    free = k.unseen
+    for c, loc in k.forced.items():
+        if caps[loc] > 0:
+            caps[loc] -= 1
+            out[loc] |= 1 << c
+            free &= ~(1 << c)
+    banned = [0] * (n + 1)
+    if strict >= 1:
+        banned = list(k.forbid)
+    if strict >= 2:
+        banned = [b | s for b, s in zip(banned, k.soft, strict=True)]
+    banned[k.me] = -1 & ((1 << 52) - 1)
+    cards = []
+    for c in range(52):
+        if free >> c & 1:
+            allowed = [loc for loc in range(n + 1) if not banned[loc] >> c & 1]
+            cards.append((len(allowed), rng.random(), c, allowed))
+    cards.sort()
+    for _, _, c, allowed in cards:
+        total = 0
+        for loc in allowed:
+            total += caps[loc]
+        if total <= 0:
+            return None
+        pick = rng.randrange(total)
+        for loc in allowed:
+            if pick < caps[loc]:
+                break
+            pick -= caps[loc]
+        caps[loc] -= 1
+        out[loc] |= 1 << c
+    return out
+
+
+def _repair(k: Known, placed: list[int], seat: int, value: int, rng: random.Random) -> bool:
+    """Swap cards between ``seat`` and other locations until its poker hand is worth what it showed."""
+    fixed = sum(1 << c for c, loc in k.forced.items() if loc == seat)
+    current = evaluate_mask(placed[seat] | k.played_by[seat])
+    others = [loc for loc in range(k.n + 1) if loc != seat and loc != k.me]
+    banned = [b | s for b, s in zip(k.forbid, k.soft, strict=True)]
+    for _ in range(60):
+        if current == value:
+            return True
+        mine = [c for c in range(52) if (placed[seat] & ~fixed) >> c & 1]
+        if not mine:
+            return False
+        loc = rng.choice(others)
+        movable = placed[loc] & ~sum(1 << c for c, f in k.forced.items() if f == loc)
+        theirs = [c for c in range(52) if movable >> c & 1]
+        if not theirs:
+            continue
+        x, y = rng.choice(mine), rng.choice(theirs)
+        if banned[loc] >> x & 1 or banned[seat] >> y & 1:
+            continue
+        trial = placed[seat] ^ (1 << x) ^ (1 << y)
+        v = evaluate_mask(trial | k.played_by[seat])
+        if v <= current:
+            placed[seat] = trial
+            placed[loc] ^= (1 << x) ^ (1 << y)
+            current = v
+    return current == value
+
+
+def _holds_unpaid(k: Known, placed: list[int]) -> bool:
+    """Whether some dealt hand holds a whole combo that ``pay = on_hold`` paid nobody for."""
+    dealt = [placed[s] | k.played_by[s] for s in range(k.n)]
+    dealt[k.me] = k.hand | k.played_by[k.me]
+    if k.swapped >= 0:
+        dealt[k.swapped] = placed[k.n] | k.known_widow
+    return any(d & m == m for masks in k.unpaid_combos for m in masks for d in dealt)
+
+
+def sample_world(k: Known, view: dict[str, Any], rng: random.Random) -> Hand | None:
+    """A hand consistent with the view, replayed to the present decision, or ``None``."""
+    n = k.n
+    shown = [(int(s), evaluate_mask(mask_of_texts(cards))) for s, cards in (view.get("showdown") or {}).items()]
+    placed = None
+    for attempt in range(12):
+        placed = _place(k, rng, 2 if attempt < 8 else 1 if attempt < 10 else 0)
+        if placed is None:
+            continue
+        # A showdown shows each hand's best five: the rest of that hand must not beat them.
+        if attempt < 10 and not all(_repair(k, placed, s, v, rng) for s, v in shown if s != k.me):
+            placed = None
+            continue
+        if k.unpaid_combos and attempt < 10 and _holds_unpaid(k, placed):
+            placed = None
+            continue
+        break
+    if placed is None:
+        return None
+    current = placed[:n]
+    current[k.me] = k.hand
+    widow_now = placed[n] | k.known_widow
+    dealt = [current[s] | k.played_by[s] for s in range(n)]
+    dealt_widow = widow_now
+    if k.swapped >= 0:
+        dealt[k.swapped], dealt_widow = widow_now, dealt[k.swapped]
+    start = view["start"]
+    try:
+        hand = Hand(k.t.rules, view["players"], start["chips"], start["pots"], k.dealer,
+                    [cards_of(m) for m in dealt], cards_of(dealt_widow), ante=bool(start["ante"]), auto=False)
+        for a in view["actions"]:
+            card = a.get("card")
+            hand._do(int(a["seat"]), a["action"], -1 if card is None else card_index(card),
+                     int(a.get("amount", 0)), bool(a.get("forced", False)))
+    except (ValueError, IndexError, AssertionError):
+        return None
+    if hand.hands[k.me] != k.hand or hand.phase != view["phase"]:
+        return None
+    hand.auto = True
+    return hand
+
+
+def verify_world(hand: Hand, view: dict[str, Any]) -> bool:
+    """Whether a sampled world shows exactly the view's public facts (for tests)."""
+    mine = hand.view(view["seat"])
+    keys = ("phase", "to_act", "chips", "pots", "hand", "hand_sizes", "widow_size", "swapped", "played",
+            "actions", "legal_actions")
+    if not all(mine.get(key) == view.get(key) for key in keys):
+        return False
+
+    def public(events: list[dict[str, Any]]) -> list[Any]:
+        # Equal best hands may show other cards of the same ranks: compare a showdown by its value.
+        return [evaluate_mask(mask_of_texts(e["cards"])) if e["type"] == "showdown" else e for e in events]
+
+    return public(mine["events"]) == public(view["events"])
+
+
+# --------------------------------------------------------------------------------- rollouts
+def policy_step(hand: Hand, t: Table) -> None:
+    """One decision by the rules of thumb for whoever is to act, on their own cards only."""
+    phase = hand.phase
+    if phase == PLAY:
+        if hand._pending:
+            hand._do(hand._pending_seat, "claim", -1, 0, False)
+        else:
+            seat, mask = hand.turn, hand._lead_mask
+            card = best_lead(t, hand.hands[seat], mask, hand.pots) if mask & (mask - 1) else mask.bit_length() - 1
+            hand._do(seat, "play" if hand._run else "lead", card, 0, False)
+    else:
+        seat = hand.turn
+        opts = {o[1]: o for o in hand._options()}
+        if phase == BETTING:
+            folded = hand._folded
+            m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
+            p = poker_percentile(hand.hands[seat]) ** max(1, m)
+            bet = opts.get("bet")
+            rai = opts.get("raise")
+            kind, amount = easy_bet(p, "check" in opts, None if bet is None else (bet[2], bet[3]),
+                                    None if rai is None else (rai[2], rai[3]), hand._level - hand._put[seat])
+            hand._do(seat, kind, -1, amount, False)
+        elif phase == AUCTION:
+            bid = opts.get("bid")
+            if bid is not None and bid[2] <= 2 and dreadful(t, hand.hands[seat]):
+                hand._do(seat, "bid", -1, bid[2], False)
+            else:
+                hand._do(seat, "pass", -1, 0, False)
+        elif phase == WIDOW:
+            swap = "swap" in opts and dreadful(t, hand.hands[seat])
+            hand._do(seat, "swap" if swap else "keep", -1, 0, False)
+        else:  # pragma: no cover - over
+            return
+    hand._settle_forced()
+
+
+def rollout(hand: Hand, t: Table) -> None:
+    """Finish the hand with :func:`policy_step` for every seat."""
+    while hand.phase != "over":
+        policy_step(hand, t)
+
+
+def _weight(hand: Hand, k: Known) -> float:
+    """How likely the world's opponents' bets are: strong hands bet and raise more often."""
+    w = 1.0
+    for s, times in enumerate(k.aggression):
+        if times and s != k.me:
+            w *= (0.25 + poker_percentile(hand.hands[s])) ** times
+    return w
+
+
+def apply_json(hand: Hand, action: dict[str, Any]) -> None:
+    card = action.get("card")
+    hand._do(int(action["seat"]), action["action"], -1 if card is None else CARDS.index(CARDS[card_index(card)]),
+             int(action.get("amount", 0)), False)
+    hand._settle_forced()
+
+
+def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], rng: random.Random,
+             budget: float, samples: int | None, max_samples: int = 5000) -> tuple[list[float], int]:
+    """Mean final chips of the seat for each candidate, and the number of worlds used.
+
+    With ``samples`` set, exactly that many worlds are tried (deterministic under the bot's seed);
+    otherwise worlds are drawn until ``budget`` seconds have passed (at least one).
+    """
+    start = time.perf_counter()
+    totals = [0.0] * len(candidates)
+    weight_sum = 0.0
+    used = 0
+    limit = samples if samples is not None else max_samples
+    for i in range(limit):
+        if samples is None and i > 0 and time.perf_counter() - start >= budget:
+            break
+        world = sample_world(k, view, rng)
+        if world is None:
+            continue
+        w = _weight(world, k) if k.phase == "poker" else 1.0
+        weight_sum += w
+        used += 1
+        for j, cand in enumerate(candidates):
+            h = world.clone()
+            apply_json(h, cand)
+            rollout(h, k.t)
+            totals[j] += w * h.chips[k.me]
+    if not weight_sum:
+        return [0.0] * len(candidates), 0
+    return [x / weight_sum for x in totals], used

@@ -1,0 +1,237 @@
+"""The stops bots: legal play at every level, determinism, views only, and the rules of thumb."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from rummoli.bots.base import RandomBot, make_bot
+from rummoli.bots.driver import play_out, view_for
+from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot, StopsBot
+from rummoli.bots.stops_infer import read_view
+from rummoli.bots.stops_search import sample_world, verify_world
+from rummoli.cards import CARDS, parse_cards
+from rummoli.dealing import deal_with_widow
+from rummoli.stops import BUILTIN_RULESETS, Action, Hand, load_ruleset
+from rummoli.stops.replay import NAMES
+
+
+def deal(ruleset: str, players: int, seed: int, chips: int = 100) -> Hand:
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    dealer = rng.randrange(players)
+    hands, widow = deal_with_widow(deck, players, dealer)
+    return Hand(ruleset, NAMES[:players], [chips] * players, {}, dealer, hands, widow)
+
+
+def lineup(players: int, seed: int) -> list[StopsBot | RandomBot]:
+    kinds = [lambda s: EasyStopsBot(s), lambda s: NormalStopsBot(s), lambda s: HardStopsBot(s, samples=2),
+             lambda s: RandomBot(s)]
+    return [kinds[(seat + seed) % 4](seed * 10 + seat) for seat in range(players)]
+
+
+class Checked:
+    """Wraps a bot: checks that what it receives is its seat's view as plain JSON and what it returns
+    is one of that view's legal actions."""
+
+    def __init__(self, bot: Any, hand: Hand, seat: int) -> None:
+        self.bot, self.hand, self.seat = bot, hand, seat
+        self.calls = 0
+
+    def choose(self, view: Any) -> dict[str, Any]:
+        expected = json.loads(json.dumps(self.hand.view(self.seat)))
+        assert type(view) is dict and view == expected
+        hidden = 0
+        for s, m in enumerate(self.hand.hands):
+            if s != self.seat:
+                hidden |= m
+        hidden |= self.hand.widow()
+        shown = set()
+        for cards in view["showdown"].values():
+            shown |= set(cards)
+        if view.get("given_up"):
+            shown |= set(view["given_up"]["cards"])
+        # No card of another hand or of the widow, except showdown cards and one's own given-up hand.
+        secret = {str(c) for c in CARDS if hidden >> c.index & 1} - shown
+        assert not secret & set(view["hand"])
+        # Pot ids name cards (the "Qc" pot): leave the board and the pots out of the search.
+        text = json.dumps({k: v for k, v in view.items() if k not in ("ruleset", "board", "pots", "start")})
+        for card in secret:
+            assert f'"{card}"' not in text
+        choice = self.bot.choose(view)
+        assert choice in view["legal_actions"], (choice, view["legal_actions"])
+        self.calls += 1
+        return dict(choice)
+
+
+@pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
+def test_every_level_plays_only_legal_actions(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    decisions = 0
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(6):
+            hand = deal(ruleset, players, seed)
+            bots = [Checked(b, hand, s) for s, b in enumerate(lineup(players, seed))]
+            assert play_out(hand, bots) is None  # type: ignore[arg-type]
+            assert hand.over
+            assert sum(hand.chips) + sum(hand.pots) == 100 * players
+            decisions += sum(b.calls for b in bots)
+    assert decisions > 50
+
+
+@pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
+def test_many_hands_every_level_legal(ruleset: str) -> None:
+    """Play many more hands without the view checks: legality comes from ``Hand.apply`` refusing."""
+    rules = load_ruleset(ruleset)
+    rng = random.Random(ruleset)
+    for i in range(120):
+        players = rng.randint(rules.min_players, rules.max_players)
+        hand = deal(ruleset, players, 1000 + i, chips=rng.choice([3 * len(rules.board.pots), 30, 100]))
+        bots = [EasyStopsBot(i) if s % 2 else NormalStopsBot(i) for s in range(players)]
+        if i % 10 == 0:
+            bots[0] = HardStopsBot(i, samples=1)
+        play_out(hand, bots)
+        assert hand.over
+
+
+def test_registered_levels() -> None:
+    for level, cls in (("easy", EasyStopsBot), ("normal", NormalStopsBot), ("hard", HardStopsBot)):
+        try:
+            bot = make_bot("stops", level, seed=1)
+        except ImportError:  # pragma: no cover - another family's bots not there yet
+            pytest.skip("rummoli.bots.rummy_bots does not import")
+        assert type(bot) is cls and bot.game == "stops" and bot.level == level
+
+
+def test_hard_budget_defaults_to_one_second_and_is_configurable() -> None:
+    assert HardStopsBot().budget == 1.0
+    assert HardStopsBot(budget=0.05).budget == 0.05
+
+
+def _transcript(seed: int, ruleset: str) -> list[Any]:
+    hand = deal(ruleset, 4, seed)
+    bots = [EasyStopsBot(seed), NormalStopsBot(seed + 1), HardStopsBot(seed + 2, samples=3),
+            HardStopsBot(seed + 3, samples=2)]
+    out: list[Any] = []
+    play_out(hand, bots, on_action=lambda s, a: out.append(a))
+    return [*out, hand.chips]
+
+
+@pytest.mark.parametrize("ruleset", ["rummoli", "michigan"])
+def test_deterministic_under_a_seed(ruleset: str) -> None:
+    assert _transcript(5, ruleset) == _transcript(5, ruleset)
+
+
+def test_sampled_worlds_agree_with_the_view() -> None:
+    """Every world the hard bot searches shows exactly its view's public facts."""
+    checked = agree = 0
+    for ruleset in BUILTIN_RULESETS:
+        for seed in range(4):
+            hand = deal(ruleset, 3 + seed, seed)
+            bots = [EasyStopsBot(seed) for _ in range(hand.n)]
+            while not hand.over:
+                seat = hand.to_act()[0]
+                view = view_for(hand, seat)
+                world = sample_world(read_view(view), view, random.Random(seed))
+                assert world is not None
+                checked += 1
+                agree += verify_world(world, view)
+                # The seat's own cards and the public facts always match; never the hidden truth needed.
+                assert world.hands[seat] == hand.hands[seat]
+                assert world.chips == hand.chips and world.to_act() == hand.to_act()
+                hand.apply(Action.from_json(bots[seat].choose(view)))
+    assert agree >= 0.95 * checked
+
+
+# ----------------------------------------------------------------------- rules of thumb
+def view_of(hand: Hand, seat: int) -> dict[str, Any]:
+    return view_for(hand, seat)
+
+
+def made_hand(ruleset: str, players: int, dealer: int, hands: dict[int, str]) -> Hand:
+    """A hand holding the named cards; the others are dealt highest first, then to the widow."""
+    from rummoli.stops.hand import deal_sizes
+
+    sizes, widow_size = deal_sizes(players, dealer)
+    out = [parse_cards(hands[s]) if s in hands else [] for s in range(players)]
+    used = {c for h in out for c in h}
+    rest = sorted((c for c in CARDS if c not in used), key=lambda c: (-c.rank, c.suit))
+    for s in range(players):
+        while len(out[s]) < sizes[s]:
+            out[s].append(rest.pop(0))
+    assert len(rest) == widow_size
+    return Hand(ruleset, NAMES[:players], [100] * players, {}, dealer, out, rest)
+
+
+def test_easy_keeps_a_hand_with_a_pay_card_and_swaps_a_dreadful_one() -> None:
+    # Dealer 0 holds the ten of spades (a Copp Clark pay card): keep.
+    hand = made_hand("rummoli", 4, 0, {0: "Ts 5s 6h 8d 9c Jc Qh 6c 9h 3d"})
+    view = view_of(hand, 0)
+    assert view["phase"] == "widow"
+    assert EasyStopsBot(1).choose(view)["action"] == "keep"
+    # The same poor hand without a pay card is dreadful: swap it unseen.
+    hand = made_hand("rummoli", 4, 0, {0: "Ks 5s 6h 8d 9c Jc Qh 6c 9h 3d"})
+    assert EasyStopsBot(1).choose(view_of(hand, 0))["action"] == "swap"
+
+
+def test_easy_does_not_bid_with_a_good_hand() -> None:
+    hand = made_hand("rummoli", 4, 0, {1: "2s 2h 2d 3c 3s As Kh"})
+    hand.apply(Action(0, "keep"))
+    assert hand.phase == "auction" and hand.to_act() == [1]
+    assert EasyStopsBot(1).choose(view_of(hand, 1))["action"] == "pass"
+
+
+def test_easy_keeps_a_lead_in_the_other_colour() -> None:
+    # Seat 1 leads (left of the dealer, no poker round) with 2♠ and 2♥ equally low; every other card
+    # is red.  Leading 2♠ leaves only red: after a red stop it has no black lead.  Leading 2♥ keeps 2♠
+    # for the restart after hearts stop, then red cards for the next one.
+    rules = {"game": "stops", "board": "copp-clark", "widow": "none", "poker": "none",
+             "opening_lead": "left_of_dealer"}
+    hand = made_hand(rules, 4, 0, {1: "2s 2h 5h 9h Qd 4d 6d 7h 8d 9d 5d"})  # type: ignore[arg-type]
+    view = view_of(hand, 1)
+    choice = EasyStopsBot(1).choose(view)
+    assert {a["card"] for a in view["legal_actions"]} == {"2s", "2h"}
+    assert choice["card"] == "2h"
+
+
+def test_easy_leads_the_card_that_goes_out() -> None:
+    rules = {"game": "stops", "board": "copp-clark", "widow": "none", "poker": "none",
+             "opening_lead": "left_of_dealer"}
+    hand = made_hand(rules, 8, 0, {1: "3s 4s 5s 6s 7s 3h"})  # type: ignore[arg-type]
+    view = view_of(hand, 1)
+    for bot in (EasyStopsBot(1), NormalStopsBot(1)):
+        assert bot.choose(view)["card"] == "3s"  # runs 3-7♠ and keeps 3♥: or goes out; 3s is the run
+
+
+def test_easy_bets_strength_and_folds_weakness() -> None:
+    strong = made_hand("rummoli", 4, 0, {1: "As Ah Ad Ac Ks Kh 2c"})
+    strong.apply(Action(0, "keep"))
+    while strong.phase == "auction":
+        strong.apply(Action(strong.to_act()[0], "pass"))
+    assert strong.phase == "poker" and strong.to_act() == [1]
+    assert EasyStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
+    assert NormalStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
+
+
+def test_normal_counts_a_card_the_widow_must_hold() -> None:
+    """After a stop with the next card unplayed, that card is in the widow: the view implies it."""
+    for seed in range(20):
+        hand = deal("rummoli", 4, seed)
+        bots = [EasyStopsBot(seed) for _ in range(4)]
+        while not hand.over:
+            seat = hand.to_act()[0]
+            view = view_for(hand, seat)
+            k = read_view(view)
+            widow = hand.widow()
+            assert k.widow_certain() & ~widow == 0
+            for c, loc in k.forced.items():
+                assert (widow if loc == hand.n else hand.hands[loc]) >> c & 1
+            for loc, m in enumerate(k.forbid):
+                assert m & (widow if loc == hand.n else hand.hands[loc]) == 0
+            for loc, m in enumerate(k.soft):
+                assert m & (widow if loc == hand.n else hand.hands[loc]) == 0
+            hand.apply(Action.from_json(bots[seat].choose(view)))
