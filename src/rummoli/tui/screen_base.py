@@ -49,7 +49,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield Static(id="table")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, max_lines=2000)
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, max_lines=2000, min_width=20)
                 yield Static(id="hand")
                 yield Static(id="prompt")
                 yield ActionBar(id="actions")

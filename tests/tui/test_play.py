@@ -1,0 +1,193 @@
+"""The terminal table played through key presses with Textual's pilot, at 80x24 (issue 6).
+
+Computer seats play ``random`` (the baseline bot), so the seeds below keep giving the same hands
+whatever the stronger bots become.  Snapshots: see ``test_snapshot_of_the_table``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import RichLog
+
+from rummoli.cards import CARDS, cards_of
+from rummoli.records import read_record, replay
+from rummoli.tui.app import PlayApp, screen_text
+from rummoli.tui.tables import PlayOptions, open_table
+from rummoli.tui.widgets import ActionBar, Choice, Notice
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+SUITS = "♠♥♦♣"
+RIGHT_PANEL = 53  # columns from here on hold the board and the players: no card of a hand is drawn there
+
+
+def options(tmp_path: Path, **kw: Any) -> PlayOptions:
+    base: dict[str, Any] = {"players": 4, "bots": ["random"], "hands": 1, "pace": 0.0, "save": tmp_path}
+    return PlayOptions(**{**base, **kw})
+
+
+def log_text(app: PlayApp) -> str:
+    """Everything the game log has shown (it scrolls, so a screen holds only its end)."""
+    return "\n".join(line.text for line in app.board.query_one(RichLog).lines)
+
+
+def hidden_cards(app: PlayApp) -> set[str]:
+    """Cards the player must not see now: other seats' hands (less what a showdown showed), the widow,
+    the Rummy stock.  Read from the state, which only the test may do."""
+    table, hand = app.table, app.table.hand
+    hidden: set[str] = set()
+    if table.game == "stops":
+        me = table.hand_seat(0)
+        shown = table.view()["showdown"]
+        for seat, mask in enumerate(hand.hands):
+            if seat != me:
+                hidden |= {c.symbol() for c in cards_of(mask)} - {CARDS[0].parse(c).symbol()
+                                                                  for c in shown.get(str(seat), [])}
+        if hand.swapped != me:
+            hidden |= {c.symbol() for c in cards_of(hand.widow())}
+    else:
+        for seat, mask in enumerate(hand.hands):
+            if seat != 0:
+                hidden |= {c.symbol() for c in cards_of(mask)}
+        hidden |= {CARDS[i].symbol() for i in hand.stock}
+        # a card once on the discard pile is public, even in the hand of the player who took it
+        public = {hand.dealt_stock[0].symbol()} | {CARDS[0].parse(a["card"]).symbol() for a in
+                                                   table.view()["history"] if a["action"] == "discard"}
+        hidden -= public
+    return hidden
+
+
+def check_no_leak(app: PlayApp) -> None:
+    if isinstance(app.screen, Notice) or app.table.hand.over:
+        return
+    left = "\n".join(line[:RIGHT_PANEL] for line in screen_text(app).splitlines())
+    leaked = sorted(card for card in hidden_cards(app) if card in left)
+    assert not leaked, f"hidden cards on screen: {leaked}\n{screen_text(app)}"
+
+
+Chooser = Callable[[list[Choice]], list[str]]
+
+
+def first_of(*prefixes: str) -> Chooser:
+    """Press the digit of the first choice whose label starts with one of ``prefixes`` (else choice 1)."""
+
+    def choose(choices: list[Choice]) -> list[str]:
+        for prefix in prefixes:
+            for k, choice in enumerate(choices):
+                if choice.label.startswith(prefix) and k < 9:
+                    return [str(k + 1)]
+        return ["1"]
+
+    return choose
+
+
+async def play_hand(app: PlayApp, choose: Chooser, screens: list[str], max_moves: int = 300,
+                    leak_check: bool = True) -> str:
+    """Answer every decision with ``choose`` until the end-of-hand notice; keep every screen seen.
+    Returns the whole game log."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(max_moves):
+            await pilot.pause()
+            screens.append(screen_text(app))
+            if leak_check:
+                check_no_leak(app)
+            if isinstance(app.screen, Notice):
+                break
+            bar = app.board.query_one(ActionBar)
+            assert bar.choices, f"the table waits, but offers no action:\n{screens[-1]}"
+            for key in choose(bar.choices):
+                await pilot.press(key)
+        else:
+            raise AssertionError("the hand did not end")
+        log = log_text(app)
+        await pilot.press("enter")  # leave the table (the evening had one hand)
+        await pilot.pause()
+    return log
+
+
+def test_a_hand_of_rummoli_with_auction_and_betting(tmp_path: Path) -> None:
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", seed="15")), pace=0)
+    screens: list[str] = []
+    moves: list[str] = []
+
+    def choose(choices: list[Choice]) -> list[str]:
+        labels = [c.label for c in choices]
+        if "Bid" in labels and "bid" not in moves:
+            moves.append("bid")  # the first bid: walk to it with the arrows and raise the amount by one
+            return ["right"] * labels.index("Bid") + ["up", "enter"]
+        return first_of("Pass", "Call", "Check", "Keep")(choices)
+
+    joined = asyncio.run(play_hand(app, choose, screens)) + "\n".join(screens)
+    auction = next(s for s in screens if "Widow auction:" in s)
+    assert "bid" in auction and "or pass" in auction  # the prompt shows the limits
+    assert "Poker: pot" in joined and "to call" in joined
+    assert "You bid " in joined and ("You call" in joined or "You check" in joined) and "You lead" in joined
+    assert "Board" in screens[0] and "Rummoli" in screens[0] and "Your hand (" in screens[0]
+    end = screens[-1]
+    assert "End of hand 1" in end or "The evening is over" in end
+    assert "paid" in end and "Standings" in end
+    # the board's balances on screen are the view's
+    view = app.table.view()
+    assert f"{'Poker':<16}{view['pots']['poker']:>5}" in screens[-2] or app.table.hand.over
+    record = app.table.saved[0]
+    result = replay(read_record(record))
+    assert sum(result["chips"]) + sum(result["pots"].values()) == 400
+
+
+def test_a_hand_of_michigan_in_ascii(tmp_path: Path) -> None:
+    app = PlayApp(open_table(options(tmp_path, ruleset="michigan", seed="1", ascii=True)), ascii=True, pace=0)
+    screens: list[str] = []
+    joined = asyncio.run(play_hand(app, first_of("Lead"), screens, leak_check=False)) + "\n".join(screens)
+    assert not any(s in joined for s in SUITS + "▶"), "--ascii must show no suit symbol"
+    assert "Michigan" in screens[0] and "Kitty" in screens[0]
+    assert "leads" in joined and "(forced)" in joined  # forced plays are shown, not hidden
+    assert "The evening is over" in screens[-1]
+    assert json.loads(app.table.saved[0].read_text())["ruleset"] == "michigan"
+
+
+def test_a_hand_of_straight_rummy(tmp_path: Path) -> None:
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummy", players=3, seed="3")), pace=0)
+    screens: list[str] = []
+    joined = asyncio.run(play_hand(app, first_of("Meld", "Draw", "Discard"), screens, max_moves=600))
+    joined += "\n".join(screens)
+    assert "Stock" in screens[0] and "Discard:" in screens[0] and "Hand (7)" in screens[0]
+    assert "You draw from the stock (" in joined and "You discard" in joined
+    assert "deadwood" in joined or "points in hand" in joined
+    assert "The evening is over" in screens[-1] or "End of hand 1" in screens[-1]
+    assert replay(read_record(app.table.saved[0]))
+
+
+def test_the_evening_is_saved_where_replay_reads_it(tmp_path: Path) -> None:
+    table = open_table(options(tmp_path, ruleset="rummoli", seed="15", hands=2))
+    assert "No hand" in table.goodbye()
+    app = PlayApp(table, pace=0)
+    asyncio.run(play_hand(app, first_of("Pass", "Check", "Fold", "Keep"), []))
+    assert table.folder is not None and table.folder.parent == tmp_path
+    assert str(table.saved[0]) in table.goodbye() and "rummoli replay" in table.goodbye()
+
+
+def test_snapshot_of_the_table(tmp_path: Path) -> None:
+    """The first decision of seed 15 at 80x24, as plain text.
+
+    To update after a deliberate change of the layout: ``RUMMOLI_UPDATE_SNAPSHOTS=1 .venv/bin/python -m
+    pytest tests/tui -k snapshot``, then read the diff of ``tests/tui/snapshots/`` before committing it.
+    """
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", seed="15")), pace=0)
+
+    async def first_screen() -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return screen_text(app)
+
+    text = asyncio.run(first_screen())
+    path = SNAPSHOTS / "rummoli-seed15.txt"
+    if os.environ.get("RUMMOLI_UPDATE_SNAPSHOTS") or not path.exists():
+        path.write_text(text + "\n", encoding="utf-8")
+    assert text + "\n" == path.read_text(encoding="utf-8")
+    assert all(len(line) <= 80 for line in text.splitlines()) and len(text.splitlines()) == 24
