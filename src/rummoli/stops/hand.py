@@ -22,6 +22,7 @@ seats, so the table's total never changes (R-CHIP-1).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from random import Random
 from typing import Any, Final
 
@@ -41,7 +42,7 @@ from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops import report
 from rummoli.stops.actions import KINDS, Action
-from rummoli.stops.ruleset import CARD, COMBO, Ruleset, load_ruleset
+from rummoli.stops.ruleset import CARD, COMBO, Board, Ruleset, load_ruleset
 
 WIDOW: Final = "widow"
 AUCTION: Final = "auction"
@@ -76,6 +77,26 @@ def _lowest_rank(mask: int) -> int:
     return mask & RANK_MASK[(ranks & -ranks).bit_length() - 1] if ranks else 0
 
 
+@lru_cache(maxsize=64)
+def _board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]:
+    """Per card: the card pots it wins, the combos it tops (pot, lowest rank); and the pay-card mask."""
+    card_pots: list[tuple[int, ...]] = [()] * 52
+    combo_end: list[tuple[tuple[int, int], ...]] = [()] * 52
+    pay_mask = 0
+    for j, pot in enumerate(board.pots):
+        if pot.kind == CARD:
+            index = pot.cards[0]
+            card_pots[index] = (*card_pots[index], j)
+            pay_mask |= 1 << index
+        elif pot.kind == COMBO:
+            top, low = pot.ranks[-1], pot.ranks[0]
+            for s in (range(4) if pot.suit is None else (pot.suit,)):
+                combo_end[13 * s + top] = (*combo_end[13 * s + top], (j, low))
+            for index in pot.cards:
+                pay_mask |= 1 << index
+    return tuple(card_pots), tuple(combo_end), pay_mask
+
+
 def deal_sizes(players: int, dealer: int) -> tuple[list[int], int]:
     """Hand sizes by seat and the widow's size under R-DEAL-1."""
     receivers = players + 1
@@ -90,7 +111,7 @@ class Hand:
     """A stops hand: ante, widow, poker round, play round and the end (RULES.md §2.2–2.3)."""
 
     __slots__ = (
-        "_bid", "_bidder", "_card_pots", "_combo_end", "_folded", "_last_layer", "_lead_mask", "_level",
+        "_bid", "_bidder", "_cap_value", "_card_pots", "_combo_end", "_folded", "_last_layer", "_lead_mask", "_level",
         "_passed", "_pay_mask", "_pending", "_pending_pots", "_pending_seat", "_put", "_raises", "_run",
         "_start_stack", "_stopped_suit", "_streak_from", "auto", "chips", "dealer", "dealt", "dealt_widow",
         "given_up", "hands", "log", "n", "names", "owner", "phase", "play_start", "poker_winners", "pots",
@@ -159,8 +180,8 @@ class Hand:
         self.dealt_widow = list(widow)
         self.hands = masks
         owner = [_IN_WIDOW] * 52
-        for seat, m in enumerate(masks):
-            for c in cards_of(m):
+        for seat, dealt in enumerate(hands):
+            for c in dealt:
                 owner[c.index] = seat
         self.owner = owner
         self.auto = auto
@@ -175,27 +196,14 @@ class Hand:
         self._pending = False
         self._pending_seat = -1
         self._pending_pots: list[int] = []
-        self._card_pots: list[tuple[int, ...]] = [()] * 52
-        self._combo_end: list[tuple[tuple[int, int], ...]] = [()] * 52
-        pay_mask = 0
-        for j, pot in enumerate(board.pots):
-            if pot.kind == CARD:
-                index = pot.cards[0]
-                self._card_pots[index] = (*self._card_pots[index], j)
-                pay_mask |= 1 << index
-            elif pot.kind == COMBO:
-                top, low = pot.ranks[-1], pot.ranks[0]
-                for s in (range(4) if pot.suit is None else (pot.suit,)):
-                    self._combo_end[13 * s + top] = (*self._combo_end[13 * s + top], (j, low))
-                for index in pot.cards:
-                    pay_mask |= 1 << index
-        self._pay_mask = pay_mask
+        self._card_pots, self._combo_end, self._pay_mask = _board_tables(board)
         self._bid = 0
         self._bidder = -1
         self._passed = 0
         self._put: list[int] = []
         self._start_stack: list[int] = []
         self._level = 0
+        self._cap_value = 0
         self._raises = 0
         self._folded = 0
         self._run = False
@@ -239,10 +247,14 @@ class Hand:
             if self.chips[seat] < need:
                 raise IllegalAction("R-ANTE-1", f"seat {seat} ({self.names[seat]}) holds {self.chips[seat]} "
                                     f"chips and cannot pay the ante of {need}: they are out of the session")
+        log, balances = self.log, self.pots
         for seat in range(self.n):
             factor = 2 if double and seat == self.dealer else 1
+            self.chips[seat] -= per_seat * factor
             for j, pot in enumerate(pots):
-                self._move(seat, -1 - j, pot.ante * factor, "ante")
+                if pot.ante:
+                    balances[j] += pot.ante * factor
+                    log.append(("chips", seat, -1 - j, pot.ante * factor, "ante"))
 
     def _pay_on_hold(self) -> None:
         """``pay = on_hold``: whoever was dealt a pot's card (or a whole combo) takes it now."""
@@ -264,7 +276,8 @@ class Hand:
         return self.rules.widow_bar == "pay_card_holders" and bool(self.hands[seat] & self._pay_mask)
 
     def _cap(self) -> int:
-        return min(self._start_stack[s] for s in range(self.n) if not self._folded >> s & 1)
+        """R-POKER-1: the smallest starting stack among players not folded (kept up to date on folds)."""
+        return self._cap_value
 
     def _options(self) -> list[Option]:
         """Every legal option now: ``(seat, kind, low, high, cards)``; the single source of legality."""
@@ -479,6 +492,7 @@ class Hand:
         if self.rules.poker == "before_play" and self.rules.board.poker is not None:
             self.phase = BETTING
             self._start_stack = list(self.chips)
+            self._cap_value = min(self.chips)
             self._put = [0] * self.n
             self._level = self._raises = self._folded = 0
             self._passed = (1 << self.n) - 1  # reused: seats still to act in this betting round
@@ -505,6 +519,7 @@ class Hand:
                 self._move(seat, poker, add, "bet")
             elif kind == "fold":
                 self._folded |= 1 << seat
+                self._cap_value = min(self._start_stack[s] for s in range(n) if not self._folded >> s & 1)
             self._passed &= ~(1 << seat)
         alive = ((1 << n) - 1) & ~self._folded
         if alive & (alive - 1) == 0:
@@ -582,12 +597,10 @@ class Hand:
         if kind == "lead" or self._last_layer != seat:
             self._streak_from = rank
         self._last_layer = seat
-        if self.rules.pay == "on_play":
-            won = list(self._card_pots[card])
-            for j, low in self._combo_end[card]:
-                if low >= self._streak_from:
-                    won.append(j)
-            won = [j for j in won if self.pots[j] > 0]
+        card_pots, combos = self._card_pots[card], self._combo_end[card]
+        if (card_pots or combos) and self.rules.pay == "on_play":
+            won = [j for j in card_pots if self.pots[j] > 0]
+            won += [j for j, low in combos if low >= self._streak_from and self.pots[j] > 0]
             if won:
                 if self.rules.claim == "automatic":
                     for j in won:

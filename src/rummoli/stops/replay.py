@@ -19,7 +19,6 @@ import secrets
 from typing import Any
 
 from rummoli.cards import CARDS, Card, CardError
-from rummoli.dealing import deal_with_widow
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.records import RecordError, check_envelope
 from rummoli.stops.actions import Action
@@ -122,7 +121,15 @@ def random_hand(
     deck = list(CARDS)
     rng.shuffle(deck)
     seat = rng.randrange(players) if dealer is None else dealer
-    hands, widow = deal_with_widow(deck, players, seat)
+    if not 2 <= players <= 8:
+        raise MalformedInput(f"a stops table seats 2 to 8 players, not {players}")
+    # R-DEAL-1 by slices: the k-th receiver from the dealer's left (the widow last) gets every
+    # (players + 1)-th card from position k (dealing.deal_with_widow does the same, with checks).
+    step = players + 1
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for k in range(players):
+        hands[(seat + 1 + k) % players] = deck[k::step]
+    widow = deck[players::step]
     names = [NAMES[i] for i in range(players)]
     hand = Hand(rules, names, [rules.starting_chips] * players, {}, seat, hands, widow)
     while not hand.over:
