@@ -9,6 +9,8 @@ Every decision is drawn uniformly from the legal actions (seeded).  Figures, eac
 * ``rummoli games``       -- straight Rummy games to 100 points, deal rotating (many hands each: with
   random play most hands block and score nothing);
 * ``rummoli public API``  -- hands through ``legal_actions()`` / ``apply()`` (Action objects, checks, events);
+* ``rummoli gin hands``   -- our Gin Rummy deals (knock legality needs the least deadwood on every turn):
+  the like-for-like game beside OpenSpiel's and RLCard's;
 * ``openspiel gin_rummy`` -- OpenSpiel's C++ game driven from Python; one game is one deal;
 * ``rlcard gin-rummy``    -- RLCard's game with its random agents; one game is one deal.
 
@@ -24,10 +26,11 @@ import time
 from collections.abc import Callable
 
 from rummoli.cards import CARDS
-from rummoli.rummy import RummyHand, deal_cards, load_ruleset, random_hand
+from rummoli.rummy import Ruleset, RummyHand, deal_cards, load_ruleset, random_hand
 from rummoli.rummy.play import NAMES
 
 RULES = load_ruleset("rummy")
+GIN = load_ruleset("gin-rummy")
 
 
 def measure(run_one: Callable[[], int], seconds: float) -> tuple[float, float]:
@@ -42,9 +45,9 @@ def measure(run_one: Callable[[], int], seconds: float) -> tuple[float, float]:
             return runs / elapsed, actions / elapsed
 
 
-def ours_hand(rng: random.Random) -> Callable[[], int]:
+def ours_hand(rng: random.Random, rules: Ruleset = RULES) -> Callable[[], int]:
     def run() -> int:
-        return len(random_hand(RULES, 2, rng).log)
+        return len(random_hand(rules, 2, rng).log)
 
     return run
 
@@ -124,6 +127,7 @@ def main() -> None:
     rows["rummoli hands"] = measure(ours_hand(random.Random(1)), seconds)
     rows["rummoli games (to 100)"] = measure(ours_game(random.Random(2)), seconds)
     rows["rummoli public API hands"] = measure(ours_public(random.Random(3)), seconds)
+    rows["rummoli gin hands"] = measure(ours_hand(random.Random(5), GIN), seconds)
     spiel = openspiel(random.Random(4))
     rows["openspiel gin_rummy"] = measure(spiel, seconds) if spiel else None
     rl = rlcard_gin()
@@ -134,14 +138,14 @@ def main() -> None:
             print(f"{name:<26} {'not installed':>12}")
         else:
             print(f"{name:<26} {row[0]:>12,.1f} {row[1]:>12,.0f}")
-    hands, games = rows["rummoli hands"], rows["rummoli games (to 100)"]
-    assert hands is not None and games is not None
+    hands, games, gin = rows["rummoli hands"], rows["rummoli games (to 100)"], rows["rummoli gin hands"]
+    assert hands is not None and games is not None and gin is not None
     for other in ("openspiel gin_rummy", "rlcard gin-rummy"):
         base = rows[other]
         if base is not None:
             print(
-                f"vs {other}: hands {hands[0] / base[0]:.2f}x, games to 100 {games[0] / base[0]:.2f}x, "
-                f"actions {hands[1] / base[1]:.2f}x"
+                f"vs {other}: gin hands {gin[0] / base[0]:.2f}x, rummy hands {hands[0] / base[0]:.2f}x, "
+                f"rummy games to 100 {games[0] / base[0]:.2f}x, rummy actions {hands[1] / base[1]:.2f}x"
             )
 
 

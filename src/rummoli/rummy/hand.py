@@ -88,6 +88,7 @@ class RummyHand:
         self.must = 0  # 500 Rum: the bit of the deepest card taken, until it reaches the table
         self.flips = 0
         self.offer = OFFER_FIRST if rules.style == "gin" else OFFER_NONE
+        self._arranged = (-1, 0, 0)  # (hand, its deadwood, its melded cards) for Gin's knock test
         self.deltas = [0] * n
         self.outcome: dict[str, Any] = {}
         self.log: list[tuple[int, int, int, int, bool]] = []  # (seat, code, x, y, forced)
@@ -157,8 +158,8 @@ class RummyHand:
         if not hand & bit:
             return "R-RU-3", f"you do not hold {CARDS[x]}"
         if code == KNOCK and rules.style == "gin":
-            left = self.melds_table.deadwood(hand ^ bit)
-            if left > rules.knock_limit:
+            if not self._gin_knock_fits(hand, bit):
+                left = self.melds_table.deadwood(hand ^ bit)
                 return "R-GIN-3", f"a knock needs {rules.knock_limit} or less deadwood; you would keep {left}"
         elif code == KNOCK and rules.style != "knock":
             return "R-KN-2", "knocking belongs to Knock Rummy and Gin Rummy"
@@ -177,6 +178,24 @@ class RummyHand:
             if not self.melds_table.usable(self.must, hand ^ bits, melds):
                 return "R-500-2", f"{CARDS[_bit_index(self.must)]} must still reach the table this turn"
         return None
+
+    def _gin_knock_fits(self, hand: int, bit: int) -> bool:
+        """Whether ``hand`` less one card keeps no more deadwood than Gin's knock limit (R-GIN-3).
+
+        One arrangement of ``hand`` serves every card: a card left over in it leaves it best, so only a
+        card taken from a meld needs a new search, and none when even the best case is over the limit."""
+        cached = self._arranged
+        if cached[0] != hand:
+            table = self.melds_table
+            melded, melds = table.best_arrangement(hand)
+            in_melds = 0
+            for meld in melds:
+                in_melds |= meld
+            cached = self._arranged = (hand, table.card_value(hand) - melded, in_melds)
+        least = cached[1] - self.melds_table.card_value(bit)  # exact for a left-over card, else a bound
+        if least > self.rules.knock_limit:
+            return False
+        return not cached[2] & bit or self.melds_table.deadwood(hand ^ bit) <= self.rules.knock_limit
 
     def _discard_refusal(self, hand: int, index: int) -> tuple[str, str] | None:
         """The turn's own limits on discarding (or knocking with) card ``index``."""
@@ -236,7 +255,7 @@ class RummyHand:
             index = low.bit_length() - 1
             if index != taken:
                 moves.append((DISCARD, index, 0))
-                if knock or (gin and self._refusal(seat, KNOCK, index, 0) is None):
+                if knock or (gin and self._gin_knock_fits(hand, low)):
                     moves.append((KNOCK, index, 0))
         return moves
 
