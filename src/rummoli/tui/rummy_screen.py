@@ -10,7 +10,7 @@ from rich.text import Text
 from rummoli.cards import mask_of, parse_cards
 from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset
-from rummoli.tui.cardtext import card_text, cards_line, plain_cards
+from rummoli.tui.cardtext import card_text, cards_line, plain_cards, sort_cards
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
 
@@ -77,7 +77,13 @@ class RummyScreen(TableScreen):
         return self.rules.aces == "low"
 
     def choices(self, view: dict[str, Any]) -> list[Choice]:
-        return rummy_choices(view, self.ascii)
+        """The legal moves; discards and knocks in the order the hand is shown."""
+        shown = sort_cards(view.get("hand") or [], self.suit_order, self.ace_low)
+        place = {card: k for k, card in enumerate(shown)}
+        choices = rummy_choices(view, self.ascii)
+        return sorted(choices, key=lambda c: (c.action["action"] in ("discard", "knock"),
+                                              place.get(c.cards[0], 0) if c.action["action"] in
+                                              ("discard", "knock") else 0))
 
     def waiting_text(self, view: dict[str, Any]) -> str:
         if view["phase"] == "over":

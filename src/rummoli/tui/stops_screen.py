@@ -79,6 +79,15 @@ def pot_results(view: dict[str, Any], ascii: bool = False) -> Text:
             who = names[int(event["to"].split(":")[1])]
             paid.setdefault(event["from"][4:], []).append((who, event["amount"]))
     out = Text()
+    leftover: dict[tuple[str, str], int] = {}
+    for event in view["events"]:
+        if event["type"] == "chips" and event["reason"] in ("leftover", "stall"):
+            key = (event["to"], event["reason"])
+            leftover[key] = leftover.get(key, 0) + event["amount"]
+    for (to, reason), amount in leftover.items():
+        who = names[int(to.split(":")[1])] if to.startswith("seat:") else "the centre"
+        why = "for the cards left in the other hands" if reason == "leftover" else "from the stall"
+        out.append(f"{who} collects {amount} {why}\n", style="bold")
     for pot in view["board"]:
         label = pot_label(pot, ascii)
         row = f"{label:<14}"
