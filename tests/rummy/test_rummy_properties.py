@@ -1,12 +1,14 @@
 """Random play-outs over every built-in Rummy ruleset and 2-6 players, with the engine's guarantees
 checked after every action (RULES.md §3): every card in exactly one place, every hand ends, scores that
-follow from the cards left, records that replay to the same scores, views that leak no hidden card, and
-listing and checking that agree."""
+follow from the cards left, records that replay to the same scores, views that leak no hidden card but
+let each seat work out its own dealt hand (what a bot needs to rebuild the hand from a guess), and listing
+and checking that agree."""
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,6 +52,43 @@ def check_views(hand: RummyHand, seen: int) -> None:
                 assert f'"{CARDS[index]}"' not in text, f"seat {seat} sees {CARDS[index]}"
 
 
+def dealt_from_view(view: dict[str, Any]) -> set[str]:
+    """A seat's dealt hand, worked out from its view alone (as a bot rebuilding the hand would)."""
+    pile = [view["turned_up"]]
+    blind = {index: card for index, card in view["drawn"]}
+    mine: list[tuple[set[str], set[str]]] = []  # (gained, given up) for each of the seat's actions
+    count = 0
+    for event in view["history"]:
+        if event["type"] == "flip":
+            pile = []
+            continue
+        if event["type"] != "action":
+            continue
+        gained: set[str] = set()
+        lost: set[str] = set()
+        kind = event["action"]
+        if kind == "draw" and event["from"] == "discard":
+            depth = pile.index(event["card"])
+            gained |= set(pile[depth:])
+            del pile[depth:]
+        if count in blind:
+            gained.add(blind[count])
+        if kind in ("discard", "knock"):
+            pile.append(event["card"])
+            lost.add(event["card"])
+        elif kind == "meld":
+            lost |= set(event["cards"])
+        elif kind == "layoff":
+            lost.add(event["card"])
+        if event["seat"] == view["seat"]:
+            mine.append((gained, lost))
+        count += 1
+    dealt = set(view["hand"])
+    for gained, lost in reversed(mine):
+        dealt = (dealt - gained) | lost
+    return dealt
+
+
 def check_listing(hand: RummyHand) -> None:
     """Every listed move passes the check, and every candidate the check passes is listed."""
     listed = set(hand._moves())
@@ -87,7 +126,7 @@ def check_scores(hand: RummyHand) -> None:
         assert out["reason"] == "blocked" and hand.deltas == [0] * hand.n
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(RULESETS), st.integers(2, 6), st.integers(0, 2**32 - 1))
 def test_random_hands_keep_every_guarantee(name: str, players: int, seed: int) -> None:
     rules = load_ruleset(name)
@@ -103,6 +142,8 @@ def test_random_hands_keep_every_guarantee(name: str, players: int, seed: int) -
         if step % 7 == 0:
             check_views(hand, seen)
             check_listing(hand)
+            for seat in range(players):
+                assert dealt_from_view(hand.view(seat)) == {str(c) for c in hand.dealt[seat]}
         if hand.over:
             break
         actions = hand.legal_actions()

@@ -410,6 +410,8 @@ class RummyHand:
             return event
         seat, code, x, y, forced = event
         out: dict[str, Any] = {"type": "action", **self.to_action(seat, (code, x, y)).to_json()}
+        if code == DRAW_DISCARD:
+            out["card"] = str(CARDS[x])  # everyone saw it: the (deepest) card taken from the pile
         if forced:
             out["forced"] = True
         return out
@@ -424,7 +426,7 @@ class RummyHand:
         return self.phase == OVER
 
     def history(self) -> list[dict[str, Any]]:
-        """The public actions so far, as R-NOTE-3 objects (forced ones marked)."""
+        """The actions so far, as R-NOTE-3 objects (forced ones marked, pile draws naming the card)."""
         return [self._render(e) for e in self.log]
 
     def view(self, seat: int | None) -> dict[str, Any]:

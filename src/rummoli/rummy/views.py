@@ -1,7 +1,7 @@
 """What each seat may see of a Rummy hand (R-VIEW-1), and the hand's record (R-NOTE-2).
 
 A seat sees its own cards, the discard pile, the melds, every player's card count and the public history
-of actions (a draw from the stock names no card).  It also sees which cards it drew blind itself, so a bot
+(every event: actions, where a draw from the stock names no card, flips of the pile, scores).  It also sees which cards it drew blind itself, so a bot
 can rebuild a consistent state from a guess at the hidden cards.  Nobody sees the stock's order or another
 hand until the hand is over and the hands are shown.
 """
@@ -54,12 +54,13 @@ def view(hand: RummyHand, seat: int | None) -> dict[str, Any]:
         "hand_sizes": [h.bit_count() for h in hand.hands],
         "stock": len(hand.stock),
         "flips": hand.flips,
+        "turned_up": str(hand.dealt_stock[0]),
         "discard": [str(CARDS[i]) for i in hand.pile],
         "melds": [
             {"cards": [str(c) for c in meld_cards(m)], "owner": o} for m, o in zip(hand.melds, hand.owners, strict=True)
         ],
         "points": list(hand.points),
-        "history": hand.history(),
+        "history": hand.events if not hand.over else hand.events[:-2],  # public: no stock card is named
     }
     if seat is not None:
         out["hand"] = _names(hand.hands[seat])
