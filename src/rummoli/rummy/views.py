@@ -1,9 +1,9 @@
 """What each seat may see of a Rummy hand (R-VIEW-1), and the hand's record (R-NOTE-2).
 
 A seat sees its own cards, the discard pile, the melds, every player's card count and the public history
-(every event: actions, where a draw from the stock names no card, flips of the pile, scores).  It also sees which cards it drew blind itself, so a bot
-can rebuild a consistent state from a guess at the hidden cards.  Nobody sees the stock's order or another
-hand until the hand is over and the hands are shown.
+(every event: actions, where a draw from the stock names no card, flips of the pile, scores).  It also
+sees which cards it drew blind itself, so a bot can rebuild a consistent state from a guess at the hidden
+cards.  Nobody sees the stock's order or another hand until the hand is over and the hands are shown.
 """
 
 from __future__ import annotations
