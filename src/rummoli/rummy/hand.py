@@ -7,6 +7,20 @@ start the discard pile.  ``legal_actions()`` lists what the player to act may do
 Internally a move is a small tuple ``(code, x, y)`` (codes below) and card sets are 52-bit masks, so that
 random play-outs and search bots stay fast; the one function :meth:`RummyHand._refusal` decides legality
 for listing and for checking alike.
+
+>>> from rummoli.cards import CARDS, parse_cards
+>>> hands = [parse_cards("7s 7h 7d 2c 3c 4c 9h Th Js Qd"), parse_cards("2s 3s 4s 5h 6h 8d 9d Kc Kd Ah")]
+>>> rest = [c for c in CARDS if c not in hands[0] + hands[1]]
+>>> hand = RummyHand("rummy", ["Ann", "Bob"], [0, 0], 1, hands, rest)
+>>> hand.turn, [str(a) for a in hand.legal_actions()]
+(0, ['0 draw stock', '0 draw discard'])
+>>> events = hand.apply(Action(0, "draw", source="stock"))
+>>> hand.apply(Action(0, "meld", cards=tuple(parse_cards("7s 7h 7d"))))[0]["cards"]
+['7s', '7h', '7d']
+>>> hand.verify(Action(0, "discard", card=CARDS[0]))
+Traceback (most recent call last):
+...
+rummoli.errors.IllegalAction: R-RU-3: you do not hold 2s
 """
 
 from __future__ import annotations
