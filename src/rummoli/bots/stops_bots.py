@@ -14,16 +14,20 @@ view's legal actions.  Importing this module registers the three levels with :fu
 A bot's objective is its own chip change over the hand.
 
 >>> from rummoli.bots.driver import play_out
->>> from rummoli.stops import random_hand
->>> import random
->>> hand = random_hand("rummoli", 4, random.Random(1))  # (any dealt hand; this one is finished)
->>> EasyStopsBot(seed=1).level, NormalStopsBot(seed=1).level, HardStopsBot(seed=1, samples=4).samples
-('easy', 'normal', 4)
+>>> from rummoli.stops import Hand
+>>> from rummoli.cards import shuffled_deck
+>>> from rummoli.dealing import deal_with_widow
+>>> hands, widow = deal_with_widow(shuffled_deck(3), 3, dealer=0)
+>>> hand = Hand("rummoli", ["Ann", "Bob", "Cy"], [100] * 3, {}, 0, hands, widow)
+>>> play_out(hand, [EasyStopsBot(1), NormalStopsBot(2), HardStopsBot(3, samples=4)])
+>>> hand.over, sum(hand.chips) + sum(hand.pots)
+(True, 300)
 """
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register
@@ -40,7 +44,7 @@ from rummoli.bots.stops_policy import (
     sequence_from,
     table_for,
 )
-from rummoli.bots.stops_search import evaluate
+from rummoli.bots.stops_search import choose_best, evaluate
 from rummoli.poker import evaluate_mask
 
 
@@ -352,14 +356,23 @@ class HardStopsBot(NormalStopsBot):
         #: worlds used by the last search (for benchmarks)
         self.last_worlds = 0
 
+    #: how many standard errors the search's best must beat the ``normal`` choice by to replace it
+    margin = 1.0
+    #: the phases it searches; in the others it plays as ``normal``
+    search_phases: frozenset[str] = frozenset({"widow", "auction", "poker", "play"})
+
     def decide(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        if view["phase"] not in self.search_phases:
+            return super().decide(view, opts)
+        start = time.perf_counter()
+        fallback = super().decide(view, opts)
         cands = candidates(opts)
+        if fallback not in cands:
+            cands.append(fallback)
         if len(cands) == 1:
             return cands[0]
         k = read_view(view)
-        means, used = evaluate(k, view, cands, self.rng, self.budget, self.samples)
-        self.last_worlds = used
-        if not used:
-            return super().decide(view, opts)
-        best = max(range(len(cands)), key=lambda j: means[j])
-        return cands[best]
+        results, weights = evaluate(k, view, cands, self.rng, self.budget - (time.perf_counter() - start),
+                                    self.samples)
+        self.last_worlds = len(weights)
+        return cands[choose_best(results, weights, cands.index(fallback), self.margin)]

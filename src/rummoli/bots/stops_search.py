@@ -180,8 +180,11 @@ def policy_step(hand: Hand, t: Table) -> None:
             p = poker_percentile(hand.hands[seat]) ** max(1, m)
             bet = opts.get("bet")
             rai = opts.get("raise")
+            to_call = hand._level - hand._put[seat]
             kind, amount = easy_bet(p, "check" in opts, None if bet is None else (bet[2], bet[3]),
-                                    None if rai is None else (rai[2], rai[3]), hand._level - hand._put[seat])
+                                    None if rai is None else (rai[2], rai[3]), to_call)
+            if kind == "fold" and p * (hand.pots[t.poker or 0] + to_call) >= 1.2 * to_call:
+                kind = "call"  # the pot's odds are worth it
             hand._do(seat, kind, -1, amount, False)
         elif phase == AUCTION:
             bid = opts.get("bid")
@@ -220,16 +223,15 @@ def apply_json(hand: Hand, action: dict[str, Any]) -> None:
 
 
 def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], rng: random.Random,
-             budget: float, samples: int | None, max_samples: int = 5000) -> tuple[list[float], int]:
-    """Mean final chips of the seat for each candidate, and the number of worlds used.
+             budget: float, samples: int | None, max_samples: int = 5000) -> tuple[list[list[float]], list[float]]:
+    """The seat's final chips for each candidate in each world, and each world's weight.
 
     With ``samples`` set, exactly that many worlds are tried (deterministic under the bot's seed);
     otherwise worlds are drawn until ``budget`` seconds have passed (at least one).
     """
     start = time.perf_counter()
-    totals = [0.0] * len(candidates)
-    weight_sum = 0.0
-    used = 0
+    results: list[list[float]] = [[] for _ in candidates]
+    weights: list[float] = []
     limit = samples if samples is not None else max_samples
     for i in range(limit):
         if samples is None and i > 0 and time.perf_counter() - start >= budget:
@@ -237,14 +239,30 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         world = sample_world(k, view, rng)
         if world is None:
             continue
-        w = _weight(world, k) if k.phase == "poker" else 1.0
-        weight_sum += w
-        used += 1
+        weights.append(_weight(world, k) if k.phase == "poker" else 1.0)
         for j, cand in enumerate(candidates):
             h = world.clone()
             apply_json(h, cand)
             rollout(h, k.t)
-            totals[j] += w * h.chips[k.me]
-    if not weight_sum:
-        return [0.0] * len(candidates), 0
-    return [x / weight_sum for x in totals], used
+            results[j].append(float(h.chips[k.me]))
+    return results, weights
+
+
+def choose_best(results: list[list[float]], weights: list[float], default: int, z: float = 1.0) -> int:
+    """The candidate with the best weighted mean, if it beats ``default`` by more than ``z`` standard
+    errors of the paired differences (and a quarter chip); otherwise ``default``."""
+    total = sum(weights)
+    if not weights or total <= 0:
+        return default
+    means = [sum(w * x for w, x in zip(weights, r, strict=True)) / total for r in results]
+    best = max(range(len(results)), key=lambda j: means[j])
+    if best == default:
+        return best
+    diffs = [a - b for a, b in zip(results[best], results[default], strict=True)]
+    mean = means[best] - means[default]
+    if len(diffs) < 2:
+        return default
+    var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+    eff = total * total / sum(w * w for w in weights)
+    se = (var / max(1.0, eff - 1)) ** 0.5
+    return best if mean > max(0.25, z * se) else default

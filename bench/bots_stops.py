@@ -1,0 +1,142 @@
+"""Stops bots: decision times per level, and strength over duplicate deals.
+
+``python -m bench.bots_stops [--deals N] [--hard-samples S] [--rulesets a,b] [--timing-hands N] [--quick]``
+
+* **Time**: p50 and p95 of ``choose`` per level over the decisions that offer a choice (hard with its
+  default 1 s budget, on a few decisions only).
+* **Strength**: 4 seats, one bot of each level (hard, normal, easy, random); every deal is played four
+  times with the line-up rotated one seat each time, so every level sits in every seat with the same
+  cards (luck cancels).  Per deal, each level's mean chip change over its four seats is one sample:
+  mean chips per hand with a 95% confidence interval, and the paired gap between adjacent levels with
+  its 95% interval.  The hard bot searches a fixed number of worlds per decision (``--hard-samples``),
+  which makes the run reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+from rummoli.bots.base import Bot, RandomBot
+from rummoli.bots.driver import play_out, view_for
+from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot
+from rummoli.cards import CARDS
+from rummoli.dealing import deal_with_widow
+from rummoli.stops import Action, Hand, load_ruleset
+from rummoli.stops.replay import NAMES
+
+LEVELS = ("hard", "normal", "easy", "random")
+
+
+def make(level: str, seed: int, hard_samples: int | None, budget: float | None = None) -> Bot:
+    if level == "hard":
+        return HardStopsBot(seed, budget, samples=hard_samples)
+    return {"normal": NormalStopsBot, "easy": EasyStopsBot, "random": RandomBot}[level](seed)
+
+
+def deal(ruleset: str, players: int, seed: int) -> tuple[list[Any], list[Any], int]:
+    rng = random.Random(f"bench-{ruleset}-{seed}")
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    dealer = rng.randrange(players)
+    hands, widow = deal_with_widow(deck, players, dealer)
+    return hands, widow, dealer
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def timing(ruleset: str, hands: int, hard_decisions: int) -> dict[str, tuple[float, float, int]]:
+    times: dict[str, list[float]] = {level: [] for level in LEVELS}
+    players = 4
+    for i in range(hands):
+        cards, widow, dealer = deal(ruleset, players, 10_000 + i)
+        hand = Hand(ruleset, NAMES[:players], [100] * players, {}, dealer, cards, widow)
+        order = [LEVELS[(s + i) % 4] for s in range(players)]
+        bots = [make(level, i, None, 1.0) for level in order]
+        while not hand.over:
+            seat = hand.to_act()[0]
+            view = view_for(hand, seat)
+            level = order[seat]
+            if level == "hard" and len(times["hard"]) >= hard_decisions:
+                bots[seat] = make("normal", i, None)
+                order[seat] = level = "normal*"
+            start = time.perf_counter()
+            choice = bots[seat].choose(view)
+            spent = time.perf_counter() - start
+            if len(view["legal_actions"]) > 1 and level in times:
+                times[level].append(spent)
+            hand.apply(Action.from_json(choice))
+    return {level: (percentile(t, 0.5), percentile(t, 0.95), len(t)) for level, t in times.items() if t}
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("inf")
+    return m, half
+
+
+def strength(ruleset: str, deals: int, hard_samples: int, levels: tuple[str, ...] = LEVELS) -> dict[str, Any]:
+    rules = load_ruleset(ruleset)
+    players = 4
+    per_deal: dict[str, list[float]] = {level: [] for level in levels}
+    for d in range(deals):
+        cards, widow, dealer = deal(ruleset, players, d)
+        gains: dict[str, float] = {level: 0.0 for level in levels}
+        for r in range(players):
+            order = [levels[(s + r) % len(levels)] for s in range(players)]
+            bots = [make(level, d * 10 + r * 3 + s, hard_samples) for s, level in enumerate(order)]
+            hand = Hand(rules, NAMES[:players], [100] * players, {}, dealer, cards, widow)
+            play_out(hand, bots)
+            for s, level in enumerate(order):
+                gains[level] += (hand.chips[s] - 100) / players
+        for level in levels:
+            per_deal[level].append(gains[level])
+    out: dict[str, Any] = {"levels": {}, "gaps": {}}
+    for level in levels:
+        out["levels"][level] = mean_ci(per_deal[level])
+    for a, b in itertools.pairwise(levels):
+        out["gaps"][f"{a}-{b}"] = mean_ci([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bots_stops")
+    parser.add_argument("--deals", type=int, default=200, help="duplicate deals per ruleset (x4 rotations)")
+    parser.add_argument("--hard-samples", type=int, default=12, help="worlds per hard decision in the strength runs")
+    parser.add_argument("--rulesets", default="rummoli,rummoli-tripoley,tripoley,michigan")
+    parser.add_argument("--timing-hands", type=int, default=30)
+    parser.add_argument("--hard-decisions", type=int, default=10, help="hard decisions timed at the 1 s budget")
+    parser.add_argument("--quick", action="store_true", help="tiny run (a smoke test)")
+    parser.add_argument("--no-timing", action="store_true")
+    args = parser.parse_args()
+    if args.quick:
+        args.deals, args.timing_hands, args.hard_decisions, args.hard_samples = 6, 4, 2, 3
+    rulesets = args.rulesets.split(",")
+    if not args.no_timing:
+        print(f"decision time (4 players, {args.timing_hands} hands, decisions with a choice; hard: 1 s budget)")
+        for rs in rulesets:
+            for level, (p50, p95, count) in timing(rs, args.timing_hands, args.hard_decisions).items():
+                print(f"  {rs:17} {level:7} p50 {1000 * p50:8.2f} ms   p95 {1000 * p95:8.2f} ms   ({count} decisions)")
+    print(f"strength: 4-player duplicate deals ({args.deals} deals x 4 rotations), line-up "
+          f"{', '.join(LEVELS)}; hard searches {args.hard_samples} worlds per decision")
+    for rs in rulesets:
+        start = time.perf_counter()
+        result = strength(rs, args.deals, args.hard_samples)
+        print(f"  {rs}  ({time.perf_counter() - start:.0f} s)")
+        for level, (m, half) in result["levels"].items():
+            print(f"    {level:7} {m:+7.2f} ± {half:5.2f} chips per hand")
+        for gap, (m, half) in result["gaps"].items():
+            verdict = "excludes 0" if abs(m) > half else "includes 0"
+            print(f"    gap {gap:14} {m:+7.2f} ± {half:5.2f}  ({verdict})")
+
+
+if __name__ == "__main__":
+    main()
