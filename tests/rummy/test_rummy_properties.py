@@ -57,13 +57,9 @@ def dealt_from_view(view: dict[str, Any]) -> set[str]:
     pile = [view["turned_up"]]
     blind = {index: card for index, card in view["drawn"]}
     mine: list[tuple[set[str], set[str]]] = []  # (gained, given up) for each of the seat's actions
-    count = 0
-    for event in view["history"]:
-        if event["type"] == "flip":
+    for count, event in enumerate(view["history"]):
+        if count in view["flipped_at"]:
             pile = []
-            continue
-        if event["type"] != "action":
-            continue
         gained: set[str] = set()
         lost: set[str] = set()
         kind = event["action"]
@@ -82,7 +78,6 @@ def dealt_from_view(view: dict[str, Any]) -> set[str]:
             lost.add(event["card"])
         if event["seat"] == view["seat"]:
             mine.append((gained, lost))
-        count += 1
     dealt = set(view["hand"])
     for gained, lost in reversed(mine):
         dealt = (dealt - gained) | lost

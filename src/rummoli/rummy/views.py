@@ -1,9 +1,10 @@
 """What each seat may see of a Rummy hand (R-VIEW-1), and the hand's record (R-NOTE-2).
 
 A seat sees its own cards, the discard pile, the melds, every player's card count and the public history
-(every event: actions, where a draw from the stock names no card, flips of the pile, scores).  It also
-sees which cards it drew blind itself, so a bot can rebuild a consistent state from a guess at the hidden
-cards.  Nobody sees the stock's order or another hand until the hand is over and the hands are shown.
+of actions (a draw from the stock names no card, a draw from the pile names the card taken) with the
+moments the pile was turned over.  It also sees which cards it drew blind itself, so a bot can rebuild a
+consistent state from a guess at the hidden cards.  Nobody sees the stock's order or another hand until the
+hand is over and the hands are shown.
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ def _names(mask: int) -> list[str]:
     return [str(CARDS[i]) for i in range(52) if mask >> i & 1]
 
 
+def _flips(hand: RummyHand) -> list[int]:
+    """How many actions had been taken each time the discard pile was turned over (R-RU-5)."""
+    flips, actions = [], 0
+    for event in hand.events_log:
+        if isinstance(event, tuple):
+            actions += 1
+        elif event["type"] == "flip":
+            flips.append(actions)
+    return flips
+
+
 def view(hand: RummyHand, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (``None`` for a spectator)."""
     out: dict[str, Any] = {
@@ -60,7 +72,8 @@ def view(hand: RummyHand, seat: int | None) -> dict[str, Any]:
             {"cards": [str(c) for c in meld_cards(m)], "owner": o} for m, o in zip(hand.melds, hand.owners, strict=True)
         ],
         "points": list(hand.points),
-        "history": hand.events if not hand.over else hand.events[:-2],  # public: no stock card is named
+        "history": hand.history(),
+        "flipped_at": _flips(hand),
     }
     if seat is not None:
         out["hand"] = _names(hand.hands[seat])
