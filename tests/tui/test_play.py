@@ -57,7 +57,7 @@ def hidden_cards(app: PlayApp) -> set[str]:
         hidden |= {CARDS[i].symbol() for i in hand.stock}
         # a card once on the discard pile is public, even in the hand of the player who took it
         public = {hand.dealt_stock[0].symbol()} | {CARDS[0].parse(a["card"]).symbol() for a in
-                                                   table.view()["history"] if a["action"] == "discard"}
+                                                   table.view()["history"] if a.get("action") == "discard"}
         hidden -= public
     return hidden
 

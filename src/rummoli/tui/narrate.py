@@ -154,7 +154,8 @@ class RummyNarrator:
         drawn = {int(i): card for i, card in view.get("drawn", [])}
         out: list[str] = []
         for index in range(self.told, len(history)):
-            out.append(self.line(view, history[index], drawn.get(index)))
+            if "action" in history[index]:
+                out.append(self.line(view, history[index], drawn.get(index)))
         self.told = len(history)
         if view["flips"] > self.flips:
             self.flips = view["flips"]
@@ -184,12 +185,20 @@ class RummyNarrator:
             if action["from"] == "stock":
                 seen = f" ({card_text(drawn, self.ascii)})" if drawn else ""
                 return said(who, f"draws from the stock{seen}{forced}")
-            deepest = f" down to {card_text(action['card'], self.ascii)}" if action.get("card") else ""
-            return said(who, f"takes the discard{deepest}{forced}")
+            if not action.get("card"):
+                return said(who, f"takes the top discard{forced}")
+            card = card_text(action["card"], self.ascii)
+            if view.get("style") == "500":
+                return said(who, f"takes the discard pile down to {card}{forced}")
+            return said(who, f"takes {card} from the discard pile{forced}")
         if kind == "meld":
             return said(who, f"melds {plain_cards(action['cards'], self.ascii)}{forced}")
         if kind == "layoff":
             return said(who, f"lays off {card_text(action['card'], self.ascii)} on meld {action['meld'] + 1}{forced}")
+        if kind == "pass":
+            return said(who, f"passes{forced}")
+        if "card" not in action:
+            return said(who, f"{kind}s{forced}")
         if kind == "knock":
             return said(who, f"knocks, discarding {card_text(action['card'], self.ascii)}{forced}")
         return said(who, f"discards {card_text(action['card'], self.ascii)}{forced}")

@@ -14,15 +14,15 @@ from rummoli.tui.cardtext import card_text, cards_line, plain_cards, sort_cards
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
 
-STYLES = {"straight": "Rummy", "500": "500 Rum", "knock": "Knock Rummy"}
+STYLES = {"straight": "Rummy", "500": "500 Rum", "knock": "Knock Rummy", "gin": "Gin Rummy"}
 
 
 def rummy_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
     """The human's legal moves for the action bar: draws, melds, lay-offs, then discards (or knocks)."""
     out: list[Choice] = []
     top = view["discard"][-1] if view["discard"] else None
-    order = {"draw": 0, "meld": 1, "layoff": 2, "knock": 3, "discard": 4}
-    for action in sorted(view.get("legal", []), key=lambda a: order[a["action"]]):
+    order = {"draw": 0, "pass": 1, "meld": 2, "layoff": 3, "knock": 4, "discard": 5}
+    for action in sorted(view.get("legal", []), key=lambda a: order.get(a["action"], 6)):
         kind = action["action"]
         body = {k: v for k, v in action.items() if k != "seat"}
         if kind == "draw":
@@ -38,8 +38,10 @@ def rummy_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
         elif kind == "layoff":
             out.append(Choice(f"{card_text(action['card'], ascii)} on meld {action['meld'] + 1}", body,
                               cards=(action["card"],)))
+        elif kind == "pass" or "card" not in action:
+            out.append(Choice(kind.capitalize(), body))
         else:
-            verb = "Knock with" if kind == "knock" else "Discard"
+            verb = {"knock": "Knock with", "discard": "Discard"}.get(kind, kind.capitalize())
             out.append(Choice(f"{verb} {card_text(action['card'], ascii)}", body, cards=(action["card"],)))
     return out
 
