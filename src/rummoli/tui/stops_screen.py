@@ -10,6 +10,7 @@ from rich.text import Text
 from rummoli.cards import parse_cards
 from rummoli.poker import evaluate
 from rummoli.tui.cardtext import card_text, plain_cards, styled_card, suit_text
+from rummoli.tui.narrate import said
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
 
@@ -87,7 +88,7 @@ def pot_results(view: dict[str, Any], ascii: bool = False) -> Text:
     for (to, reason), amount in leftover.items():
         who = names[int(to.split(":")[1])] if to.startswith("seat:") else "the centre"
         why = "for the cards left in the other hands" if reason == "leftover" else "from the stall"
-        out.append(f"{who} collects {amount} {why}\n", style="bold")
+        out.append(said(who, f"collects {amount} {why}") + "\n", style="bold")
     for pot in view["board"]:
         label = pot_label(pot, ascii)
         row = f"{label:<14}"
