@@ -1,0 +1,297 @@
+"""The rules of thumb of good Rummy players, and the counting that sharpens them.
+
+Both the ``easy`` and the ``normal`` bot plan a whole turn from the view each time they are asked (a
+turn is several actions: a draw, then melds and lay-offs, then a discard or a knock) and answer with
+the first step of the plan that the view lists as legal.  Melds come from the meld table's best
+arrangement (:meth:`MeldTable.best_arrangement`); nothing here decides what a meld is.
+
+``easy``: take the discard only when it completes a meld (or, where melding is allowed, goes straight
+onto a table meld); meld and lay off what you can; shed the dearest deadwood; do not throw the next
+player a card that fits what they took from the pile or a meld on the table; knock with little
+deadwood.
+
+``normal`` adds counting: which cards are dead (in the pile, on the table, known in a hand), how many
+live cards would still complete each partial meld, what every opponent collects, the expected gain of a
+blind draw against the upcard, and a knock judged against an estimate of the opponents' deadwood.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummoli.bots.rummy_view import Known, card_index, partners
+from rummoli.cards import CARDS
+
+ActionJSON = dict[str, Any]
+
+
+def card_name(index: int) -> str:
+    return str(CARDS[index])
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def melded(k: Known, hand: int) -> tuple[int, tuple[int, ...], int]:
+    """Best arrangement of ``hand``: (melded points, melds, mask of melded cards)."""
+    points, melds = k.table.best_arrangement(hand)
+    cover = 0
+    for meld in melds:
+        cover |= meld
+    return points, melds, cover
+
+
+def layoff_chain(k: Known, loose: int, table: list[int]) -> list[tuple[int, int]]:
+    """Lay-offs of ``loose`` cards on ``table`` melds, following chains (4s onto 5-6-7s, then 3s):
+    ``[(card index, meld index)]``."""
+    if k.rules.style == "knock" or not table:
+        return []
+    melds = list(table)
+    out: list[tuple[int, int]] = []
+    fits = k.table.fits
+    progress = True
+    while loose and progress:
+        progress = False
+        for index, meld in enumerate(melds):
+            fit = fits(meld) & loose
+            if fit:
+                low = fit & -fit
+                out.append((low.bit_length() - 1, index))
+                melds[index] = meld | low
+                loose ^= low
+                progress = True
+    return out
+
+
+def deadwood_after(k: Known, hand: int) -> int:
+    """Deadwood of ``hand`` after its best arrangement and every lay-off on the table."""
+    points, _, cover = melded(k, hand)
+    loose = hand & ~cover
+    dead = k.value(hand) - points
+    for card, _ in layoff_chain(k, loose, k.melds):
+        dead -= k.value(1 << card)
+    return dead
+
+
+def completes(k: Known, hand: int, card: int) -> bool:
+    """Whether ``card`` would be in a meld of the best arrangement of ``hand`` plus it, or go on the table."""
+    bit = 1 << card
+    _, _melds, cover = melded(k, hand | bit)
+    if cover & bit:
+        return True
+    return k.rules.style != "knock" and any(k.table.fits(m) & bit for m in k.melds)
+
+
+# ---------------------------------------------------------------- counting (normal)
+def live(k: Known) -> int:
+    """Cards that may still come: not in my hand, the pile, the table, or a hand known to hold them."""
+    return k.unseen
+
+
+def potential(k: Known, card: int, others: int, live_cards: int) -> float:
+    """Live ways ``card`` may still join a meld with the loose ``others`` (a pair's third cards), plus
+    a little for the cards that would lay it off on the table later."""
+    third = partners(k.rules.aces, k.rules.ace_value)[card]
+    total = 0.0
+    for other in bits(others):
+        total += (third[other] & live_cards).bit_count()
+    return total
+
+
+def feeds(k: Known, card: int, seat: int) -> bool:
+    """Whether ``card`` fits what ``seat`` took from the pile (a set or run with one of their cards),
+    or a meld on the table (lay-offs are open to all)."""
+    bit = 1 << card
+    if k.rules.style != "knock" and any(k.table.fits(m) & bit for m in k.melds):
+        return True
+    third = partners(k.rules.aces, k.rules.ace_value)[card]
+    return any(third[x] for x in bits(k.collected[seat] & k.held[seat]))
+
+
+def danger(k: Known, card: int, counting: bool) -> float:
+    """How much throwing ``card`` may feed the table: most of all the next player."""
+    cost = 6.0 if feeds(k, card, k.next_seat) else 0.0
+    if counting:
+        for seat in range(k.n):
+            if seat not in (k.me, k.next_seat) and feeds(k, card, seat):
+                cost += 2.0
+        # a card the next player has discarded a neighbour of is safer
+        third = partners(k.rules.aces, k.rules.ace_value)[card]
+        if any(third[x] for x in bits(k.discarded[k.next_seat])):
+            cost -= 1.0
+    return cost
+
+
+# ---------------------------------------------------------------- decisions
+def choose_discard(k: Known, hand: int, options: list[int], counting: bool) -> tuple[int, int]:
+    """The card to shed from ``hand`` among ``options``: ``(card, deadwood left)``."""
+    points, _, cover = melded(k, hand)
+    total = k.value(hand)
+    live_cards = live(k) if counting else 0
+    loose = hand & ~cover
+    best: tuple[float, int, int] | None = None
+    for card in options:
+        bit = 1 << card
+        dead = deadwood_after(k, hand ^ bit) if bit & cover else total - points - k.value(bit)
+        cost: float = dead + danger(k, card, counting)
+        if counting:
+            cost += 1.2 * potential(k, card, loose & ~bit, live_cards)
+        key = (cost, -k.value(bit), card)
+        if best is None or key < best:
+            best = (cost, -k.value(bit), card)
+    assert best is not None
+    card = best[2]
+    return card, deadwood_after(k, hand ^ (1 << card))
+
+
+def expected_stock_deadwood(k: Known, hand: int, samples: int = 16) -> float:
+    """Mean deadwood after drawing an unseen card blind and shedding the dearest loose card."""
+    pool = bits(k.unseen)
+    if not pool:
+        return float(deadwood_after(k, hand))
+    step = max(1, len(pool) // samples)
+    chosen = pool[::step]
+    total = 0.0
+    for card in chosen:
+        after = hand | (1 << card)
+        points, _, cover = melded(k, after)
+        loose = after & ~cover
+        dear = max((k.value(1 << c) for c in bits(loose)), default=0)
+        total += k.value(after) - points - dear
+    return total / len(chosen)
+
+
+def best_discard_deadwood(k: Known, hand: int, keep: int) -> int:
+    """Deadwood after shedding the dearest loose card other than ``keep``."""
+    points, _, cover = melded(k, hand)
+    loose = hand & ~cover & ~(1 << keep)
+    dear = max((k.value(1 << c) for c in bits(loose)), default=0)
+    return k.value(hand) - points - dear
+
+
+def choose_draw(k: Known, counting: bool) -> ActionJSON:
+    legal = k.legal
+    stock = next((a for a in legal if a.get("from") == "stock"), legal[0])
+    piles = [a for a in legal if a.get("from") == "discard"]
+    if not piles:
+        return stock
+    if k.rules.style == "500":
+        return _choose_draw_500(k, stock, piles)
+    top = k.pile[-1]
+    if completes(k, k.hand, top):
+        return piles[0]
+    if counting and k.rules.style == "knock":
+        # a card that cuts the deadwood by more than a blind draw is expected to
+        with_top = best_discard_deadwood(k, k.hand | (1 << top), top)
+        if with_top + 3 < expected_stock_deadwood(k, k.hand):
+            return piles[0]
+    return stock
+
+
+def _choose_draw_500(k: Known, stock: ActionJSON, piles: list[ActionJSON]) -> ActionJSON:
+    """500 Rum: weigh each legal depth by the points it melds against the cards it leaves in hand."""
+    base_points, _, base_cover = melded(k, k.hand)
+    base_lay = sum(k.value(1 << c) for c, _ in layoff_chain(k, k.hand & ~base_cover, k.melds))
+    base_dead = k.value(k.hand) - base_points - base_lay
+    best, best_gain = stock, 0.0
+    for action in piles:
+        name = action.get("card")
+        deepest = card_index(name) if name else k.pile[-1]
+        depth = k.pile.index(deepest) if deepest in k.pile else len(k.pile) - 1
+        taken = 0
+        for card in k.pile[depth:]:
+            taken |= 1 << card
+        after = k.hand | taken
+        points, _, cover = melded(k, after)
+        lay = sum(k.value(1 << c) for c, _ in layoff_chain(k, after & ~cover, k.melds))
+        dead = k.value(after) - points - lay
+        gain = (points + lay - base_points - base_lay) - 0.6 * max(0, dead - base_dead)
+        if gain > best_gain:
+            best, best_gain = action, gain
+    return best
+
+
+def plan_play(k: Known, counting: bool, knock_at: int | None = None) -> list[ActionJSON]:
+    """The rest of the turn: melds (the one holding a card that must reach the table first), lay-offs,
+    then a discard or a knock."""
+    me, hand = k.me, k.hand
+    plan: list[ActionJSON] = []
+    if k.rules.style != "knock":
+        _, melds, cover = melded(k, hand)
+        melds = tuple(sorted(melds, key=lambda m: 0 if m & k.must else 1))
+        for meld in melds:
+            plan.append({"seat": me, "action": "meld", "cards": [card_name(c) for c in bits(meld)]})
+        table = list(k.melds) + list(melds)
+        for card, index in layoff_chain(k, hand & ~cover, table):
+            if index < len(k.melds):
+                plan.append({"seat": me, "action": "layoff", "card": card_name(card), "meld": index})
+    options = [card_index_of(a) for a in k.legal if a["action"] == "discard"]
+    if options:
+        card, dead = choose_discard(k, hand, options, counting)
+        kind = "discard"
+        if k.rules.style == "knock" and hand.bit_count() > 1:
+            threshold = knock_at if knock_at is not None else knock_threshold(k, counting)
+            if dead <= threshold:
+                kind = "knock"
+        plan.append({"seat": me, "action": kind, "card": card_name(card)})
+    return plan
+
+
+def card_index_of(action: ActionJSON) -> int:
+    return card_index(str(action["card"]))
+
+
+def estimate_deadwood(k: Known, seat: int) -> float:
+    """A guess at a hand's deadwood from its size, the turns it has had and what it collected."""
+    slots = k.unknown_slots(seat)
+    pool = bits(k.unseen)
+    mean = sum(k.value(1 << c) for c in pool) / len(pool) if pool else 6.0
+    keep = max(0.2, 0.8 - 0.06 * k.turns[seat])
+    return slots * mean * keep
+
+
+def knock_threshold(k: Known, counting: bool) -> float:
+    if not counting:
+        return 5
+    lowest = min(estimate_deadwood(k, s) for s in range(k.n) if s != k.me)
+    return max(0.0, min(10.0, lowest - 6.0))
+
+
+def choose(k: Known, counting: bool) -> ActionJSON:
+    """The easy (``counting`` false) or normal choice for the view ``k`` was read from."""
+    legal = k.legal
+    if not legal:
+        raise ValueError("the view offers no legal action: it is not this seat's turn")
+    choice = choose_draw(k, counting) if k.phase == "draw" else first_legal(plan_play(k, counting), legal)
+    return choice
+
+
+def _key(action: ActionJSON) -> tuple[Any, ...]:
+    cards = action.get("cards")
+    return (
+        action.get("action"),
+        action.get("from"),
+        action.get("card"),
+        action.get("meld"),
+        frozenset(cards) if cards else None,
+    )
+
+
+def first_legal(plan: list[ActionJSON], legal: list[ActionJSON]) -> ActionJSON:
+    """The first planned step the view lists as legal; else a safe fallback among the legal actions."""
+    by_key = {_key(a): a for a in legal}
+    for step in plan:
+        found = by_key.get(_key(step))
+        if found is not None:
+            return found
+    for kind in ("meld", "layoff", "discard", "knock", "draw"):
+        for action in legal:
+            if action["action"] == kind:
+                return action
+    return legal[0]

@@ -1,0 +1,226 @@
+"""The Rummy bots: legal play on every ruleset and table size, determinism, views only, rules of thumb."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import rummoli.bots.rummy_bots  # noqa: F401  (registers the Rummy levels)
+import rummoli.bots.rummy_view as rummy_view
+from rummoli.bots import make_bot
+from rummoli.bots.base import Bot, legal_actions
+from rummoli.bots.driver import play_out
+from rummoli.bots.rummy_view import UNKNOWN, read_view
+from rummoli.cards import CARDS, parse_cards
+from rummoli.rummy import Action, RummyGame, RummyHand, builtin_names, load_ruleset
+
+RULESETS = builtin_names()
+LEVELS = ("easy", "normal")
+
+
+@pytest.fixture(autouse=True)
+def strict_view_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disagreement between the history a bot replays and its view is an error in tests."""
+    monkeypatch.setattr(rummy_view, "_STRICT", True)
+
+
+def bot(level: str, seed: int) -> Bot:
+    out = make_bot("rummy", level, seed=seed, budget=0.005)
+    if level == "hard":
+        out.samples = 2  # type: ignore[attr-defined]
+    return out
+
+
+class Checked(Bot):
+    """Wraps a bot: checks every view it is handed and every answer it gives against the real hand."""
+
+    game = "rummy"
+    level = "checked"
+
+    def __init__(self, inner: Bot, hand: RummyHand, seat: int, log: list[Any]) -> None:
+        self.inner, self.hand, self.seat, self.log = inner, hand, seat, log
+
+    def choose(self, view: Any) -> dict[str, Any]:
+        hand, seat = self.hand, self.seat
+        assert type(view) is dict
+        assert view == json.loads(json.dumps(hand.view(seat)))
+        assert_no_hidden_card(view, hand, seat)
+        check_reading(view, hand, seat)
+        choice = self.inner.choose(view)
+        assert choice in legal_actions(view), (choice, legal_actions(view))
+        self.log.append(choice)
+        return choice
+
+
+def card_names(data: Any) -> set[str]:
+    """Every string in ``data`` that names a card."""
+    names = {str(c) for c in CARDS}
+    found: set[str] = set()
+    if isinstance(data, str):
+        return {data} & names
+    if isinstance(data, dict):
+        for value in data.values():
+            found |= card_names(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= card_names(value)
+    return found
+
+
+def assert_no_hidden_card(view: dict[str, Any], hand: RummyHand, seat: int) -> None:
+    """No card of another hand or of the stock appears in the view unless play made it public."""
+    public = card_names(view["history"]) | set(view["discard"]) | card_names(view["melds"]) | set(view["hand"])
+    public |= card_names(view.get("turned_up"))  # everyone saw the card turned up
+    hidden = set()
+    for other, cards in enumerate(hand.hands):
+        if other != seat:
+            hidden |= {str(CARDS[i]) for i in range(52) if cards >> i & 1}
+    hidden |= {str(CARDS[i]) for i in hand.stock}
+    leaked = (card_names(view) - public) & hidden
+    own_draws = {c for _, c in view["drawn"]}
+    assert not leaked - own_draws, leaked
+    assert own_draws <= public | {str(CARDS[i]) for i in range(52) if hand.hands[seat] >> i & 1} | hidden
+
+
+def check_reading(view: dict[str, Any], hand: RummyHand, seat: int) -> None:
+    """What the bot works out from the view is true of the real hand (and no more than the view allows)."""
+    k = read_view(view)
+    others, stock = 0, 0
+    for other, cards in enumerate(hand.hands):
+        if other != seat:
+            assert k.held[other] & ~cards == 0
+            others |= cards
+    for index in hand.stock:
+        stock |= 1 << index
+    assert k.unseen & ~(others | stock) == 0
+    slots = sum(k.unknown_slots(s) for s in range(hand.n) if s != seat)
+    if k.post is None:
+        slots += len(hand.stock)
+    else:
+        assert len(k.post) == len(hand.stock)
+        assert all(a in (b, UNKNOWN) for a, b in zip(k.post, hand.stock, strict=True))
+        slots += k.post.count(UNKNOWN)
+    assert k.unseen.bit_count() == slots
+    if hand.phase == "play":
+        assert k.must == hand.must and k.laid_before == hand.laid_before
+
+
+def tables() -> list[tuple[str, int]]:
+    out = []
+    for name in RULESETS:
+        seats = [n for n, _ in load_ruleset(name).hand_size]
+        out += [(name, n) for n in seats if n <= 6]
+    return out
+
+
+def play_checked(name: str, players: int, levels: list[str], seed: int) -> tuple[RummyHand, list[Any]]:
+    hand = RummyGame(name, [f"P{i}" for i in range(players)], seed=seed).deal()
+    log: list[Any] = []
+    bots = [Checked(bot(levels[s % len(levels)], seed * 10 + s), hand, s, log) for s in range(players)]
+    play_out(hand, bots)
+    assert hand.over
+    return hand, log
+
+
+@pytest.mark.parametrize(("name", "players"), tables())
+def test_easy_and_normal_play_only_legal_actions(name: str, players: int) -> None:
+    for seed in range(6):
+        play_checked(name, players, ["easy", "normal"] if seed % 2 else ["normal", "easy"], seed)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_are_deterministic_under_a_seed(level: str) -> None:
+    for name in ("rummy", "500-rum", "knock-rummy"):
+        first = play_checked(name, 3, [level], 7)[1]
+        second = play_checked(name, 3, [level], 7)[1]
+        assert first == second
+
+
+# ---------------------------------------------------------------- rules of thumb on hand-made deals
+def deal(ruleset: Any, hands: list[str], stock: str, dealer: int = 0) -> RummyHand:
+    dealt = [parse_cards(h) for h in hands]
+    top = parse_cards(stock)
+    used = {c for h in dealt for c in h} | set(top)
+    return RummyHand(ruleset, ["P0", "P1"], [0, 0], dealer, dealt, top + [c for c in CARDS if c not in used])
+
+
+def view_of(hand: RummyHand, seat: int) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(json.dumps(hand.view(seat)))
+    return out
+
+
+def act(hand: RummyHand, data: dict[str, Any]) -> None:
+    hand.apply(Action.from_json(data))
+
+
+MINE = "7s 7h Kc Qd 9s 4h 2c 5d Jc 3s"
+THEIRS = "2s 3h 4d 6c 8d Td Ah As Ks 8s"
+
+
+@pytest.mark.parametrize("level", ("easy", "normal"))
+def test_takes_the_discard_that_completes_a_meld(level: str) -> None:
+    hand = deal("rummy", [THEIRS, MINE], "7d 5c")
+    assert make_bot("rummy", level, seed=1).choose(view_of(hand, 1))["from"] == "discard"
+
+
+@pytest.mark.parametrize("level", ("easy", "normal"))
+def test_draws_blind_when_the_discard_only_might_help(level: str) -> None:
+    hand = deal("rummy", [THEIRS, MINE], "Ts 5c")  # 9s-Ts is only a start
+    assert make_bot("rummy", level, seed=1).choose(view_of(hand, 1))["from"] == "stock"
+
+
+def finish_turn(hand: RummyHand, seat: int, chooser: Bot) -> list[dict[str, Any]]:
+    steps = []
+    while hand.turn == seat and not hand.over:
+        choice = chooser.choose(view_of(hand, seat))
+        steps.append(choice)
+        act(hand, choice)
+    return steps
+
+
+def test_melds_and_sheds_the_dearest_deadwood() -> None:
+    hand = deal("rummy", [THEIRS, "7s 7h 7d 2c 3d 4h Kc 5s 9h Ac"], "6d 8c")
+    steps = finish_turn(hand, 1, make_bot("rummy", "easy", seed=1))
+    assert steps[0] == {"seat": 1, "action": "draw", "from": "stock"}
+    assert steps[1]["action"] == "meld" and sorted(steps[1]["cards"]) == ["7d", "7h", "7s"]
+    assert steps[-1] == {"seat": 1, "action": "discard", "card": "Kc"}
+
+
+def test_does_not_feed_the_next_player() -> None:
+    # Seat 1 takes seat 0's Qh; seat 0 then holds Qs, Jd and Kc, all worth 10: it keeps the queen.
+    mine, theirs = "Qs Kc Qh 2s 3s 4s 5h 6h 7h 2d", "3h 4d 6c 8d Td Ah As Ks 8s 9c"
+    for pick, kept in (("discard", True), ("stock", False)):
+        hand = deal("rummy", [mine, theirs], "5c 3c Jd 4c Tc")
+        act(hand, {"seat": 1, "action": "draw", "from": "stock"})
+        act(hand, {"seat": 1, "action": "discard", "card": "9c"})
+        act(hand, {"seat": 0, "action": "draw", "from": "stock"})
+        act(hand, {"seat": 0, "action": "discard", "card": "Qh"})
+        act(hand, {"seat": 1, "action": "draw", "from": pick})
+        act(hand, {"seat": 1, "action": "discard", "card": "8s"})
+        steps = finish_turn(hand, 0, make_bot("rummy", "easy", seed=1))
+        assert steps[0]["from"] == "stock"
+        # without the pick the queen goes (equal points, lowest card first)
+        assert (steps[-1]["card"] != "Qs") == kept
+
+
+def test_easy_knocks_with_little_deadwood() -> None:
+    hand = deal("knock-rummy", [THEIRS, "7s 7h 7d 2c 3c 4c 9h Th Jh Kd"], "5s Ac")
+    steps = finish_turn(hand, 1, make_bot("rummy", "easy", seed=1))
+    assert steps == [
+        {"seat": 1, "action": "draw", "from": "stock"},
+        {"seat": 1, "action": "knock", "card": "Kd"},
+    ]
+
+
+def test_500_takes_deep_for_a_meld() -> None:
+    rules = {"game": "rummy", "name": "t500", "style": "500", "hand_size": {"2": 7}}
+    hand = deal(rules, ["2s 3h 4d 6c 8d Td Ah", "Kh Kd 9c 5s 4s 2d 3c"], "Ks 7h Jc")
+    act(hand, {"seat": 1, "action": "draw", "from": "stock"})
+    act(hand, {"seat": 1, "action": "discard", "card": "9c"})
+    if hand.phase == "draw":
+        act(hand, {"seat": 0, "action": "draw", "from": "stock"})
+    act(hand, {"seat": 0, "action": "discard", "card": "Td"})
+    choice = make_bot("rummy", "easy", seed=1).choose(view_of(hand, 1))
+    assert choice == {"seat": 1, "action": "draw", "from": "discard", "card": "Ks"}
