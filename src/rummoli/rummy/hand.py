@@ -39,6 +39,9 @@ DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD, KNOCK, PASS = range(7)
 DRAW, PLAY, OVER = "draw", "play", "over"
 Move = tuple[int, int, int]
 _KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock", "pass")
+_STOCK_DRAW: Final = (DRAW_STOCK, 0, 0)
+_PILE_DRAWS: Final = tuple((DRAW_DISCARD, i, 0) for i in range(52))
+_DISCARDS: Final = tuple((DISCARD, i, 0) for i in range(52))
 OFFER_NONE, OFFER_FIRST, OFFER_DEALER, OFFER_STOCK = range(4)  # Gin's upcard offer (R-GIN-2)
 
 
@@ -234,13 +237,12 @@ class RummyHand:
                 if self.offer == OFFER_STOCK:
                     return [(DRAW_STOCK, 0, 0)]
                 return [(DRAW_DISCARD, self.pile[-1], 0), (PASS, 0, 0)]
-            moves: list[Move] = [(DRAW_STOCK, 0, 0)]
             pile = self.pile
             if self.rules.discard_depth:
-                moves += [(DRAW_DISCARD, c, 0) for c in pile if self._refusal(seat, DRAW_DISCARD, c, 0) is None]
-            elif pile and (self.rules.style != "500" or self._refusal(seat, DRAW_DISCARD, pile[-1], 0) is None):
-                moves.append((DRAW_DISCARD, pile[-1], 0))
-            return moves
+                return [_STOCK_DRAW] + [_PILE_DRAWS[c] for c in pile if self._refusal(seat, DRAW_DISCARD, c, 0) is None]
+            if pile and (self.rules.style != "500" or self._refusal(seat, DRAW_DISCARD, pile[-1], 0) is None):
+                return [_STOCK_DRAW, _PILE_DRAWS[pile[-1]]]
+            return [_STOCK_DRAW]
         hand = self.hands[seat]
         moves = []
         limited = self.must or self.rules.boathouse
@@ -259,18 +261,22 @@ class RummyHand:
                         moves.append((LAYOFF, low.bit_length() - 1, index))
             if self.must:
                 return moves
-        taken = self.taken if hand & (hand - 1) else -1
-        rest = hand
+        rest = hand & ~(1 << self.taken) if self.taken >= 0 and hand & (hand - 1) else hand
+        if style in ("straight", "500"):
+            append = moves.append
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                append(_DISCARDS[low.bit_length() - 1])
+            return moves
         knock = style == "knock"
-        gin = style == "gin"
         while rest:
             low = rest & -rest
             rest ^= low
             index = low.bit_length() - 1
-            if index != taken:
-                moves.append((DISCARD, index, 0))
-                if knock or (gin and self._gin_knock_fits(hand, low)):
-                    moves.append((KNOCK, index, 0))
+            moves.append(_DISCARDS[index])
+            if knock or self._gin_knock_fits(hand, low):
+                moves.append((KNOCK, index, 0))
         return moves
 
     # ------------------------------------------------------------------ the public action interface
