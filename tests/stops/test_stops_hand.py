@@ -42,12 +42,12 @@ def test_R_BOARD_3_chips_nobody_wins_stay_and_carry() -> None:
 
 
 def test_R_ANTE_1_every_seat_pays_each_pot_and_one_who_cannot_is_refused() -> None:
-    h = make_hand(rules())
+    h = make_hand(rules(poker="after_play"))
     ante = [e for e in h.events() if e["type"] == "chips" and e["reason"] == "ante"]
     assert len(ante) == 4 * 9 and {e["amount"] for e in ante} == {1}
     assert all(paid(ante, f"seat:{s}", "ante") == 9 for s in range(4))
     with pytest.raises(IllegalAction, match="R-ANTE-1"):
-        make_hand(rules(), chips=[100, 8, 100, 100])
+        make_hand(rules(poker="after_play"), chips=[100, 8, 100, 100])
 
 
 def test_R_DEAL_1_sizes_differ_by_at_most_one_and_a_wrong_deal_is_refused() -> None:
@@ -85,7 +85,7 @@ def test_R_WIDOW_1_auction_from_dealers_left_higher_bids_final_passes_winner_pay
     with pytest.raises(IllegalAction, match="R-WIDOW-1"):
         h.verify(act(2, "bid", amount=2))
     with pytest.raises(IllegalAction, match="R-WIDOW-1"):
-        h.verify(act(2, "bid", amount=92))  # more than seat 2 holds
+        h.verify(act(2, "bid", amount=93))  # more than seat 2 holds after the ante of 8
     h.apply(act(2, "bid", amount=5))
     h.apply(act(3, "pass"))
     h.apply(act(1, "pass"))
@@ -192,7 +192,7 @@ def test_widow_bar_pay_card_holders_may_not_swap_or_bid() -> None:
 
 def test_dealer_ante_double() -> None:
     h = make_hand(rules(dealer_ante="double"), dealer=1, hands={2: "2c"})
-    assert paid(h.events(), "seat:1", "ante") == 18 and paid(h.events(), "seat:0", "ante") == 9
+    assert paid(h.events(), "seat:1", "ante") == 16 and paid(h.events(), "seat:0", "ante") == 8
 
 
 def test_R_VIEW_1_views_hold_own_hand_played_cards_chips_and_history_only() -> None:
@@ -212,3 +212,15 @@ def test_R_VIEW_1_views_hold_own_hand_played_cards_chips_and_history_only() -> N
         assert visible_cards(v) <= own | played | given
         assert v["chips"] == h.chips and v["actions"] == spectator["actions"]
     assert h.view(1)["given_up"]["out_of_play"] is True
+
+
+def test_R_ANTE_1_no_ante_into_a_poker_pot_when_the_ruleset_plays_no_poker() -> None:
+    # poker = none: nobody can ever win the poker pot in a hand, so a careful table does not feed it.
+    h = make_hand(rules(poker="none"), hands={1: "2c"}, pots={"poker": 3})
+    assert chips_to(h.events(), "pot:poker") == 0 and h.pot_balances()["poker"] == 3
+    assert all(paid(h.events(), f"seat:{s}", "ante") == 8 for s in range(4))
+    assert {p["id"]: p["ante"] for p in h.view(None)["board"]}["poker"] == 0
+    before_play = make_hand(rules(poker="before_play"))
+    assert chips_to(before_play.events(), "pot:poker", "ante") == 4
+    after_play = make_hand(rules(poker="after_play"))
+    assert chips_to(after_play.events(), "pot:poker", "ante") == 4

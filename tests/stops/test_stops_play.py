@@ -169,12 +169,12 @@ def test_R_PLAY_9_announce_unclaimed_pot_stays_after_the_next_card() -> None:
 
 
 def test_R_END_1_first_out_takes_centre_and_a_chip_per_card_paying_what_they_have() -> None:
-    h = make_hand(rules(), hands={1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc"}, chips=[100, 100, 100, 14])
+    h = make_hand(rules(), hands={1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc"}, chips=[100, 100, 100, 13])
     events = h.events()
     assert h.over and h.winner == 1
     assert plays(events)[-1] == (1, "play", "Qc", True)  # no K♣: the hand ends at once
     leftover = {e["from"]: e["amount"] for e in events if e["type"] == "chips" and e["reason"] == "leftover"}
-    assert leftover == {"seat:0": 10, "seat:2": 11, "seat:3": 5}  # seat 3 had only 5 after the ante
+    assert leftover == {"seat:0": 10, "seat:2": 11, "seat:3": 5}  # seat 3 had only 5 after the ante of 8
     assert chips_to(events, "seat:1", "centre") == 4
 
 

@@ -239,8 +239,9 @@ class Hand:
         self.log.append(("chips", src, dst, amount, reason))
 
     def _ante(self) -> None:
-        pots = self.rules.board.pots
-        per_seat = sum(p.ante for p in pots)
+        rules = self.rules
+        antes = [rules.ante(p) for p in rules.board.pots]
+        per_seat = sum(antes)
         double = self.rules.dealer_ante == "double"
         for seat in range(self.n):
             need = per_seat * (2 if double and seat == self.dealer else 1)
@@ -251,10 +252,10 @@ class Hand:
         for seat in range(self.n):
             factor = 2 if double and seat == self.dealer else 1
             self.chips[seat] -= per_seat * factor
-            for j, pot in enumerate(pots):
-                if pot.ante:
-                    balances[j] += pot.ante * factor
-                    log.append(("chips", seat, -1 - j, pot.ante * factor, "ante"))
+            for j, ante in enumerate(antes):
+                if ante:
+                    balances[j] += ante * factor
+                    log.append(("chips", seat, -1 - j, ante * factor, "ante"))
 
     def _pay_on_hold(self) -> None:
         """``pay = on_hold``: whoever was dealt a pot's card (or a whole combo) takes it now."""

@@ -92,7 +92,7 @@ def view(hand: Hand, seat: int | None) -> dict[str, Any]:
     pots = hand.rules.board.pots
     view: dict[str, Any] = {
         "ruleset": hand.rules.reference(),
-        "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": p.ante} for p in pots],
+        "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": hand.rules.ante(p)} for p in pots],
         "players": list(hand.names),
         "seat": seat,
         "dealer": hand.dealer,

@@ -141,6 +141,15 @@ class Ruleset:
     leftover: str = "pay"
     builtin: bool = field(default=False, compare=False)
 
+    def ante(self, pot: Pot) -> int:
+        """What each player antes on ``pot`` (R-ANTE-1).  A poker pot takes nothing when the ruleset
+        plays ``poker = none``: no hand can win it, so the table does not feed it."""
+        return 0 if pot.kind == POKER and self.poker == "none" else pot.ante
+
+    def ante_per_seat(self) -> int:
+        """One player's whole ante for a hand (the dealer pays twice this with ``dealer_ante = double``)."""
+        return sum(self.ante(p) for p in self.board.pots)
+
     def options(self) -> dict[str, Any]:
         """The options as plain data (every key of :data:`CHOICES` and :data:`NUMBERS`)."""
         return {k: getattr(self, k) for k in (*CHOICES, *NUMBERS)}

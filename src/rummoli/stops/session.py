@@ -122,7 +122,7 @@ class Session:
 
     # ------------------------------------------------------------------------------- hands
     def _ante_of(self, seat: int) -> int:
-        per = sum(p.ante for p in self.rules.board.pots)
+        per = self.rules.ante_per_seat()
         return per * 2 if self.rules.dealer_ante == "double" and seat == self.dealer else per
 
     def _drop_broke(self) -> None:
