@@ -239,3 +239,14 @@ def test_R_ERR_1_illegal_actions_leave_the_state_unchanged() -> None:
     with pytest.raises(IllegalAction):
         act(hand, 1, "discard", "2c")
     assert (hand.view(None), hand.view(0), hand.record(), hand.events) == before
+
+
+def test_R_RU_LOOP_a_hand_where_nobody_draws_from_the_stock_is_blocked() -> None:
+    hand = deal(rules(4), ["7s 7h 2d 9c", "Ks Qh 4d 5c"], "Kc", dealer=1)
+    for turn in range(20):  # 10 turns a player, each taking the top discard and throwing another card
+        seat = hand.turn
+        taken = hand.view(None)["discard"][-1]
+        act(hand, seat, "draw", "discard")
+        act(hand, seat, "discard", next(c for c in hand.view(seat)["hand"] if c != taken))
+        assert hand.over == (turn == 19)
+    assert hand.outcome["reason"] == "blocked" and hand.deltas == [0, 0]

@@ -104,6 +104,7 @@ class RummyHand:
         self.taken = -1  # card index just taken from the discard pile this turn
         self.must = 0  # 500 Rum: the bit of the deepest card taken, until it reaches the table
         self.flips = 0
+        self.pile_streak = 0  # draws in a row from the discard pile (R-RU-LOOP)
         self.offer = OFFER_FIRST if rules.style == "gin" else OFFER_NONE
         self._arranged = (-1, 0, 0)  # (hand, its deadwood, its melded cards) for Gin's knock test
         self.deltas = [0] * n
@@ -348,11 +349,13 @@ class RummyHand:
             return
         self.offer = OFFER_NONE
         if code == DRAW_STOCK:
+            self.pile_streak = 0
             card = self.stock.pop()
             self.stock_draws.append((len(self.log) - 1, card))
             self.hands[seat] = hand | (1 << card)
             self.phase = PLAY
         elif code == DRAW_DISCARD:
+            self.pile_streak += 1
             depth = self.pile.index(x)
             for index in self.pile[depth:]:
                 hand |= 1 << index
@@ -408,6 +411,9 @@ class RummyHand:
         """Apply the stock's end (R-RU-5) and forced draws before the player to act decides."""
         self.laid_before = self.has_laid[self.turn]
         if self.rules.style == "gin" and len(self.stock) <= 2:  # R-GIN-6: the last two cards are not drawn
+            settle.block(self)
+            return
+        if self.pile_streak >= 10 * self.n:  # R-RU-LOOP: nobody draws from the stock any more
             settle.block(self)
             return
         if not self.stock:
