@@ -180,3 +180,58 @@ def test_R_MI_7_residual_balances_shared_equally_after_complete_rotations() -> N
     s.settle()
     assert all(s.chips[i] - before[i] == Fraction(left, 3) for i in range(3))
     assert s.total() == 300 and any(isinstance(c, Fraction) for c in s.chips)
+
+
+def test_R_SESSION_1_over_is_exact_when_a_broke_player_leaves_before_dealing() -> None:
+    # Seats 0 and 1 have dealt; seat 2, next to deal, cannot ante and leaves: every player still
+    # seated has dealt, so the one agreed rotation is complete and no further hand may be dealt.
+    s = Session("rummoli", ["a", "b", "c"], dealer=0, max_rotations=1)
+    for _ in range(2):
+        hand = s.start_hand(seed=s.hands_played)
+        s.play_random(hand, seed=1)
+        if s.hands_played == 1:  # seat 2 loses everything to seat 0 in the second hand
+            hand.chips[0] += hand.chips[2]
+            hand.chips[2] = 0
+        s.finish_hand(hand)
+    assert s.players_left == [0, 1] and s.rotations == 1 and s.over
+    with pytest.raises(IllegalAction, match="R-SESSION-1"):
+        s.start_hand(seed=9)
+
+
+def test_R_ANTE_1_over_as_soon_as_the_last_rival_cannot_ante() -> None:
+    s = Session("rummoli", ["a", "b"], dealer=0)
+    hand = s.start_hand(seed=1)
+    s.play_random(hand, seed=1)
+    hand.chips[0] += hand.chips[1] - 3  # seat 1 keeps 3 chips, less than the ante of 9
+    hand.chips[1] = 3
+    s.finish_hand(hand)
+    assert s.over and s.players_left == [0] and s.pots["centre"] >= 3
+    assert s.total() == 200
+
+
+def test_R_ANTE_1_the_last_player_is_never_dropped_and_nobody_leaves_when_nobody_can_ante() -> None:
+    double = {"game": "stops", "board": "copp-clark", "dealer_ante": "double"}
+    s = Session(double, ["a", "b"], dealer=0)
+    s.chips = [10, 10]  # the dealer owes 18, seat 1 owes 9
+    s.pots["centre"] = 180
+    with pytest.raises(IllegalAction, match="R-SESSION-1"):
+        s.start_hand(seed=1)  # the dealer cannot pay and leaves; one player left: the session is over
+    assert s.players_left == [1] and s.over and s.chips == [0, 10]
+    assert s.pots["centre"] == 190 and s.total() == 200
+    broke = Session("rummoli", ["a", "b", "c"], dealer=0)
+    broke.chips = [5, 5, 5]
+    broke.pots["centre"] = 285
+    assert broke.over
+    with pytest.raises(IllegalAction, match="R-SESSION-1"):
+        broke.start_hand(seed=1)
+    assert broke.players_left == [0, 1, 2] and broke.over  # nobody can ante: all stay for the settlement
+
+
+def test_R_ANTE_1_at_the_agreed_end_nobody_leaves() -> None:
+    s = Session("rummoli", ["a", "b", "c"], dealer=0, max_hands=1)
+    hand = s.start_hand(seed=1)
+    s.play_random(hand, seed=1)
+    hand.chips[0] += hand.chips[2] - 3
+    hand.chips[2] = 3
+    s.finish_hand(hand)
+    assert s.over and s.players_left == [0, 1, 2] and s.chips[2] == 3  # no next ante is due

@@ -108,9 +108,17 @@ class Session:
 
     @property
     def over(self) -> bool:
-        """R-SESSION-1: after the agreed hands or rotations, when the table ends it, or when too few
-        players are left."""
-        if self.ended or len(self.players_left) < max(2, self.rules.min_players):
+        """R-SESSION-1: after the agreed hands or rotations, when the table ends it, when too few
+        players are left, or when nobody left can pay the next ante."""
+        if self._agreed_end() or len(self.players_left) < self._needed():
+            return True
+        return all(self.chips[s] < self._ante_of(s) for s in self.players_left)
+
+    def _needed(self) -> int:
+        return max(2, self.rules.min_players)
+
+    def _agreed_end(self) -> bool:
+        if self.ended:
             return True
         if self.max_hands is not None and self.hands_played >= self.max_hands:
             return True
@@ -126,23 +134,26 @@ class Session:
         return per * 2 if self.rules.dealer_ante == "double" and seat == self.dealer else per
 
     def _drop_broke(self) -> None:
-        """R-ANTE-1: a player who cannot pay the full ante leaves; their chips go to the centre.
+        """R-ANTE-1: a player who cannot pay the next ante leaves; their chips go to the centre.
 
-        Checked as soon as a hand is over (and again before each deal), so :attr:`over` is exact."""
+        Checked as soon as a hand is over (and again before each deal), so :attr:`over` is exact.
+        Only while another hand is due: at the agreed end nobody antes, so nobody leaves.  Everyone
+        who cannot pay leaves at once; a dealer who leaves passes the deal left, and the new dealer's
+        ante is checked again (``dealer_ante = double``).  If nobody at all can pay, nobody leaves:
+        the session is over with them all seated."""
         centre = self.rules.board.pots[self.rules.board.centre].id
-        changed = True
-        while changed:
-            changed = False
+        while not self._agreed_end() and len(self.players_left) >= self._needed():
             if not self.seated[self.dealer]:
                 self.dealer = self._next_seated(self.dealer)
-            for seat in self.players_left:
-                if self.chips[seat] < self._ante_of(seat):
-                    left = int(self.chips[seat])
-                    self.pots[centre] += left
-                    self.chips[seat] = 0
-                    self.seated[seat] = False
-                    self.log.append({"type": "out", "seat": seat, "chips_to_centre": left})
-                    changed = True
+            broke = [s for s in self.players_left if self.chips[s] < self._ante_of(s)]
+            if not broke or len(broke) == len(self.players_left):
+                return
+            for seat in broke:
+                left = int(self.chips[seat])
+                self.pots[centre] += left
+                self.chips[seat] = 0
+                self.seated[seat] = False
+                self.log.append({"type": "out", "seat": seat, "chips_to_centre": left})
 
     def start_hand(self, deck: Sequence[Card] | None = None, seed: int | str | None = None) -> Hand:
         """Ante and deal the next hand (a new dealt deck, or one shuffled from ``seed``)."""
@@ -187,12 +198,17 @@ class Session:
         self._seats = []
         self.hands_played += 1
         self._dealt_this_rotation.add(self.dealer)
-        if set(self.players_left) <= self._dealt_this_rotation:
+        self.dealer = self._next_seated(self.dealer)
+        self._count_rotation()
+        self._drop_broke()
+        self._count_rotation()  # a player who left without dealing may complete the rotation
+        return record
+
+    def _count_rotation(self) -> None:
+        """A rotation is complete once every player still seated has dealt since it began."""
+        if self._dealt_this_rotation and set(self.players_left) <= self._dealt_this_rotation:
             self.rotations += 1
             self._dealt_this_rotation = set()
-        self.dealer = self._next_seated(self.dealer)
-        self._drop_broke()
-        return record
 
     def void_hand(self, hand: Hand) -> None:
         """R-SESSION-4: undo every chip moved since the ante; the same dealer deals again, no new ante."""
