@@ -50,7 +50,7 @@ def melded(k: Known, hand: int) -> tuple[int, tuple[int, ...], int]:
 def layoff_chain(k: Known, loose: int, table: list[int]) -> list[tuple[int, int]]:
     """Lay-offs of ``loose`` cards on ``table`` melds, following chains (4s onto 5-6-7s, then 3s):
     ``[(card index, meld index)]``."""
-    if k.rules.style == "knock" or not table:
+    if not k.melding or not table:
         return []
     melds = list(table)
     out: list[tuple[int, int]] = []
@@ -85,7 +85,7 @@ def completes(k: Known, hand: int, card: int) -> bool:
     _, _melds, cover = melded(k, hand | bit)
     if cover & bit:
         return True
-    return k.rules.style != "knock" and any(k.table.fits(m) & bit for m in k.melds)
+    return k.melding and any(k.table.fits(m) & bit for m in k.melds)
 
 
 # ---------------------------------------------------------------- counting (normal)
@@ -108,7 +108,7 @@ def feeds(k: Known, card: int, seat: int) -> bool:
     """Whether ``card`` fits what ``seat`` took from the pile (a set or run with one of their cards),
     or a meld on the table (lay-offs are open to all)."""
     bit = 1 << card
-    if k.rules.style != "knock" and any(k.table.fits(m) & bit for m in k.melds):
+    if k.melding and any(k.table.fits(m) & bit for m in k.melds):
         return True
     third = partners(k.rules.aces, k.rules.ace_value)[card]
     return any(third[x] for x in bits(k.collected[seat] & k.held[seat]))
@@ -177,7 +177,7 @@ def best_discard_deadwood(k: Known, hand: int, keep: int) -> int:
 
 def choose_draw(k: Known, counting: bool) -> ActionJSON:
     legal = k.legal
-    stock = next((a for a in legal if a.get("from") == "stock"), legal[0])
+    stock = next((a for a in legal if a.get("from") == "stock" or a["action"] == "pass"), legal[0])
     piles = [a for a in legal if a.get("from") == "discard"]
     if not piles:
         return stock
@@ -186,7 +186,7 @@ def choose_draw(k: Known, counting: bool) -> ActionJSON:
     top = k.pile[-1]
     if completes(k, k.hand, top):
         return piles[0]
-    if counting and k.rules.style == "knock":
+    if counting and not k.melding:
         # a card that cuts the deadwood by more than a blind draw is expected to
         with_top = best_discard_deadwood(k, k.hand | (1 << top), top)
         if with_top + 3 < expected_stock_deadwood(k, k.hand):
@@ -222,7 +222,7 @@ def plan_play(k: Known, counting: bool, knock_at: int | None = None) -> list[Act
     then a discard or a knock."""
     me, hand = k.me, k.hand
     plan: list[ActionJSON] = []
-    if k.rules.style != "knock":
+    if k.melding:
         _, melds, cover = melded(k, hand)
         melds = tuple(sorted(melds, key=lambda m: 0 if m & k.must else 1))
         for meld in melds:
@@ -234,12 +234,11 @@ def plan_play(k: Known, counting: bool, knock_at: int | None = None) -> list[Act
     options = [card_index_of(a) for a in k.legal if a["action"] == "discard"]
     if options:
         card, dead = choose_discard(k, hand, options, counting)
-        kind = "discard"
-        if k.rules.style == "knock" and hand.bit_count() > 1:
+        if not k.melding and hand.bit_count() > 1:
             threshold = knock_at if knock_at is not None else knock_threshold(k, counting)
-            if dead <= threshold:
-                kind = "knock"
-        plan.append({"seat": me, "action": kind, "card": card_name(card)})
+            if dead <= threshold:  # refused (Gin's limit) it falls through to the discard
+                plan.append({"seat": me, "action": "knock", "card": card_name(card)})
+        plan.append({"seat": me, "action": "discard", "card": card_name(card)})
     return plan
 
 
@@ -257,9 +256,14 @@ def estimate_deadwood(k: Known, seat: int) -> float:
 
 
 def knock_threshold(k: Known, counting: bool) -> float:
+    """The most deadwood to knock with: Knock Rummy pays a penalty for knocking without the lowest
+    count; Gin allows a knock only at ``knock_limit`` or less, and an undercut costs a bonus."""
+    gin = k.rules.style == "gin"
     if not counting:
-        return 5
+        return k.rules.knock_limit if gin else 5
     lowest = min(estimate_deadwood(k, s) for s in range(k.n) if s != k.me)
+    if gin:
+        return min(k.rules.knock_limit, max(0.0, lowest - 4.0))
     return max(0.0, min(10.0, lowest - 6.0))
 
 

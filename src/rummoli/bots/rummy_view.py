@@ -94,6 +94,18 @@ class Known:
     must: int = 0  # 500 Rum: the deepest card taken, until it reaches the table
     post: list[int] | None = None  # a turned-over stock, top at the end (UNKNOWN for an unseen card)
     turns: list[int] = field(default_factory=list)  # draws each seat has made
+    # for rebuilding a deal consistent with the view (the search bot's worlds):
+    hidden_played: list[list[int]] = field(default_factory=list)  # cards each seat laid or threw, in order,
+    #   that it had not been seen to take (so they were dealt to it or drawn blind)
+    blind_draws: list[tuple[int, int]] = field(default_factory=list)  # (seat, card or UNKNOWN): draws from
+    #   the stock as first dealt, in order
+    actions: list[dict[str, Any]] = field(default_factory=list)  # the history's actions as R-NOTE-3 objects
+    turned_up: int = UNKNOWN
+
+    @property
+    def melding(self) -> bool:
+        """Whether melds and lay-offs are made in play (straight Rummy and 500 Rum)."""
+        return self.rules.style in ("straight", "500")
 
     @property
     def table_mask(self) -> int:
@@ -184,17 +196,30 @@ def _replay_history(k: Known, view: Mapping[str, Any]) -> None:
     turn_start_laid = False
     taken, must = -1, 0
     history = view.get("history", [])
+    hidden_played: list[list[int]] = [[] for _ in range(n)]
+    blind: list[tuple[int, int]] = []
+    actions: list[dict[str, Any]] = []
 
     def stock_draw(seat: int, index: int) -> None:
         nonlocal stock
         card = drawn.get(index, UNKNOWN) if seat == me else UNKNOWN
-        if post is not None and post:
-            top = post.pop()
+        if post is not None:
+            top = post.pop() if post else UNKNOWN
             if card == UNKNOWN:
                 card = top
+        else:
+            blind.append((seat, card))
         stock -= 1
         if card >= 0:
             held[seat] |= 1 << card
+
+    def play(seat: int, cards: int) -> None:
+        for card in range(52):
+            if cards >> card & 1:
+                if held[seat] >> card & 1:
+                    held[seat] &= ~(1 << card)
+                else:
+                    hidden_played[seat].append(card)
 
     index = -1
     for entry in history:
@@ -202,6 +227,7 @@ def _replay_history(k: Known, view: Mapping[str, Any]) -> None:
             continue  # flips, scores: this replay makes its own
         index += 1  # the action's index in the hand's log (what ``drawn`` refers to)
         seat, kind = int(entry["seat"]), entry["action"]
+        actions.append({key: value for key, value in entry.items() if key not in ("type", "forced")})
         if kind == "draw":
             turns[seat] += 1
             if seat == me:
@@ -231,13 +257,13 @@ def _replay_history(k: Known, view: Mapping[str, Any]) -> None:
                     stock_draw(seat, index)
         elif kind in ("meld", "layoff"):
             cards = mask_of_names(entry["cards"]) if kind == "meld" else 1 << card_index(entry["card"])
-            held[seat] &= ~cards
+            play(seat, cards)
             has_laid[seat] = True
             if must & cards:
                 must = 0
         elif kind in ("discard", "knock"):
             card = card_index(entry["card"])
-            held[seat] &= ~(1 << card)
+            play(seat, 1 << card)
             discarded[seat] |= 1 << card
             pile.append(card)
             if stock == 0 and rules.stock_end == "flip_once" and flips == 0 and pile:
@@ -254,6 +280,8 @@ def _replay_history(k: Known, view: Mapping[str, Any]) -> None:
         post = None
     if post is not None and (len(post) != k.stock or flips != k.flips):
         post = None
+    k.hidden_played, k.blind_draws, k.actions = hidden_played, blind, actions
+    k.turned_up = card_index(str(turned)) if turned else UNKNOWN
     held[me] = k.hand
     k.held, k.collected, k.discarded, k.has_laid, k.turns = held, collected, discarded, has_laid, turns
     k.post = post
