@@ -187,7 +187,8 @@ def test_widow_bar_pay_card_holders_may_not_swap_or_bid() -> None:
     assert {"seat": 0, "action": "keep", "forced": True} in h.view(0)["actions"]
     h.apply(act(1, "pass"))
     # seat 2 holds J♦: pass is forced, so the auction is already over for seat 2
-    assert {"seat": 2, "action": "pass", "forced": True} in h.view(None)["actions"]
+    assert {"seat": 2, "action": "pass", "forced": True} in h.view(2)["actions"]
+    assert {"seat": 2, "action": "pass", "forced": False} in h.view(None)["actions"]  # R-VIEW-1
 
 
 def test_dealer_ante_double() -> None:
@@ -224,3 +225,22 @@ def test_R_ANTE_1_no_ante_into_a_poker_pot_when_the_ruleset_plays_no_poker() -> 
     assert chips_to(before_play.events(), "pot:poker", "ante") == 4
     after_play = make_hand(rules(poker="after_play"))
     assert chips_to(after_play.events(), "pot:poker", "ante") == 4
+
+
+def test_R_VIEW_1_a_forced_choice_does_not_tell_the_table_why_it_was_forced() -> None:
+    # The dealer holds T♠ under widow_bar: keep is made for them. Marked forced for everyone, it
+    # would tell the table the dealer holds a pay card; a lone lowest card would tell that the
+    # leader holds no other card of that rank. Plays in a run are forced for everyone alike.
+    h = make_hand(rules(widow_bar="pay_card_holders", **WIDOW), hands={0: "Ts", 1: "2c 3c"})
+    while h.phase == "auction":
+        h.apply(act(h.to_act()[0], "pass"))
+    lead = {"seat": 1, "action": "lead", "card": "2c"}
+    assert {**lead, "forced": True} in h.view(1)["actions"]
+    assert {"seat": 0, "action": "keep", "forced": True} in h.view(0)["actions"]
+    for seat in (None, 1, 2, 3):
+        assert {"seat": 0, "action": "keep", "forced": False} in h.view(seat)["actions"]
+        assert {"type": "action", "seat": 0, "action": "keep", "forced": False} in h.view(seat)["events"]
+    for seat in (None, 0, 2):
+        assert {**lead, "forced": False} in h.view(seat)["actions"]
+    assert {"seat": 1, "action": "play", "card": "3c", "forced": True} in h.view(2)["actions"]
+    assert {"type": "action", "seat": 0, "action": "keep", "forced": True} in h.events()  # full record

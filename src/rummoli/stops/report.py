@@ -2,7 +2,8 @@
 
 These read a :class:`~rummoli.stops.hand.Hand` and never change it.  Nothing here may reveal a card
 that its reader may not see: events carry only played cards and showdown fives; a view adds its own
-seat's hand and, for the seat that swapped with the widow, the hand it gave up.
+seat's hand and, for the seat that swapped with the widow, the hand it gave up.  A view also hides
+whether another seat's lead or widow choice was forced, since that can tell what the seat holds.
 """
 
 from __future__ import annotations
@@ -34,8 +35,19 @@ def party(hand: Hand, code: int) -> str:
     return f"seat:{code}" if code >= 0 else f"pot:{hand.rules.board.pots[-1 - code].id}"
 
 
-def render(hand: Hand, log: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """Log entries as JSON-ready events (public: no hidden card is ever in an event)."""
+def shown_forced(entry: tuple[Any, ...], reader: int | bool | None) -> bool:
+    """The ``forced`` flag of a logged action as ``reader`` may see it (R-VIEW-1).
+
+    Whether a lead, a widow choice or a bid was forced can depend on the actor's hidden cards (a
+    lone lowest card; a pay card under ``widow_bar``), so only the actor sees it; a play in a run
+    is forced for everyone alike.  ``reader=True`` is the full record (replays, R-NOTE-4).
+    """
+    return bool(entry[5]) and (reader is True or entry[2] == "play" or entry[1] == reader)
+
+
+def render(hand: Hand, log: Sequence[tuple[Any, ...]], reader: int | bool | None = True) -> list[dict[str, Any]]:
+    """Log entries as JSON-ready events: no hidden card is ever in an event; the ``forced`` flags are
+    as ``reader`` (a seat, ``None`` for a spectator, ``True`` for the full record) may see them."""
     out: list[dict[str, Any]] = []
     pots = hand.rules.board.pots
     for e in log:
@@ -44,7 +56,7 @@ def render(hand: Hand, log: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
             out.append({"type": "chips", "from": party(hand, e[1]), "to": party(hand, e[2]),
                         "amount": e[3], "reason": e[4]})
         elif tag == "act":
-            out.append({"type": "action", **action_json(e), "forced": e[5]})
+            out.append({"type": "action", **action_json(e), "forced": shown_forced(e, reader)})
         elif tag == "show":
             out.append({"type": "showdown", "seat": e[1], "cards": [str(c) for c in cards_of(e[2])]})
         elif tag == "stop":
@@ -109,8 +121,8 @@ def view(hand: Hand, seat: int | None) -> dict[str, Any]:
         "start": {"chips": list(hand.start_chips), "pots": {p.id: hand.start_pots[j] for j, p
                                                            in enumerate(pots)},
                   "ante": hand.with_ante},
-        "actions": [{**a, "forced": f} for a, f in zip(actions(hand), _forced_flags(hand), strict=True)],
-        "events": render(hand, hand.log),
+        "actions": [{**action_json(e), "forced": shown_forced(e, seat)} for e in hand.log if e[0] == "act"],
+        "events": render(hand, hand.log, seat),
         "legal_actions": [] if seat is None else [a.to_json() for a in hand.legal_actions(seat)],
     }
     if seat is not None and seat == hand.swapped:
@@ -119,8 +131,3 @@ def view(hand: Hand, seat: int | None) -> dict[str, Any]:
     if hand.over:
         view["winner"] = None if hand.winner < 0 else hand.winner
     return view
-
-
-def _forced_flags(hand: Hand) -> list[bool]:
-    return [bool(e[5]) for e in hand.log if e[0] == "act"]
-
