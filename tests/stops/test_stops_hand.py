@@ -244,3 +244,33 @@ def test_R_VIEW_1_a_forced_choice_does_not_tell_the_table_why_it_was_forced() ->
         assert {**lead, "forced": False} in h.view(seat)["actions"]
     assert {"seat": 1, "action": "play", "card": "3c", "forced": True} in h.view(2)["actions"]
     assert {"type": "action", "seat": 0, "action": "keep", "forced": True} in h.events()  # full record
+
+
+def test_R_WIDOW_1_the_dealer_never_bids_and_the_auction_goes_round_from_the_dealers_left() -> None:
+    h = make_hand(rules(**WIDOW), dealer=2)
+    h.apply(act(2, "keep"))
+    assert h.to_act() == [3]
+    with pytest.raises(IllegalAction, match="R-WIDOW-1"):
+        h.verify(act(2, "bid", amount=1))
+    h.apply(act(3, "bid", amount=1))
+    h.apply(act(0, "pass"))
+    assert h.to_act() == [1]
+    h.apply(act(1, "bid", amount=2))
+    assert h.to_act() == [3]  # round again, skipping seat 0 (a pass is final) and the dealer
+    h.apply(act(3, "pass"))
+    assert h.swapped == 1 and paid(h.events(), "seat:1", "widow_bid") == 2
+
+
+def test_R_POKER_1_cap_rises_when_the_smallest_stack_folds_and_the_round_ends_once_all_match() -> None:
+    h = make_hand(rules(**POKER), chips=[100, 100, 14, 100])  # seat 2 holds 5 after the ante
+    h.apply(act(1, "bet", amount=3))
+    assert [a.amount for a in h.legal_actions() if a.kind == "raise"] == [1, 2]
+    h.apply(act(2, "fold"))
+    # Among the players still in, the smallest stack at the start of the round is now 91.
+    assert [a.amount for a in h.legal_actions() if a.kind == "raise"] == list(range(1, 11))
+    h.apply(act(3, "raise", amount=10))
+    h.apply(act(0, "call"))
+    assert h.phase == "poker" and h.to_act() == [1]  # seat 1 has not matched the raise yet
+    h.apply(act(1, "call"))
+    assert h.phase != "poker" and set(h.showdown) == {0, 1, 3}
+    assert chips_to(h.events(), "pot:poker", "bet") == 3 * 13

@@ -181,3 +181,15 @@ def test_R_END_1_first_out_takes_centre_and_a_chip_per_card_paying_what_they_hav
 def test_R_END_1_leftover_none_option() -> None:
     h = make_hand(rules(leftover="none"), hands={1: "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc"})
     assert h.winner == 1 and chips_to(h.events(), "seat:1", "leftover") == 0
+
+
+def test_R_PLAY_6_pay_and_pass_goes_round_the_table_each_seat_paying_first() -> None:
+    # A club stop; seats 1 and 2 hold no red card, seat 3 does: two chips in, seat 3 leads.
+    h = make_hand(rules(cannot_lead="pay_and_pass"), hands={1: "2c 3c 5s 6s 7s 8s 9s Ts Js Qs Ks",
+                                                            2: "5c 6c 7c 8c 9c Tc Jc Qc Kc Ac As"},
+                  widow="4c")
+    events = h.events()
+    assert [e["seat"] for e in events if e["type"] == "cannot_lead"] == [1, 2]
+    assert [e["from"] for e in events if e["type"] == "chips" and e["reason"] == "cannot_lead"] == \
+        ["seat:1", "seat:2"]
+    assert h.to_act() == [3] and all(Card.parse(c).suit in (1, 2) for c in lead_cards(h))
