@@ -2,7 +2,10 @@
 
 * :mod:`~rummoli.stops.ruleset` -- rulesets and boards as data (:func:`load_ruleset`);
 * :mod:`~rummoli.stops.actions` -- :class:`Action`, the R-NOTE-3 decisions;
-* :mod:`~rummoli.stops.hand` -- :class:`Hand`, one hand as a state machine;
+* :mod:`~rummoli.stops.hand` -- :class:`Hand`, one hand as a state machine (legality, forced actions);
+* :mod:`~rummoli.stops.bidding` -- its ante, widow, auction and poker round;
+* :mod:`~rummoli.stops.play` -- its play round and the end of the hand;
+* :mod:`~rummoli.stops.base` -- the phases and fields those parts share;
 * :mod:`~rummoli.stops.report` -- what a hand shows: events, records, each seat's view (R-VIEW-1);
 * :mod:`~rummoli.stops.session` -- :class:`Session`, an evening of hands;
 * :mod:`~rummoli.stops.replay` -- hand records: :func:`replay_record`, :func:`random_hand_record`.

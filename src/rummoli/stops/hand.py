@@ -16,85 +16,34 @@ one) is made at once and logged as that seat's action, marked ``forced``.
 400
 
 Chips are whole numbers; every movement is logged as a transfer between a seat and a pot or two
-seats, so the table's total never changes (R-CHIP-1).
+seats, so the table's total never changes (R-CHIP-1).  The ante, widow and poker round live in
+:mod:`~rummoli.stops.bidding`, the play round in :mod:`~rummoli.stops.play`; this module keeps the
+state, the one legality function and the public interface.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from random import Random
 from typing import Any, Final
 
-from rummoli.cards import (
-    BLACK_MASK,
-    CARDS,
-    RANK_MASK,
-    RED_MASK,
-    SUIT_BITS,
-    SUIT_MASK,
-    Card,
-    CardError,
-    cards_of,
-    mask_of,
-)
+from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops import report
 from rummoli.stops.actions import KINDS, Action
-from rummoli.stops.ruleset import CARD, COMBO, Board, Ruleset, load_ruleset
+from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
+from rummoli.stops.bidding import Bidding
+from rummoli.stops.play import Play, _board_tables
+from rummoli.stops.ruleset import Ruleset, load_ruleset
 
-WIDOW: Final = "widow"
-AUCTION: Final = "auction"
-BETTING: Final = "poker"
-PLAY: Final = "play"
-OVER: Final = "over"
+__all__ = ["AUCTION", "BETTING", "OVER", "PLAY", "WIDOW", "Hand", "deal_sizes"]
 
-_IN_WIDOW: Final = -1
-_PLAYED: Final = -2
 _ALL_SEATS: Final = -1
 _RULE_OF_KIND: Final = {
     "swap": "R-WIDOW-1", "keep": "R-WIDOW-1", "bid": "R-WIDOW-1", "pass": "R-WIDOW-1",
     "check": "R-POKER-1", "bet": "R-POKER-1", "call": "R-POKER-1", "raise": "R-POKER-1",
     "fold": "R-POKER-1", "lead": "R-PLAY-2", "play": "R-PLAY-3", "claim": "R-PLAY-9",
 }
-# Option tuples: (seat, kind, low, high, card mask).  One list serves listing and checking.
-Option = tuple[int, str, int, int, int]
-
-
-def _lowest_per_suit(mask: int) -> int:
-    """The lowest card of each suit held."""
-    out = 0
-    for block in SUIT_MASK:
-        b = mask & block
-        out |= b & -b
-    return out
-
-
-def _lowest_rank(mask: int) -> int:
-    """Every card of the lowest rank held, in any suit."""
-    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & SUIT_BITS
-    return mask & RANK_MASK[(ranks & -ranks).bit_length() - 1] if ranks else 0
-
-
-@lru_cache(maxsize=64)
-def _board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]:
-    """Per card: the card pots it wins, the combos it tops (pot, lowest rank); and the pay-card mask."""
-    card_pots: list[tuple[int, ...]] = [()] * 52
-    combo_end: list[tuple[tuple[int, int], ...]] = [()] * 52
-    pay_mask = 0
-    for j, pot in enumerate(board.pots):
-        if pot.kind == CARD:
-            index = pot.cards[0]
-            card_pots[index] = (*card_pots[index], j)
-            pay_mask |= 1 << index
-        elif pot.kind == COMBO:
-            top, low = pot.ranks[-1], pot.ranks[0]
-            for s in (range(4) if pot.suit is None else (pot.suit,)):
-                combo_end[13 * s + top] = (*combo_end[13 * s + top], (j, low))
-            for index in pot.cards:
-                pay_mask |= 1 << index
-    return tuple(card_pots), tuple(combo_end), pay_mask
 
 
 def deal_sizes(players: int, dealer: int) -> tuple[list[int], int]:
@@ -107,7 +56,7 @@ def deal_sizes(players: int, dealer: int) -> tuple[list[int], int]:
     return sizes, base + (1 if players < extra else 0)
 
 
-class Hand:
+class Hand(Bidding, Play):
     """A stops hand: ante, widow, poker round, play round and the end (RULES.md §2.2–2.3)."""
 
     __slots__ = (
@@ -179,7 +128,7 @@ class Hand:
         self.dealt = [list(h) for h in hands]
         self.dealt_widow = list(widow)
         self.hands = masks
-        owner = [_IN_WIDOW] * 52
+        owner = [IN_WIDOW] * 52
         for seat, dealt in enumerate(hands):
             for c in dealt:
                 owner[c.index] = seat
@@ -238,48 +187,7 @@ class Hand:
             self.pots[-1 - dst] += amount
         self.log.append(("chips", src, dst, amount, reason))
 
-    def _ante(self) -> None:
-        rules = self.rules
-        antes = [rules.ante(p) for p in rules.board.pots]
-        per_seat = sum(antes)
-        double = self.rules.dealer_ante == "double"
-        for seat in range(self.n):
-            need = per_seat * (2 if double and seat == self.dealer else 1)
-            if self.chips[seat] < need:
-                raise IllegalAction("R-ANTE-1", f"seat {seat} ({self.names[seat]}) holds {self.chips[seat]} "
-                                    f"chips and cannot pay the ante of {need}: they are out of the session")
-        log, balances = self.log, self.pots
-        for seat in range(self.n):
-            factor = 2 if double and seat == self.dealer else 1
-            self.chips[seat] -= per_seat * factor
-            for j, ante in enumerate(antes):
-                if ante:
-                    balances[j] += ante * factor
-                    log.append(("chips", seat, -1 - j, ante * factor, "ante"))
-
-    def _pay_on_hold(self) -> None:
-        """``pay = on_hold``: whoever was dealt a pot's card (or a whole combo) takes it now."""
-        order = [(self.dealer + 1 + k) % self.n for k in range(self.n)]
-        for j, pot in enumerate(self.rules.board.pots):
-            if pot.kind == CARD:
-                seat = self.owner[pot.cards[0]]
-                if seat >= 0:
-                    self._move(-1 - j, seat, self.pots[j], "on_hold")
-            elif pot.kind == COMBO:
-                suits = range(4) if pot.suit is None else (pot.suit,)
-                for seat in order:
-                    if any(all(self.owner[13 * s + r] == seat for r in pot.ranks) for s in suits):
-                        self._move(-1 - j, seat, self.pots[j], "on_hold")
-                        break
-
     # ------------------------------------------------------------------------- legality (one place)
-    def _barred(self, seat: int) -> bool:
-        return self.rules.widow_bar == "pay_card_holders" and bool(self.hands[seat] & self._pay_mask)
-
-    def _cap(self) -> int:
-        """R-POKER-1: the smallest starting stack among players not folded (kept up to date on folds)."""
-        return self._cap_value
-
     def _options(self) -> list[Option]:
         """Every legal option now: ``(seat, kind, low, high, cards)``; the single source of legality."""
         phase = self.phase
@@ -292,30 +200,7 @@ class Hand:
             else:
                 opts.append((self.turn, "lead", 0, 0, self._lead_mask))
             return opts
-        seat = self.turn
-        if phase == BETTING:
-            put, level, cap = self._put[seat], self._level, self._cap()
-            max_bet = self.rules.max_bet
-            if put == level:
-                opts = [(seat, "check", 0, 0, 0)]
-                if level == 0 and cap > 0:
-                    opts.append((seat, "bet", 1, min(max_bet, cap), 0))
-                return opts
-            opts = [(seat, "call", 0, 0, 0), (seat, "fold", 0, 0, 0)]
-            if self._raises < self.rules.max_raises and cap > level:
-                opts.append((seat, "raise", 1, min(max_bet, cap - level), 0))
-            return opts
-        if phase == AUCTION:
-            opts = [(seat, "pass", 0, 0, 0)]
-            if not self._barred(seat) and self.chips[seat] > self._bid:
-                opts.append((seat, "bid", self._bid + 1, self.chips[seat], 0))
-            return opts
-        if phase == WIDOW:
-            opts = [(seat, "keep", 0, 0, 0)]
-            if not self._barred(seat):
-                opts.append((seat, "swap", 0, 0, 0))
-            return opts
-        return []
+        return self._bidding_options()
 
     @staticmethod
     def _forced(opts: list[Option]) -> Option | None:
@@ -455,224 +340,6 @@ class Hand:
                 return
             self._do(opt[0], opt[1], -1, opt[2], True)
 
-    # ----------------------------------------------------------------------------- widow
-    def _swap(self, seat: int) -> None:
-        old = self.hands[seat]
-        widow = old ^ ((1 << 52) - 1)
-        for m in self.hands:
-            widow &= ~m
-        self.hands[seat] = widow
-        for c in cards_of(widow):
-            self.owner[c.index] = seat
-        for c in cards_of(old):
-            self.owner[c.index] = _IN_WIDOW
-        self.swapped = seat
-        self.given_up = old
-        self.log.append(("swap", seat))
-
-    def _next_bidder(self) -> None:
-        n = self.n
-        others = ((1 << n) - 1) & ~self._passed
-        if self._bidder >= 0:
-            others &= ~(1 << self._bidder)
-        if not others:
-            if self._bidder >= 0:
-                self._move(self._bidder, self.dealer, self._bid, "widow_bid")
-                self._swap(self._bidder)
-            self._begin_poker()
-            return
-        seat = self.turn
-        for _ in range(n):
-            seat = (seat + 1) % n
-            if others >> seat & 1:
-                self.turn = seat
-                return
-
-    # ----------------------------------------------------------------------------- poker
-    def _begin_poker(self) -> None:
-        if self.rules.poker == "before_play" and self.rules.board.poker is not None:
-            self.phase = BETTING
-            self._start_stack = list(self.chips)
-            self._cap_value = min(self.chips)
-            self._put = [0] * self.n
-            self._level = self._raises = self._folded = 0
-            self._passed = (1 << self.n) - 1  # reused: seats still to act in this betting round
-            self.turn = (self.dealer + 1) % self.n
-            return
-        self._begin_play()
-
-    def _betting(self, seat: int, kind: str, amount: int) -> None:
-        n = self.n
-        everyone = ((1 << n) - 1) & ~self._folded
-        poker = -1 - (self.rules.board.poker or 0)
-        if kind == "bet" or kind == "raise":
-            add = (self._level - self._put[seat]) + amount
-            self._level += amount
-            if kind == "raise":
-                self._raises += 1
-            self._put[seat] += add
-            self._move(seat, poker, add, "bet")
-            self._passed = everyone & ~(1 << seat)
-        else:
-            if kind == "call":
-                add = self._level - self._put[seat]
-                self._put[seat] += add
-                self._move(seat, poker, add, "bet")
-            elif kind == "fold":
-                self._folded |= 1 << seat
-                self._cap_value = min(self._start_stack[s] for s in range(n) if not self._folded >> s & 1)
-            self._passed &= ~(1 << seat)
-        alive = ((1 << n) - 1) & ~self._folded
-        if alive & (alive - 1) == 0:
-            self._poker_win([alive.bit_length() - 1], show=False)
-            self._begin_play()
-            return
-        if not self._passed:
-            self._poker_win([s for s in range(n) if alive >> s & 1], show=True)
-            self._begin_play()
-            return
-        for k in range(1, n):
-            nxt = (seat + k) % n
-            if self._passed >> nxt & 1:
-                self.turn = nxt
-                return
-
-    def _poker_win(self, seats: list[int], show: bool, hands: list[int] | None = None) -> None:
-        """Showdown among ``seats`` (R-POKER-3 shows each one's best five); the best take the pot."""
-        held = hands if hands is not None else self.hands
-        if show and len(seats) > 1:
-            values = {s: evaluate_mask(held[s]) for s in seats}
-            for s in seats:
-                five = HandValue(values[s], held[s]).cards
-                self.showdown[s] = mask_of(five)
-                self.log.append(("show", s, self.showdown[s]))
-            best = max(values.values())
-            seats = [s for s in seats if values[s] == best]
-        order = sorted(seats, key=lambda s: (s - self.dealer - 1) % self.n)
-        self.poker_winners = order
-        j = self.rules.board.poker
-        assert j is not None
-        share = self.pots[j] // len(order)
-        for s in order:
-            self._move(-1 - j, s, share, "poker")
-
-    # ------------------------------------------------------------------------------ play
-    def _begin_play(self) -> None:
-        self.phase = PLAY
-        self.play_start = list(self.hands)
-        if self.rules.opening_lead == "poker_winner" and self.poker_winners:
-            leader = self.poker_winners[0]
-        else:
-            leader = (self.dealer + 1) % self.n
-        self._run = False
-        self._stopped_suit = -1
-        hand = self.hands[leader]
-        self._lead_mask = _lowest_rank(hand) if self.rules.lead == "lowest_overall" else _lowest_per_suit(hand)
-        self.turn = leader
-
-    def _lead_options(self, seat: int) -> int:
-        """The cards ``seat`` may lead after a stop in ``_stopped_suit`` (R-PLAY-5), or 0."""
-        hand = self.hands[seat]
-        suit = self._stopped_suit
-        restart = self.rules.restart
-        if restart == "opposite_colour":
-            allowed = hand & (BLACK_MASK if suit in (1, 2) else RED_MASK)
-            if self.rules.lead == "lowest_overall":
-                return _lowest_rank(allowed)
-            return _lowest_per_suit(allowed)
-        allowed = hand & ~SUIT_MASK[suit]
-        if allowed:
-            return _lowest_per_suit(allowed)
-        if restart == "other_suit_else_same":
-            return hand & -hand
-        return 0
-
-    def _lay(self, seat: int, card: int, kind: str, forced: bool) -> None:
-        self.log.append(("act", seat, kind, card, 0, forced))
-        self.hands[seat] ^= 1 << card
-        self.owner[card] = _PLAYED
-        if self._pending:
-            self.log.append(("unclaimed", self._pending_seat, tuple(self._pending_pots)))
-            self._pending = False
-        rank = card % 13
-        if kind == "lead" or self._last_layer != seat:
-            self._streak_from = rank
-        self._last_layer = seat
-        card_pots, combos = self._card_pots[card], self._combo_end[card]
-        if (card_pots or combos) and self.rules.pay == "on_play":
-            won = [j for j in card_pots if self.pots[j] > 0]
-            won += [j for j, low in combos if low >= self._streak_from and self.pots[j] > 0]
-            if won:
-                if self.rules.claim == "automatic":
-                    for j in won:
-                        self._move(-1 - j, seat, self.pots[j], "pay_card")
-                else:
-                    self._pending, self._pending_seat, self._pending_pots = True, seat, won
-        if not self.hands[seat]:
-            self._finish(seat)
-            return
-        if rank != 12:
-            holder = self.owner[card + 1]
-            if holder >= 0:
-                self._run = True
-                self.turn = holder
-                self._lead_mask = 2 << card
-                return
-        self.log.append(("stop", card))
-        self._run = False
-        self._stopped_suit = card // 13
-        leader = seat
-        for _ in range(self.n):
-            mask = self._lead_options(leader)
-            if mask:
-                self.turn = leader
-                self._lead_mask = mask
-                return
-            self.log.append(("cannot_lead", leader))
-            if self.rules.cannot_lead == "pay_and_pass" and self.chips[leader] > 0:
-                self._move(leader, -1 - self.rules.board.centre, 1, "cannot_lead")
-            leader = (leader + 1) % self.n
-        self._stall()
-
-    def _claim(self) -> None:
-        seat = self._pending_seat
-        for j in self._pending_pots:
-            self._move(-1 - j, seat, self.pots[j], "pay_card")
-        self._pending = False
-        self._pending_pots = []
-
-    def _honour_claim(self) -> None:
-        # The hand ends before another card is laid, so the claim window never closed.
-        if self._pending:
-            self._claim()
-
-    def _stall(self) -> None:
-        self._honour_claim()
-        self.log.append(("stall",))
-        centre = -1 - self.rules.board.centre
-        for seat in range(self.n):
-            self._move(seat, centre, min(self.hands[seat].bit_count(), self.chips[seat]), "stall")
-        self._end()
-
-    def _finish(self, seat: int) -> None:
-        self._honour_claim()
-        self.winner = seat
-        self.log.append(("out", seat))
-        centre = self.rules.board.centre
-        self._move(-1 - centre, seat, self.pots[centre], "centre")
-        if self.rules.leftover == "pay":
-            for other in range(self.n):
-                if other != seat:
-                    self._move(other, seat, min(self.hands[other].bit_count(), self.chips[other]), "leftover")
-        self._end()
-
-    def _end(self) -> None:
-        self.phase = OVER
-        self._run = False
-        self._lead_mask = 0
-        if self.rules.poker == "after_play" and self.rules.board.poker is not None:
-            self._poker_win(list(range(self.n)), show=True, hands=self.play_start)
-        self.log.append(("over",))
 
     def step_forced(self) -> bool:
         """Make the one forced action, if there is one now (for replays with ``auto=False``)."""
@@ -725,7 +392,7 @@ class Hand:
         held = 0
         for m in self.hands:
             held |= m
-        played = sum(1 << c for c in range(52) if self.owner[c] == _PLAYED)
+        played = sum(1 << c for c in range(52) if self.owner[c] == PLAYED)
         return ((1 << 52) - 1) & ~held & ~played
 
     def played(self) -> list[tuple[int, int]]:

@@ -1,0 +1,75 @@
+"""What every part of a stops hand shares: the phase names, the option tuple and the state's fields.
+
+:class:`~rummoli.stops.hand.Hand` is put together from :class:`~rummoli.stops.bidding.Bidding` (the
+ante, the widow and its auction, the poker round) and :class:`~rummoli.stops.play.Play` (the play
+round and the end of the hand).  This base only declares, for the type checker, the fields that
+``Hand.__slots__`` holds and the methods each part calls on the other; it adds no state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from rummoli.stops.ruleset import Ruleset
+
+WIDOW: Final = "widow"
+AUCTION: Final = "auction"
+BETTING: Final = "poker"
+PLAY: Final = "play"
+OVER: Final = "over"
+
+IN_WIDOW: Final = -1
+PLAYED: Final = -2
+# Option tuples: (seat, kind, low, high, card mask).  One list serves listing and checking.
+Option = tuple[int, str, int, int, int]
+
+
+class HandState:
+    """The fields of a hand (declared here, stored in ``Hand.__slots__``)."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
+
+    if TYPE_CHECKING:
+        rules: Ruleset
+        n: int
+        names: list[str]
+        dealer: int
+        chips: list[int]
+        pots: list[int]
+        hands: list[int]
+        owner: list[int]
+        log: list[tuple[Any, ...]]
+        phase: str
+        turn: int
+        swapped: int
+        given_up: int
+        showdown: dict[int, int]
+        poker_winners: list[int]
+        winner: int
+        play_start: list[int]
+        _card_pots: tuple[tuple[int, ...], ...]
+        _combo_end: tuple[tuple[tuple[int, int], ...], ...]
+        _pay_mask: int
+        _bid: int
+        _bidder: int
+        _passed: int
+        _put: list[int]
+        _start_stack: list[int]
+        _level: int
+        _cap_value: int
+        _raises: int
+        _folded: int
+        _run: bool
+        _lead_mask: int
+        _stopped_suit: int
+        _streak_from: int
+        _last_layer: int
+        _pending: bool
+        _pending_seat: int
+        _pending_pots: list[int]
+
+        def _move(self, src: int, dst: int, amount: int, reason: str) -> None: ...
+        def _begin_play(self) -> None: ...
+        def _poker_win(self, seats: list[int], show: bool, hands: list[int] | None = None) -> None: ...

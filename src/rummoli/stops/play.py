@@ -1,0 +1,175 @@
+"""The play round and the end of a hand (RULES.md R-PLAY-1 to R-PLAY-9, R-END-1).
+
+Leads, runs, stops and restarts, passing or paying when a leader cannot lead, stalls, pay cards and
+combos, announce-mode claims, going out and the leftover payments.  A mixin of
+:class:`~rummoli.stops.hand.Hand`; card sets are 52-bit masks (``rummoli.cards``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rummoli.cards import BLACK_MASK, RANK_MASK, RED_MASK, SUIT_BITS, SUIT_MASK
+from rummoli.stops.base import OVER, PLAY, PLAYED, HandState
+from rummoli.stops.ruleset import CARD, COMBO, Board
+
+
+def _lowest_per_suit(mask: int) -> int:
+    """The lowest card of each suit held."""
+    out = 0
+    for block in SUIT_MASK:
+        b = mask & block
+        out |= b & -b
+    return out
+
+
+def _lowest_rank(mask: int) -> int:
+    """Every card of the lowest rank held, in any suit."""
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & SUIT_BITS
+    return mask & RANK_MASK[(ranks & -ranks).bit_length() - 1] if ranks else 0
+
+
+@lru_cache(maxsize=64)
+def _board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]:
+    """Per card: the card pots it wins, the combos it tops (pot, lowest rank); and the pay-card mask."""
+    card_pots: list[tuple[int, ...]] = [()] * 52
+    combo_end: list[tuple[tuple[int, int], ...]] = [()] * 52
+    pay_mask = 0
+    for j, pot in enumerate(board.pots):
+        if pot.kind == CARD:
+            index = pot.cards[0]
+            card_pots[index] = (*card_pots[index], j)
+            pay_mask |= 1 << index
+        elif pot.kind == COMBO:
+            top, low = pot.ranks[-1], pot.ranks[0]
+            for s in (range(4) if pot.suit is None else (pot.suit,)):
+                combo_end[13 * s + top] = (*combo_end[13 * s + top], (j, low))
+            for index in pot.cards:
+                pay_mask |= 1 << index
+    return tuple(card_pots), tuple(combo_end), pay_mask
+
+
+
+class Play(HandState):
+    """The play round of a :class:`~rummoli.stops.hand.Hand`."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY
+        self.play_start = list(self.hands)
+        if self.rules.opening_lead == "poker_winner" and self.poker_winners:
+            leader = self.poker_winners[0]
+        else:
+            leader = (self.dealer + 1) % self.n
+        self._run = False
+        self._stopped_suit = -1
+        hand = self.hands[leader]
+        self._lead_mask = _lowest_rank(hand) if self.rules.lead == "lowest_overall" else _lowest_per_suit(hand)
+        self.turn = leader
+
+    def _lead_options(self, seat: int) -> int:
+        """The cards ``seat`` may lead after a stop in ``_stopped_suit`` (R-PLAY-5), or 0."""
+        hand = self.hands[seat]
+        suit = self._stopped_suit
+        restart = self.rules.restart
+        if restart == "opposite_colour":
+            allowed = hand & (BLACK_MASK if suit in (1, 2) else RED_MASK)
+            if self.rules.lead == "lowest_overall":
+                return _lowest_rank(allowed)
+            return _lowest_per_suit(allowed)
+        allowed = hand & ~SUIT_MASK[suit]
+        if allowed:
+            return _lowest_per_suit(allowed)
+        if restart == "other_suit_else_same":
+            return hand & -hand
+        return 0
+
+    def _lay(self, seat: int, card: int, kind: str, forced: bool) -> None:
+        self.log.append(("act", seat, kind, card, 0, forced))
+        self.hands[seat] ^= 1 << card
+        self.owner[card] = PLAYED
+        if self._pending:
+            self.log.append(("unclaimed", self._pending_seat, tuple(self._pending_pots)))
+            self._pending = False
+        rank = card % 13
+        if kind == "lead" or self._last_layer != seat:
+            self._streak_from = rank
+        self._last_layer = seat
+        card_pots, combos = self._card_pots[card], self._combo_end[card]
+        if (card_pots or combos) and self.rules.pay == "on_play":
+            won = [j for j in card_pots if self.pots[j] > 0]
+            won += [j for j, low in combos if low >= self._streak_from and self.pots[j] > 0]
+            if won:
+                if self.rules.claim == "automatic":
+                    for j in won:
+                        self._move(-1 - j, seat, self.pots[j], "pay_card")
+                else:
+                    self._pending, self._pending_seat, self._pending_pots = True, seat, won
+        if not self.hands[seat]:
+            self._finish(seat)
+            return
+        if rank != 12:
+            holder = self.owner[card + 1]
+            if holder >= 0:
+                self._run = True
+                self.turn = holder
+                self._lead_mask = 2 << card
+                return
+        self.log.append(("stop", card))
+        self._run = False
+        self._stopped_suit = card // 13
+        leader = seat
+        for _ in range(self.n):
+            mask = self._lead_options(leader)
+            if mask:
+                self.turn = leader
+                self._lead_mask = mask
+                return
+            self.log.append(("cannot_lead", leader))
+            if self.rules.cannot_lead == "pay_and_pass" and self.chips[leader] > 0:
+                self._move(leader, -1 - self.rules.board.centre, 1, "cannot_lead")
+            leader = (leader + 1) % self.n
+        self._stall()
+
+    def _claim(self) -> None:
+        seat = self._pending_seat
+        for j in self._pending_pots:
+            self._move(-1 - j, seat, self.pots[j], "pay_card")
+        self._pending = False
+        self._pending_pots = []
+
+    def _honour_claim(self) -> None:
+        # The hand ends before another card is laid, so the claim window never closed.
+        if self._pending:
+            self._claim()
+
+    def _stall(self) -> None:
+        self._honour_claim()
+        self.log.append(("stall",))
+        centre = -1 - self.rules.board.centre
+        for seat in range(self.n):
+            self._move(seat, centre, min(self.hands[seat].bit_count(), self.chips[seat]), "stall")
+        self._end()
+
+    def _finish(self, seat: int) -> None:
+        self._honour_claim()
+        self.winner = seat
+        self.log.append(("out", seat))
+        centre = self.rules.board.centre
+        self._move(-1 - centre, seat, self.pots[centre], "centre")
+        if self.rules.leftover == "pay":
+            for other in range(self.n):
+                if other != seat:
+                    self._move(other, seat, min(self.hands[other].bit_count(), self.chips[other]), "leftover")
+        self._end()
+
+    def _end(self) -> None:
+        self.phase = OVER
+        self._run = False
+        self._lead_mask = 0
+        if self.rules.poker == "after_play" and self.rules.board.poker is not None:
+            self._poker_win(list(range(self.n)), show=True, hands=self.play_start)
+        self.log.append(("over",))
