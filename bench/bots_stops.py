@@ -86,23 +86,24 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
 def strength(ruleset: str, deals: int, hard_samples: int, levels: tuple[str, ...] = LEVELS) -> dict[str, Any]:
     rules = load_ruleset(ruleset)
     players = 4
-    per_deal: dict[str, list[float]] = {level: [] for level in levels}
+    unique = tuple(dict.fromkeys(levels))
+    per_deal: dict[str, list[float]] = {level: [] for level in unique}
     for d in range(deals):
         cards, widow, dealer = deal(ruleset, players, d)
-        gains: dict[str, float] = {level: 0.0 for level in levels}
+        gains: dict[str, float] = {level: 0.0 for level in unique}
         for r in range(players):
             order = [levels[(s + r) % len(levels)] for s in range(players)]
             bots = [make(level, d * 10 + r * 3 + s, hard_samples) for s, level in enumerate(order)]
             hand = Hand(rules, NAMES[:players], [100] * players, {}, dealer, cards, widow)
             play_out(hand, bots)
             for s, level in enumerate(order):
-                gains[level] += (hand.chips[s] - 100) / players
-        for level in levels:
+                gains[level] += (hand.chips[s] - 100) / (players * order.count(level))
+        for level in unique:
             per_deal[level].append(gains[level])
     out: dict[str, Any] = {"levels": {}, "gaps": {}}
-    for level in levels:
+    for level in unique:
         out["levels"][level] = mean_ci(per_deal[level])
-    for a, b in itertools.pairwise(levels):
+    for a, b in itertools.pairwise(unique):
         out["gaps"][f"{a}-{b}"] = mean_ci([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
     return out
 
@@ -116,6 +117,8 @@ def main() -> None:
     parser.add_argument("--hard-decisions", type=int, default=10, help="hard decisions timed at the 1 s budget")
     parser.add_argument("--quick", action="store_true", help="tiny run (a smoke test)")
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--pairs", action="store_true",
+                        help="also seat each adjacent pair of levels alone, two against two (less noise)")
     args = parser.parse_args()
     if args.quick:
         args.deals, args.timing_hands, args.hard_decisions, args.hard_samples = 6, 4, 2, 3
@@ -125,17 +128,27 @@ def main() -> None:
         for rs in rulesets:
             for level, (p50, p95, count) in timing(rs, args.timing_hands, args.hard_decisions).items():
                 print(f"  {rs:17} {level:7} p50 {1000 * p50:8.2f} ms   p95 {1000 * p95:8.2f} ms   ({count} decisions)")
-    print(f"strength: 4-player duplicate deals ({args.deals} deals x 4 rotations), line-up "
-          f"{', '.join(LEVELS)}; hard searches {args.hard_samples} worlds per decision")
+    print(f"strength: 4-player duplicate deals ({args.deals} deals x 4 rotations); hard searches "
+          f"{args.hard_samples} worlds per decision; mean chips per hand and per-deal paired gaps, 95% CI")
     for rs in rulesets:
         start = time.perf_counter()
         result = strength(rs, args.deals, args.hard_samples)
-        print(f"  {rs}  ({time.perf_counter() - start:.0f} s)")
+        print(f"  {rs}: one table, line-up {', '.join(LEVELS)}  ({time.perf_counter() - start:.0f} s)")
         for level, (m, half) in result["levels"].items():
             print(f"    {level:7} {m:+7.2f} ± {half:5.2f} chips per hand")
-        for gap, (m, half) in result["gaps"].items():
-            verdict = "excludes 0" if abs(m) > half else "includes 0"
-            print(f"    gap {gap:14} {m:+7.2f} ± {half:5.2f}  ({verdict})")
+        report_gaps(result["gaps"])
+        if args.pairs:
+            for upper, lower in itertools.pairwise(LEVELS):
+                start = time.perf_counter()
+                pair = strength(rs, args.deals, args.hard_samples, levels=(upper, lower, upper, lower))
+                print(f"  {rs}: two {upper} against two {lower}  ({time.perf_counter() - start:.0f} s)")
+                report_gaps({f"{upper}-{lower}": pair["gaps"][f"{upper}-{lower}"]})
+
+
+def report_gaps(gaps: dict[str, tuple[float, float]]) -> None:
+    for gap, (m, half) in gaps.items():
+        verdict = "excludes 0" if abs(m) > half else "includes 0"
+        print(f"    gap {gap:14} {m:+7.2f} ± {half:5.2f}  ({verdict})", flush=True)
 
 
 if __name__ == "__main__":

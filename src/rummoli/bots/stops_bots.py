@@ -203,6 +203,8 @@ class NormalStopsBot(StopsBot):
     #: Monte-Carlo samples for the poker chance and the widow's worth (each a few microseconds)
     poker_samples = 80
     widow_samples = 24
+    #: how much an opponent's bet or raise tilts the sampled hands toward strong ones (0: not at all)
+    aggression_weight = 1.0
 
     def _widow_gain(self, view: dict[str, Any]) -> float:
         k = read_view(view)
@@ -217,7 +219,9 @@ class NormalStopsBot(StopsBot):
         return total / self.widow_samples - own
 
     def widow(self, view: dict[str, Any], opts: Options) -> ActionJSON:
-        if opts.has("swap") and self._widow_gain(view) > 1.5:
+        # Keeping sells the widow at auction: swap only a dreadful hand, and only for a better one.
+        hand = mask_of_texts(view["hand"])
+        if opts.has("swap") and dreadful(table_for(view["ruleset"]), hand) and self._widow_gain(view) > 1.5:
             return opts.pick("swap")
         return opts.pick("keep")
 
@@ -253,7 +257,7 @@ class NormalStopsBot(StopsBot):
                 if s in active and size >= 5:
                     best_other = max(best_other, evaluate_mask(m))
                     if k.aggression[s]:
-                        weight *= (0.25 + poker_percentile(m)) ** k.aggression[s]
+                        weight *= (0.5 + poker_percentile(m)) ** self.aggression_weight
             weight_sum += weight
             if mine > best_other:
                 wins += weight
@@ -302,25 +306,24 @@ def counted_lead_score(k: Known, card: int) -> float:
         gone = k.played | k.widow_certain()
         stop_p = 1.0 if top % 13 == 12 or gone >> (top + 1) & 1 else k.p_widow(top + 1)
         score += 6.0 * stop_p
-    if t.rules.pay == "on_play":
-        reach = 1.0
-        c = top + 1
-        end = 13 * suit + 13
-        while c < end and reach > 0.02:
-            bit = 1 << c
-            value = sum(k.pots[j] for j in t.card_pots.get(c, ()))
-            if hand & bit:
-                score += value * reach
-            elif k.played & bit:
-                break
-            else:
-                pw = k.p_widow(c)
-                score -= 0.5 * value * reach * (1.0 - pw)
-                reach *= 1.0 - pw
-            c += 1
-        for c, js in t.card_pots.items():
-            if run >> c & 1:
-                score += sum(k.pots[j] for j in js)
+    reach = 1.0
+    c = top + 1
+    end = 13 * suit + 13
+    while c < end and reach > 0.02:
+        bit = 1 << c
+        value = sum(k.pots[j] for j in t.card_pots.get(c, ())) if t.rules.pay == "on_play" else 0
+        if hand & bit:
+            score += value * reach + 0.75 * reach + (4.0 * reach if c % 13 == 12 else 0.0)
+        elif k.played & bit:
+            break
+        else:
+            pw = k.p_widow(c)
+            score -= 0.5 * value * reach * (1.0 - pw)
+            reach *= 1.0 - pw
+        c += 1
+    for c, js in t.card_pots.items():
+        if run >> c & 1:
+            score += sum(k.pots[j] for j in js)
     return score + 0.1 * (pay_held(t, rest) > 0) + 0.01 * low_cards(rest)
 
 
@@ -364,6 +367,9 @@ class HardStopsBot(NormalStopsBot):
     def decide(self, view: dict[str, Any], opts: Options) -> ActionJSON:
         if view["phase"] not in self.search_phases:
             return super().decide(view, opts)
+        if view["phase"] == "widow" and not dreadful(table_for(view["ruleset"]), mask_of_texts(view["hand"])):
+            # The family rule stands: a hand that is not dreadful keeps, and the dealer sells the widow.
+            return opts.pick("keep")
         start = time.perf_counter()
         fallback = super().decide(view, opts)
         cands = candidates(opts)

@@ -180,10 +180,13 @@ def lead_score(t: Table, hand: int, card: int, pots: list[int]) -> float:
     suit = card // 13
     score = 2.0 * run.bit_count()
     score += lead_keeping(t.rules.restart, rest, suit)
+    # The run climbs toward our other cards of the suit: they may be shed too, and the ace stops on us.
+    above = rest & SUIT_MASK[suit] & ~((2 << card) - 1)
+    score += 0.75 * above.bit_count() + (1.5 if above >> (13 * suit + 12) & 1 else 0.0)
     for c, js in t.card_pots.items():
         if run >> c & 1:
             score += sum(pots[j] for j in js)
-        elif rest >> c & 1 and c // 13 == suit:
+        elif above >> c & 1:
             score += 0.5  # the run heads for a pay card of ours
     return score
 

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
-from rummoli.bots.stops_policy import Table, best_lead, dreadful, easy_bet, poker_percentile
+from rummoli.bots.stops_policy import Table, dreadful, easy_bet, poker_percentile
 from rummoli.cards import CARDS, cards_of
 from rummoli.poker import evaluate_mask
 from rummoli.stops.hand import AUCTION, BETTING, PLAY, WIDOW, Hand
@@ -161,6 +161,43 @@ def verify_world(hand: Hand, view: dict[str, Any]) -> bool:
 
 
 # --------------------------------------------------------------------------------- rollouts
+class _Seen:
+    """What a seat of a rollout counts (the cards played, its own hand): enough for the ``normal``
+    lead score, with every unseen card equally likely to be in the widow."""
+
+    __slots__ = ("hand", "played", "pots", "pw", "t")
+
+    def __init__(self, hand: Hand, t: Table, seat: int) -> None:
+        played = 0
+        for c, owner in enumerate(hand.owner):
+            if owner == -2:
+                played |= 1 << c
+        self.t, self.hand, self.played, self.pots = t, hand.hands[seat], played, hand.pots
+        widow = 52 - sum(m.bit_count() for m in hand.hands) - played.bit_count()
+        unseen = 52 - self.hand.bit_count() - played.bit_count()
+        self.pw = widow / unseen if unseen else 0.0
+
+    def widow_certain(self) -> int:
+        return 0
+
+    def p_widow(self, card: int) -> float:
+        return self.pw
+
+
+def counted_lead(hand: Hand, t: Table, seat: int, options: int) -> int:
+    """The ``normal`` level's lead for a seat of a rollout, from its own cards and the cards played."""
+    from rummoli.bots.stops_bots import counted_lead_score
+
+    seen = _Seen(hand, t, seat)
+    best, best_score = -1, -1e18
+    for c in range(52):
+        if options >> c & 1:
+            s = counted_lead_score(seen, c)  # type: ignore[arg-type]
+            if s > best_score:
+                best, best_score = c, s
+    return best
+
+
 def policy_step(hand: Hand, t: Table) -> None:
     """One decision by the rules of thumb for whoever is to act, on their own cards only."""
     phase = hand.phase
@@ -169,7 +206,7 @@ def policy_step(hand: Hand, t: Table) -> None:
             hand._do(hand._pending_seat, "claim", -1, 0, False)
         else:
             seat, mask = hand.turn, hand._lead_mask
-            card = best_lead(t, hand.hands[seat], mask, hand.pots) if mask & (mask - 1) else mask.bit_length() - 1
+            card = counted_lead(hand, t, seat, mask) if mask & (mask - 1) else mask.bit_length() - 1
             hand._do(seat, "play" if hand._run else "lead", card, 0, False)
     else:
         seat = hand.turn
@@ -211,7 +248,7 @@ def _weight(hand: Hand, k: Known) -> float:
     w = 1.0
     for s, times in enumerate(k.aggression):
         if times and s != k.me:
-            w *= (0.25 + poker_percentile(hand.hands[s])) ** times
+            w *= 0.5 + poker_percentile(hand.hands[s])
     return w
 
 
