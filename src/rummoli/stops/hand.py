@@ -428,7 +428,8 @@ class Hand(Bidding, Play):
         if self.phase == BETTING:
             folded = [s for s in range(self.n) if self._folded >> s & 1]
             return {"betting": {"level": self._level, "put": list(self._put), "raises": self._raises,
-                                "folded": folded, "cap": self._cap()}}
+                                "folded": folded, "cap": self._cap(), "max_bet": self.rules.max_bet,
+                                "max_raises": self.rules.max_raises}}
         if self.phase == PLAY:
             stopped = None if self._stopped_suit < 0 else "shdc"[self._stopped_suit]
             return {"play": {"run": self._run, "stopped_suit": stopped,

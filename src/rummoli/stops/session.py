@@ -155,8 +155,14 @@ class Session:
                 self.seated[seat] = False
                 self.log.append({"type": "out", "seat": seat, "chips_to_centre": left})
 
-    def start_hand(self, deck: Sequence[Card] | None = None, seed: int | str | None = None) -> Hand:
-        """Ante and deal the next hand (a new dealt deck, or one shuffled from ``seed``)."""
+    def start_hand(
+        self, deck: Sequence[Card] | None = None, seed: int | str | None = None, *, auto: bool = True
+    ) -> Hand:
+        """Ante and deal the next hand (a new dealt deck, or one shuffled from ``seed``).
+
+        With ``auto=False`` the hand waits for each forced action to be made by ``step_forced()``,
+        so a table can show them one at a time.
+        """
         if self.settled:
             raise IllegalAction("R-SESSION-1", "the session has been settled")
         if self._seats:
@@ -175,10 +181,15 @@ class Session:
         else:
             chips, pots = [int(self.chips[s]) for s in seats], dict(self.pots)
         hand = Hand(self.rules, [self.names[s] for s in seats], chips, pots, position, hands, widow,
-                    ante=redeal is None)
+                    ante=redeal is None, auto=auto)
         self._seats = seats
         self._redeal = None
         return hand
+
+    @property
+    def hand_seats(self) -> list[int]:
+        """For the hand in play, the session seat that sits at each of its seats (empty between hands)."""
+        return list(self._seats)
 
     def play_random(self, hand: Hand, seed: int | str | None = None) -> None:
         """Finish ``hand`` with random legal decisions (simulations, tests)."""

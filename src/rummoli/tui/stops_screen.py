@@ -183,7 +183,7 @@ class StopsScreen(TableScreen):
             for kind in ("bet", "raise"):
                 if limits.get(kind):
                     parts.append(f"{kind} {min(limits[kind])} to {max(limits[kind])}")
-            parts.append(f"raises so far {bet['raises']}, limit {bet['cap']} in all")
+            parts.append(f"raises {bet['raises']} of {bet['max_raises']}, at most {bet['cap']} in all")
             return Text(" · ".join(parts))
         if any(a["action"] == "claim" for a in view["legal_actions"]):
             return Text("Claim the pot before the next card is laid, or it stays on the board.")

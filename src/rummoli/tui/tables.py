@@ -190,9 +190,9 @@ class StopsTable(Table):
 
     def next_hand(self) -> None:
         session = self.session
-        self.hand = session.start_hand(seed=self._seed(f"hand{session.hands_played + 1}"))
-        self.hand.auto = False  # forced plays are made one by one by step(), so the player sees each
-        self.seats = session.players_left
+        # Forced plays are made one by one by step(), so the player sees each.
+        self.hand = session.start_hand(seed=self._seed(f"hand{session.hands_played + 1}"), auto=False)
+        self.seats = session.hand_seats
 
     def step(self) -> bool:
         hand = self.hand
