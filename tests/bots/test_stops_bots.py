@@ -217,11 +217,14 @@ def test_easy_bets_strength_and_folds_weakness() -> None:
     assert NormalStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
 
 
-def test_normal_counts_a_card_the_widow_must_hold() -> None:
-    """After a stop with the next card unplayed, that card is in the widow: the view implies it."""
-    for seed in range(20):
-        hand = deal("rummoli", 4, seed)
-        bots = [EasyStopsBot(seed) for _ in range(4)]
+@pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
+def test_inferences_from_the_view_are_facts(ruleset: str) -> None:
+    """Every card the view says must be somewhere is there, and none is where the view rules it out
+    (a stop before an unplayed card puts it in the widow; leads, failed leads, on-hold payments...)."""
+    for seed in range(12):
+        players = 3 + seed % 6
+        hand = deal(ruleset, players, seed)
+        bots = [EasyStopsBot(seed) if s % 2 else RandomBot(seed) for s in range(players)]
         while not hand.over:
             seat = hand.to_act()[0]
             view = view_for(hand, seat)
@@ -235,3 +238,33 @@ def test_normal_counts_a_card_the_widow_must_hold() -> None:
             for loc, m in enumerate(k.soft):
                 assert m & (widow if loc == hand.n else hand.hands[loc]) == 0
             hand.apply(Action.from_json(bots[seat].choose(view)))
+
+
+def test_the_swapper_knows_the_widow_and_worlds_keep_it() -> None:
+    hand = made_hand("rummoli", 4, 0, {0: "Ks 5s 6h 8d 9c Jc Qh 6c 9h 3d"})
+    given_up = hand.hands[0]
+    hand.apply(Action(0, "swap"))
+    view = view_for(hand, 0)
+    k = read_view(view)
+    assert k.known_widow == given_up and k.widow_unknown == 0
+    for seed in range(5):
+        world = sample_world(k, view, random.Random(seed))
+        assert world is not None and world.widow() == given_up and world.given_up == given_up
+    # Another seat does not know the widow, and its worlds give the swapper some former widow.
+    other = view_for(hand, 1)
+    assert "given_up" not in other
+    world = sample_world(read_view(other), other, random.Random(1))
+    assert world is not None and world.swapped == 0 and world.hands[1] == hand.hands[1]
+
+
+def test_hard_keeps_to_its_time_budget() -> None:
+    import time
+
+    hand = made_hand("rummoli", 4, 0, {1: "As Ah Ad 7c 8c 9c Kh"})
+    hand.apply(Action(0, "keep"))
+    view = view_for(hand, 1)
+    bot = HardStopsBot(1, budget=0.05)
+    start = time.perf_counter()
+    assert bot.choose(view) in view["legal_actions"]
+    assert time.perf_counter() - start < 0.5
+    assert bot.last_worlds >= 1

@@ -18,7 +18,8 @@ from typing import Any
 
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_policy import Table, dreadful, easy_bet, poker_percentile
-from rummoli.cards import CARDS, cards_of
+from rummoli.cards import cards_of
+from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
 from rummoli.stops.hand import AUCTION, BETTING, PLAY, WIDOW, Hand
 
@@ -137,7 +138,7 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random) -> Hand | N
             card = a.get("card")
             hand._do(int(a["seat"]), a["action"], -1 if card is None else card_index(card),
                      int(a.get("amount", 0)), bool(a.get("forced", False)))
-    except (ValueError, IndexError, AssertionError):
+    except (ValueError, IndexError, IllegalAction):
         return None
     if hand.hands[k.me] != k.hand or hand.phase != view["phase"]:
         return None
@@ -254,7 +255,7 @@ def _weight(hand: Hand, k: Known) -> float:
 
 def apply_json(hand: Hand, action: dict[str, Any]) -> None:
     card = action.get("card")
-    hand._do(int(action["seat"]), action["action"], -1 if card is None else CARDS.index(CARDS[card_index(card)]),
+    hand._do(int(action["seat"]), action["action"], -1 if card is None else card_index(card),
              int(action.get("amount", 0)), False)
     hand._settle_forced()
 
