@@ -289,6 +289,10 @@ class NormalStopsBot(StopsBot):
         return opts.pick(kind, card=best)
 
 
+#: what an opponent's card shed by our run costs us (it brings them nearer to going out)
+OPPONENT_SHED = 0.75
+
+
 def counted_lead_score(k: Known, card: int) -> float:
     """The easy lead score, with counting: where the run will stop and whose pay cards it reaches."""
     t = k.t
@@ -318,7 +322,7 @@ def counted_lead_score(k: Known, card: int) -> float:
             break
         else:
             pw = k.p_widow(c)
-            score -= 0.5 * value * reach * (1.0 - pw)
+            score -= 0.5 * value * reach * (1.0 - pw) + OPPONENT_SHED * reach * (1.0 - pw)
             reach *= 1.0 - pw
         c += 1
     for c, js in t.card_pots.items():
