@@ -31,6 +31,7 @@ from rummoli.stops import Action, Hand, load_ruleset
 from rummoli.stops.replay import NAMES
 
 LEVELS = ("hard", "normal", "easy", "random")
+WORLDS: list[int] = []  # worlds searched per timed hard decision
 
 
 def make(level: str, seed: int, hard_samples: int | None, budget: float | None = None) -> Bot:
@@ -73,6 +74,8 @@ def timing(ruleset: str, hands: int, hard_decisions: int) -> dict[str, tuple[flo
             spent = time.perf_counter() - start
             if len(view["legal_actions"]) > 1 and level in times:
                 times[level].append(spent)
+                if level == "hard":
+                    WORLDS.append(getattr(bots[seat], "last_worlds", 0))
             hand.apply(Action.from_json(choice))
     return {level: (percentile(t, 0.5), percentile(t, 0.95), len(t)) for level, t in times.items() if t}
 
@@ -110,8 +113,8 @@ def strength(ruleset: str, deals: int, hard_samples: int, levels: tuple[str, ...
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots_stops")
-    parser.add_argument("--deals", type=int, default=200, help="duplicate deals per ruleset (x4 rotations)")
-    parser.add_argument("--hard-samples", type=int, default=12, help="worlds per hard decision in the strength runs")
+    parser.add_argument("--deals", type=int, default=300, help="duplicate deals per ruleset (x4 rotations)")
+    parser.add_argument("--hard-samples", type=int, default=32, help="worlds per hard decision in the strength runs")
     parser.add_argument("--rulesets", default="rummoli,rummoli-tripoley,tripoley,michigan")
     parser.add_argument("--timing-hands", type=int, default=30)
     parser.add_argument("--hard-decisions", type=int, default=10, help="hard decisions timed at the 1 s budget")
@@ -128,6 +131,11 @@ def main() -> None:
         for rs in rulesets:
             for level, (p50, p95, count) in timing(rs, args.timing_hands, args.hard_decisions).items():
                 print(f"  {rs:17} {level:7} p50 {1000 * p50:8.2f} ms   p95 {1000 * p95:8.2f} ms   ({count} decisions)")
+            if WORLDS:
+                print(f"  {rs:17} hard searched {statistics.fmean(WORLDS):.0f} worlds per decision on average")
+                WORLDS.clear()
+    if args.deals <= 0:
+        return
     print(f"strength: 4-player duplicate deals ({args.deals} deals x 4 rotations); hard searches "
           f"{args.hard_samples} worlds per decision; mean chips per hand and per-deal paired gaps, 95% CI")
     for rs in rulesets:
