@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -12,12 +13,13 @@ import rummoli.bots.rummy_view as rummy_view
 from rummoli.bots import make_bot
 from rummoli.bots.base import Bot, legal_actions
 from rummoli.bots.driver import play_out
+from rummoli.bots.rummy_search import sample_world
 from rummoli.bots.rummy_view import UNKNOWN, read_view
 from rummoli.cards import CARDS, parse_cards
 from rummoli.rummy import Action, RummyGame, RummyHand, builtin_names, load_ruleset
 
 RULESETS = builtin_names()
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "hard")
 
 
 @pytest.fixture(autouse=True)
@@ -126,15 +128,44 @@ def play_checked(name: str, players: int, levels: list[str], seed: int) -> tuple
 
 @pytest.mark.parametrize(("name", "players"), tables())
 def test_easy_and_normal_play_only_legal_actions(name: str, players: int) -> None:
-    for seed in range(6):
+    for seed in range(3):
         play_checked(name, players, ["easy", "normal"] if seed % 2 else ["normal", "easy"], seed)
+
+
+@pytest.mark.parametrize(("name", "players"), tables())
+def test_hard_plays_only_legal_actions(name: str, players: int) -> None:
+    play_checked(name, players, ["hard", "easy", "normal"], 1)
+
+
+def unforced(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without the marks of forced draws (a draw forced in one world may be chosen in another)."""
+    history = [{key: value for key, value in entry.items() if key != "forced"} for entry in view["history"]]
+    return view | {"history": history}
+
+
+def test_hard_worlds_agree_with_the_view() -> None:
+    """Every sampled world replays the public history and leaves the bot's seat exactly as its view says."""
+    for name, players in tables():
+        hand = RummyGame(name, [f"P{i}" for i in range(players)], seed=3).deal()
+        bots = [bot("easy", s) for s in range(players)]
+        rng = random.Random(1)
+        while not hand.over:
+            seat = hand.turn
+            view = view_of(hand, seat)
+            k = read_view(view)
+            for _ in range(2):
+                world = sample_world(k, rng)
+                assert world is not None
+                assert unforced(world.view(seat)) == unforced(hand.view(seat))
+            act(hand, bots[seat].choose(view))
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_bots_are_deterministic_under_a_seed(level: str) -> None:
+    players = 2 if level == "hard" else 3
     for name in ("rummy", "500-rum", "knock-rummy"):
-        first = play_checked(name, 3, [level], 7)[1]
-        second = play_checked(name, 3, [level], 7)[1]
+        first = play_checked(name, players, [level], 7)[1]
+        second = play_checked(name, players, [level], 7)[1]
         assert first == second
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from rummoli.bots.base import ActionJSON, Bot, View, register
 from rummoli.bots.rummy_policy import choose
+from rummoli.bots.rummy_search import HardRummyBot
 from rummoli.bots.rummy_view import read_view
 
 
@@ -47,3 +48,6 @@ class NormalRummyBot(_PolicyBot):
 
     level = "normal"
     counting = True
+
+
+register(HardRummyBot)

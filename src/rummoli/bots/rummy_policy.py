@@ -129,24 +129,28 @@ def danger(k: Known, card: int, counting: bool) -> float:
 
 
 # ---------------------------------------------------------------- decisions
-def choose_discard(k: Known, hand: int, options: list[int], counting: bool) -> tuple[int, int]:
-    """The card to shed from ``hand`` among ``options``: ``(card, deadwood left)``."""
+def choose_discard_ranked(k: Known, hand: int, options: list[int], counting: bool) -> list[tuple[float, int]]:
+    """The cards of ``options`` to shed from ``hand``, best first, with their cost: the deadwood kept,
+    the risk of feeding the table and (counting) the live chances the card still has."""
     points, _, cover = melded(k, hand)
     total = k.value(hand)
     live_cards = live(k) if counting else 0
     loose = hand & ~cover
-    best: tuple[float, int, int] | None = None
+    ranked: list[tuple[float, int, int]] = []
     for card in options:
         bit = 1 << card
         dead = deadwood_after(k, hand ^ bit) if bit & cover else total - points - k.value(bit)
         cost: float = dead + danger(k, card, counting)
         if counting:
             cost += 1.2 * potential(k, card, loose & ~bit, live_cards)
-        key = (cost, -k.value(bit), card)
-        if best is None or key < best:
-            best = (cost, -k.value(bit), card)
-    assert best is not None
-    card = best[2]
+        ranked.append((cost, -k.value(bit), card))
+    ranked.sort()
+    return [(cost, card) for cost, _, card in ranked]
+
+
+def choose_discard(k: Known, hand: int, options: list[int], counting: bool) -> tuple[int, int]:
+    """The card to shed from ``hand`` among ``options``: ``(card, deadwood left)``."""
+    card = choose_discard_ranked(k, hand, options, counting)[0][1]
     return card, deadwood_after(k, hand ^ (1 << card))
 
 

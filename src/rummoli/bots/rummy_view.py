@@ -39,12 +39,13 @@ def mask_of_names(names: list[str]) -> int:
 
 
 @cache
-def ruleset_of(name: str, style: str) -> Ruleset:
-    """The view's ruleset: a built-in by name, else the defaults of its style (a user's own file)."""
+def ruleset_of(name: str, style: str) -> tuple[Ruleset, bool]:
+    """The view's ruleset: a built-in by name, else the defaults of its style (a user's own file);
+    and whether it was the built-in."""
     try:
-        return load_ruleset(name)
+        return load_ruleset(name), True
     except (MalformedInput, ValueError, OSError):
-        return load_ruleset({"game": "rummy", "name": name, "style": style})
+        return load_ruleset({"game": "rummy", "name": name, "style": style}), False
 
 
 @cache
@@ -101,6 +102,8 @@ class Known:
     #   the stock as first dealt, in order
     actions: list[dict[str, Any]] = field(default_factory=list)  # the history's actions as R-NOTE-3 objects
     turned_up: int = UNKNOWN
+    held_tracked: list[int] = field(default_factory=list)  # as ``held``, but for me only what I took seen
+    builtin: bool = True  # the ruleset is the built-in the view names (else the defaults of its style)
 
     @property
     def melding(self) -> bool:
@@ -147,7 +150,7 @@ class Known:
 
 def read_view(view: Mapping[str, Any]) -> Known:
     """Everything the seat's view tells, worked out once per decision."""
-    rules = ruleset_of(str(view["ruleset"]), str(view.get("style", "straight")))
+    rules, builtin = ruleset_of(str(view["ruleset"]), str(view.get("style", "straight")))
     table = meld_table(rules.aces, rules.ace_value)
     me = int(view["seat"])
     n = len(view["hand_sizes"])
@@ -171,6 +174,7 @@ def read_view(view: Mapping[str, Any]) -> Known:
         points=[int(p) for p in view.get("points", [0] * n)],
         legal=legal,
         players=list(view.get("players", [f"P{i}" for i in range(n)])),
+        builtin=builtin,
     )
     _replay_history(k, view)
     return k
@@ -282,6 +286,7 @@ def _replay_history(k: Known, view: Mapping[str, Any]) -> None:
         post = None
     k.hidden_played, k.blind_draws, k.actions = hidden_played, blind, actions
     k.turned_up = card_index(str(turned)) if turned else UNKNOWN
+    k.held_tracked = list(held)
     held[me] = k.hand
     k.held, k.collected, k.discarded, k.has_laid, k.turns = held, collected, discarded, has_laid, turns
     k.post = post

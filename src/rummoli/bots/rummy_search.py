@@ -1,0 +1,287 @@
+"""The ``hard`` Rummy bot: determinized Monte-Carlo search over the draw and the discard.
+
+Each decision samples **worlds**: deals consistent with everything the view shows.  The bot's own
+hand and blind draws are known; each opponent's known cards (taken from the pile, or drawn from a
+turned-over stock) are placed, and the rest of their hand and of the stock are drawn at random from the
+unseen cards.  A world is made real by replaying, with the engine, a record built from the sampled deal
+and the view's public actions (:func:`rummoli.rummy.replay_hand`), so it obeys every rule exactly.
+
+A card an opponent laid or threw that nobody saw them take was either dealt to them or drawn blind: the
+sampled deal gives them such cards in the order they played them (the first ``hand size`` dealt, the rest
+to their blind draws in turn), which is always possible because a hand never runs short.
+
+Candidates are the draws (stock, the upcard, a pass, or each depth in 500 Rum) and, once melds and
+lay-offs are done by the normal plan, the few best discards (and knocks) by the normal bot's reckoning.
+Every candidate is played in the same worlds (common random numbers) and the hand is rolled out to its
+end with a fast rules-of-thumb policy for every seat; the candidate with the best mean of *own points
+less the others' mean* wins.  ``budget`` seconds bound a decision; ``samples`` fixes the number of worlds
+instead, which makes a tournament reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from rummoli.bots import rummy_view
+from rummoli.bots.base import ActionJSON, Bot, View
+from rummoli.bots.rummy_policy import (
+    card_index_of,
+    choose,
+    choose_discard_ranked,
+    first_legal,
+    plan_play,
+)
+from rummoli.bots.rummy_view import Known, read_view
+from rummoli.cards import CARDS
+from rummoli.records import RecordError
+from rummoli.rummy import Action, RummyHand, replay_hand
+from rummoli.rummy.hand import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD
+
+MAX_CANDIDATES = 4  # discards searched (the normal bot's best few)
+ROLLOUT_MOVES = 600  # a hand that has not ended by then is scored by its deadwood
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(52) if mask >> i & 1]
+
+
+def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
+    """A record of the hand so far whose hidden cards are drawn at random, consistent with ``k``."""
+    n, me = k.n, k.me
+    size = k.rules.hand_size_for(n)
+    pool = _bits(k.unseen)
+    rng.shuffle(pool)
+    dealt: list[list[int]] = []
+    draws: dict[int, list[int]] = {}  # seat -> the cards of its blind draws, in order
+    for seat in range(n):
+        if seat == me:
+            hidden = _bits(k.hand & ~k.held_tracked[me])
+            order = k.hidden_played[me] + hidden
+            if len(order) != size:
+                return None
+            dealt.append(order)
+            continue
+        slots = k.unknown_slots(seat)
+        current = [pool.pop() for _ in range(slots)] if slots <= len(pool) else None
+        if current is None:
+            return None
+        order = k.hidden_played[seat] + current
+        blind = sum(1 for s, c in k.blind_draws if s == seat)
+        if len(order) != size + blind:
+            return None
+        dealt.append(order[:size])
+        draws[seat] = order[size:]
+    stock: list[int] = [k.turned_up if k.turned_up >= 0 else pool.pop()]
+    for seat, card in k.blind_draws:
+        if seat == me:
+            if card < 0:
+                return None
+            stock.append(card)
+        else:
+            stock.append(draws[seat].pop(0))
+    stock += pool
+    if sum(len(h) for h in dealt) + len(stock) != 52:
+        return None
+    ruleset: Any = k.rules.name if k.builtin else k.rules.to_dict()
+    return {
+        "format": "rummoli-hand/1",
+        "ruleset": ruleset,
+        "players": list(k.players),
+        "chips": list(k.scores),
+        "pots": {},
+        "dealer": k.dealer,
+        "deal": {"hands": [[str(CARDS[c]) for c in h] for h in dealt], "stock": [str(CARDS[c]) for c in stock]},
+        "actions": k.actions,
+    }
+
+
+def sample_world(k: Known, rng: random.Random) -> RummyHand | None:
+    record = sample_deal(k, rng)
+    if record is None:
+        return None
+    try:
+        world = replay_hand(record)
+    except RecordError:
+        if rummy_view._STRICT:
+            raise
+        return None
+    if world.turn != k.me or world.phase != k.phase or world.hands[k.me] != k.hand:
+        return None
+    return world
+
+
+# ---------------------------------------------------------------- the rollout policy (whole worlds)
+def fast_move(w: RummyHand) -> None:
+    """One move by the player to act, by rules of thumb on its own hand and the table."""
+    seat, hand, rules = w.turn, w.hands[w.turn], w.rules
+    table = w.melds_table
+    refusal = w._refusal
+    if w.phase == "draw":
+        pile = w.pile
+        if pile and refusal(seat, DRAW_DISCARD, pile[-1], 0) is None:
+            top = pile[-1]
+            bit = 1 << top
+            _, melds = table.best_arrangement(hand | bit)
+            cover = 0
+            for meld in melds:
+                cover |= meld
+            useful = bool(cover & bit) or (
+                rules.style in ("straight", "500") and any(table.fits(m) & bit for m in w.melds)
+            )
+            if useful:
+                w._do((DRAW_DISCARD, top, 0))
+                return
+        if refusal(seat, DRAW_STOCK, 0, 0) is None:
+            w._do((DRAW_STOCK, 0, 0))
+        else:
+            w._do(w._moves()[-1])  # a pass (Gin's upcard), or the only way to draw
+        return
+    points, melds = table.best_arrangement(hand)
+    cover = 0
+    for meld in melds:
+        cover |= meld
+    if rules.style in ("straight", "500"):
+        for meld in melds:
+            if refusal(seat, MELD, meld, 0) is None:
+                w._do((MELD, meld, 0))
+                return
+        loose = hand & ~cover
+        for index, meld in enumerate(w.melds):
+            fit = table.fits(meld) & loose
+            while fit:
+                low = fit & -fit
+                fit ^= low
+                card = low.bit_length() - 1
+                if refusal(seat, LAYOFF, card, index) is None:
+                    w._do((LAYOFF, card, index))
+                    return
+        if w.must:
+            w._do(w._moves()[0])
+            return
+    loose = hand & ~cover
+    if w.taken >= 0 and hand & (hand - 1):
+        loose &= ~(1 << w.taken)
+    if not loose:
+        loose = hand & ~(1 << w.taken) if w.taken >= 0 and hand & (hand - 1) else hand
+    best, best_value = -1, -1
+    rest = loose
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        value = table.card_value(low)
+        if value > best_value:
+            best, best_value = low.bit_length() - 1, value
+    if rules.style in ("knock", "gin"):
+        dead = table.card_value(hand) - points - (best_value if (1 << best) & ~cover else 0)
+        limit = rules.knock_limit if rules.style == "gin" else 5
+        if dead <= limit and refusal(seat, KNOCK, best, 0) is None:
+            w._do((KNOCK, best, 0))
+            return
+    if refusal(seat, DISCARD, best, 0) is None:
+        w._do((DISCARD, best, 0))
+    else:
+        w._do(w._moves()[0])
+
+
+def rollout(w: RummyHand, me: int) -> float:
+    """Play ``w`` to its end; own points less the mean of the others'."""
+    moves = 0
+    while w.phase != "over" and moves < ROLLOUT_MOVES:
+        fast_move(w)
+        moves += 1
+    n = w.n
+    if w.phase != "over":
+        table = w.melds_table
+        counts = [table.deadwood(h) for h in w.hands]
+        return (sum(counts) - counts[me]) / (n - 1) - counts[me]
+    deltas = w.deltas
+    return deltas[me] - (sum(deltas) - deltas[me]) / (n - 1)
+
+
+def finish_turn(w: RummyHand, me: int) -> None:
+    """Complete the searching player's own turn with the fast policy (melds and lay-offs, a discard)."""
+    while w.phase != "over" and w.turn == me and w.phase != "draw":
+        fast_move(w)
+
+
+# ---------------------------------------------------------------- the bot
+class HardRummyBot(Bot):
+    """Searches the draw and the discard over sampled worlds; melds as the normal plan does."""
+
+    game = "rummy"
+    level = "hard"
+
+    def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
+        super().__init__(seed, budget)
+        #: a fixed number of worlds per decision (reproducible); ``None``: as many as ``budget`` allows
+        self.samples = samples
+
+    def choose(self, view: View) -> ActionJSON:
+        k = read_view(view)
+        legal = k.legal
+        if not legal:
+            raise ValueError("the view offers no legal action: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        if k.phase == "draw":
+            candidates = self.draw_candidates(k)
+        else:
+            step = first_legal(plan_play(k, counting=True), legal)
+            if step["action"] in ("meld", "layoff"):
+                return step
+            candidates = self.discard_candidates(k, step)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.search(k, candidates) or choose(k, counting=True)
+
+    def draw_candidates(self, k: Known) -> list[ActionJSON]:
+        draws = [a for a in k.legal if a["action"] in ("draw", "pass")]
+        if k.rules.style == "500" and len(draws) > 4:
+            heuristic = choose(k, counting=True)
+            blind = [a for a in draws if a.get("from") == "stock"]
+            near = [a for a in draws if a.get("from") == "discard"][-2:]
+            draws = list({str(a): a for a in [heuristic, *blind, *near]}.values())
+        return draws
+
+    def discard_candidates(self, k: Known, step: ActionJSON) -> list[ActionJSON]:
+        options = [card_index_of(a) for a in k.legal if a["action"] == "discard"]
+        ranked = choose_discard_ranked(k, k.hand, options, counting=True)[:MAX_CANDIDATES]
+        knocks = {a["card"] for a in k.legal if a["action"] == "knock"}
+        out = [step]
+        for rank, (_, card) in enumerate(ranked):
+            name = str(CARDS[card])
+            out.append({"seat": k.me, "action": "discard", "card": name})
+            if name in knocks and rank < 2:
+                out.append({"seat": k.me, "action": "knock", "card": name})
+        unique = list({(a["action"], a["card"]): a for a in out}.values())
+        legal_keys = {(a["action"], a.get("card")) for a in k.legal}
+        return [a for a in unique if (a["action"], a["card"]) in legal_keys]
+
+    def search(self, k: Known, candidates: list[ActionJSON]) -> ActionJSON | None:
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        deadline = time.perf_counter() + self.budget
+        attempts = 0
+        actions = [Action.from_json(a) for a in candidates]
+        while True:
+            if self.samples is not None:
+                if worlds >= self.samples or attempts >= 4 * self.samples + 4:
+                    break
+            elif (worlds and time.perf_counter() >= deadline) or (attempts >= 8 and not worlds):
+                break
+            attempts += 1
+            world = sample_world(k, self.rng)
+            if world is None:
+                continue
+            worlds += 1
+            for index, action in enumerate(actions):
+                twin = world.clone()
+                twin.apply(action)
+                finish_turn(twin, k.me)
+                totals[index] += rollout(twin, k.me)
+        if not worlds:
+            return None
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
