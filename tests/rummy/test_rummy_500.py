@@ -33,7 +33,7 @@ def pile_of_three() -> object:
 def test_R_500_2_take_a_deep_discard_with_everything_above_it() -> None:
     hand = pile_of_three()
     assert hand.view(None)["discard"] == ["9c", "Kd", "Qd"]  # type: ignore[attr-defined]
-    legal = hand.view(0)["legal"]  # type: ignore[attr-defined]
+    legal = hand.view(0)["legal_actions"]  # type: ignore[attr-defined]
     assert {"seat": 0, "action": "draw", "from": "discard", "card": "9c"} in legal
     assert {"seat": 0, "action": "draw", "from": "discard", "card": "Kd"} not in legal
     with pytest.raises(IllegalAction, match=r"R-500-2.*cannot be"):
@@ -48,7 +48,7 @@ def test_R_500_2_the_deepest_card_taken_must_be_melded_before_discarding() -> No
     act(hand, 0, "draw", "discard", "9c")
     with pytest.raises(IllegalAction, match=r"R-500-2.*before you discard"):
         act(hand, 0, "discard", "4s")
-    assert all(a["action"] != "discard" for a in hand.view(0)["legal"])  # type: ignore[attr-defined]
+    assert all(a["action"] != "discard" for a in hand.view(0)["legal_actions"])  # type: ignore[attr-defined]
     act(hand, 0, "meld", "8c 9c Tc Jc")
     act(hand, 0, "discard", "4s")
     assert hand.points == [8 + 9 + 10 + 10, 0]  # type: ignore[attr-defined]

@@ -90,7 +90,7 @@ def test_R_VIEW_1_a_seat_sees_its_own_hand_and_no_other() -> None:
     hand = deal(rules(4), ["7s 7h 7d 2h", "2c 5c 9h Td"], "Kc 4d", dealer=1)
     view = hand.view(0)
     assert set(view["hand"]) == {"7s", "7h", "7d", "2h"}
-    assert "legal" in view and "legal" not in hand.view(1)
+    assert view["legal_actions"] and hand.view(1)["legal_actions"] == []
     text = json.dumps(hand.view(1))
     assert "7s" not in text and "4d" not in text  # another hand, the stock
     act(hand, 0, "draw", "stock")

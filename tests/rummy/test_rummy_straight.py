@@ -46,7 +46,7 @@ def test_R_RU_3_card_just_taken_from_discard_cannot_be_discarded() -> None:
     assert not hand.can(Action(0, "discard", card=CARDS[49]))  # Kc
     with pytest.raises(IllegalAction, match=r"R-RU-3.*just taken"):
         act(hand, 0, "discard", "Kc")
-    assert {"seat": 0, "action": "discard", "card": "Kc"} not in hand.view(0)["legal"]
+    assert {"seat": 0, "action": "discard", "card": "Kc"} not in hand.view(0)["legal_actions"]
     act(hand, 0, "discard", "2h")
 
 

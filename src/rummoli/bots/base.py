@@ -25,19 +25,12 @@ GAMES = ("stops", "rummy")
 
 def legal_actions(view: View) -> list[ActionJSON]:
     """The viewing seat's legal actions as R-NOTE-3 objects (empty when it may not act)."""
-    legal = view.get("legal_actions")
-    if legal is None:
-        legal = view.get("legal", [])
-    return [dict(a) for a in legal]
+    return [dict(a) for a in view.get("legal_actions", [])]
 
 
 def seats_to_act(view: View) -> list[int]:
     """The seats that may act now, as the view says."""
-    to_act = view.get("to_act")
-    if to_act is None:
-        turn = view.get("turn")
-        return [] if turn is None or view.get("phase") == "over" else [int(turn)]
-    return [int(s) for s in (to_act if isinstance(to_act, list) else [to_act])]
+    return [int(s) for s in view.get("to_act", [])]
 
 
 class Bot(ABC):

@@ -62,7 +62,10 @@ def view(hand: RummyHand, seat: int | None) -> dict[str, Any]:
         "dealer": hand.dealer,
         "seat": seat,
         "turn": hand.turn,
+        "to_act": [] if hand.over else [hand.turn],
         "phase": hand.phase,
+        "aces": hand.rules.aces,
+        "ace_value": hand.rules.ace_value,
         "hand_sizes": [h.bit_count() for h in hand.hands],
         "stock": len(hand.stock),
         "flips": hand.flips,
@@ -78,8 +81,10 @@ def view(hand: RummyHand, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         out["hand"] = _names(hand.hands[seat])
         out["drawn"] = [[i, str(CARDS[c])] for i, c in hand.stock_draws if hand.log[i][0] == seat]
-        if seat == hand.turn and not hand.over:
-            out["legal"] = [a.to_json() for a in hand.legal_actions()]
+    # The same keys as a stops view, so clients and bots read either engine alike.
+    out["legal_actions"] = (
+        [a.to_json() for a in hand.legal_actions()] if seat is not None and seat == hand.turn and not hand.over else []
+    )
     if hand.over:
         out["shown"] = [_names(h) for h in hand.hands]
         out["outcome"] = dict(hand.outcome)

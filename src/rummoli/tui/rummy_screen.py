@@ -22,7 +22,7 @@ def rummy_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
     out: list[Choice] = []
     top = view["discard"][-1] if view["discard"] else None
     order = {"draw": 0, "pass": 1, "meld": 2, "layoff": 3, "knock": 4, "discard": 5}
-    for action in sorted(view.get("legal", []), key=lambda a: order.get(a["action"], 6)):
+    for action in sorted(view["legal_actions"], key=lambda a: order.get(a["action"], 6)):
         kind = action["action"]
         body = {k: v for k, v in action.items() if k != "seat"}
         if kind == "draw":
