@@ -134,3 +134,15 @@ def test_sessions_conserve_chips_through_hands_and_settlement(ruleset: Any, play
     session.settle(seed=seed)
     assert session.total() == total and sum(session.pots.values()) == 0
     assert session.standings()[0]["winner"]
+
+
+def test_random_step_on_a_finished_hand_changes_nothing() -> None:
+    import random as _random
+
+    from rummoli.stops import random_hand
+
+    hand = random_hand("rummoli", 4, _random.Random(3))
+    assert hand.over
+    before = hand.record(forced=True)
+    hand.random_step(_random.Random(4))
+    assert hand.record(forced=True) == before

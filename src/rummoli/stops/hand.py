@@ -362,7 +362,9 @@ class Hand(Bidding, Play):
 
     def random_step(self, rng: Random) -> None:
         """Make one uniformly random legal decision (an option, then an amount or a card), then any
-        forced actions: the fast path of simulations and the benchmark."""
+        forced actions: the fast path of simulations and the benchmark.  A finished hand is left as it is."""
+        if self.phase == OVER:
+            return
         opts = self._options()
         seat, kind, low, high, cards = opts[0] if len(opts) == 1 else rng.choice(opts)
         field = KINDS[kind]
