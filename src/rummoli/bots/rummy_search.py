@@ -20,7 +20,9 @@ instead, which makes a tournament reproducible.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from typing import Any
 
@@ -33,7 +35,7 @@ from rummoli.bots.rummy_policy import (
     first_legal,
     plan_play,
 )
-from rummoli.bots.rummy_view import Known, read_view
+from rummoli.bots.rummy_view import Known, partners, read_view
 from rummoli.cards import CARDS
 from rummoli.records import RecordError
 from rummoli.rummy import Action, RummyHand, replay_hand
@@ -44,7 +46,12 @@ ROLLOUT_MOVES = 600  # a hand that has not ended by then is scored by its deadwo
 
 
 def _bits(mask: int) -> list[int]:
-    return [i for i in range(52) if mask >> i & 1]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
@@ -165,14 +172,20 @@ def fast_move(w: RummyHand) -> None:
         loose &= ~(1 << w.taken)
     if not loose:
         loose = hand & ~(1 << w.taken) if w.taken >= 0 and hand & (hand - 1) else hand
-    best, best_value = -1, -1
+    best, best_key, best_value = -1, -99, 0
+    third = partners(rules.aces, rules.ace_value)
+    free = hand & ~cover
     rest = loose
     while rest:
         low = rest & -rest
         rest ^= low
+        card = low.bit_length() - 1
         value = table.card_value(low)
-        if value > best_value:
-            best, best_value = low.bit_length() - 1, value
+        row = third[card]
+        paired = any(row[x] for x in _bits(free & ~low)) if free & ~low else False
+        key = value - (6 if paired else 0)  # keep a card that a pair or a run's start needs
+        if key > best_key:
+            best, best_key, best_value = card, key, value
     if rules.style in ("knock", "gin"):
         dead = table.card_value(hand) - points - (best_value if (1 << best) & ~cover else 0)
         limit = rules.knock_limit if rules.style == "gin" else 5
@@ -217,6 +230,8 @@ class HardRummyBot(Bot):
         super().__init__(seed, budget)
         #: a fixed number of worlds per decision (reproducible); ``None``: as many as ``budget`` allows
         self.samples = samples
+        #: how many standard errors a candidate must beat the normal bot's choice by
+        self.margin = 2.0
 
     def choose(self, view: View) -> ActionJSON:
         k = read_view(view)
@@ -227,6 +242,8 @@ class HardRummyBot(Bot):
             return legal[0]
         if k.phase == "draw":
             candidates = self.draw_candidates(k)
+            usual = choose(k, counting=True)
+            candidates = [usual] + [a for a in candidates if a != usual]
         else:
             step = first_legal(plan_play(k, counting=True), legal)
             if step["action"] in ("meld", "layoff"):
@@ -234,7 +251,7 @@ class HardRummyBot(Bot):
             candidates = self.discard_candidates(k, step)
         if len(candidates) == 1:
             return candidates[0]
-        return self.search(k, candidates) or choose(k, counting=True)
+        return self.search(k, candidates, baseline=0) or choose(k, counting=True)
 
     def draw_candidates(self, k: Known) -> list[ActionJSON]:
         draws = [a for a in k.legal if a["action"] in ("draw", "pass")]
@@ -259,8 +276,10 @@ class HardRummyBot(Bot):
         legal_keys = {(a["action"], a.get("card")) for a in k.legal}
         return [a for a in unique if (a["action"], a["card"]) in legal_keys]
 
-    def search(self, k: Known, candidates: list[ActionJSON]) -> ActionJSON | None:
-        totals = [0.0] * len(candidates)
+    def search(self, k: Known, candidates: list[ActionJSON], baseline: int = 0) -> ActionJSON | None:
+        """The candidate with the best mean over sampled worlds; the ``baseline`` (the normal bot's
+        choice) stays unless another beats it by more than the noise (``margin`` standard errors)."""
+        scores: list[list[float]] = [[] for _ in candidates]
         worlds = 0
         deadline = time.perf_counter() + self.budget
         attempts = 0
@@ -280,8 +299,14 @@ class HardRummyBot(Bot):
                 twin = world.clone()
                 twin.apply(action)
                 finish_turn(twin, k.me)
-                totals[index] += rollout(twin, k.me)
+                scores[index].append(rollout(twin, k.me))
         if not worlds:
             return None
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        means = [statistics.fmean(s) for s in scores]
+        best = max(range(len(candidates)), key=lambda i: (means[i], i == baseline, -i))
+        if best != baseline and worlds > 1:
+            gains = [x - y for x, y in zip(scores[best], scores[baseline], strict=True)]
+            noise = statistics.stdev(gains) / math.sqrt(worlds)
+            if statistics.fmean(gains) <= self.margin * noise:
+                best = baseline
         return candidates[best]
