@@ -29,6 +29,7 @@ from typing import Any
 from rummoli.bots import rummy_view
 from rummoli.bots.base import ActionJSON, Bot, View
 from rummoli.bots.rummy_policy import (
+    bits,
     card_index_of,
     choose,
     choose_discard_ranked,
@@ -45,26 +46,17 @@ MAX_CANDIDATES = 4  # discards searched (the normal bot's best few)
 ROLLOUT_MOVES = 600  # a hand that has not ended by then is scored by its deadwood
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
     """A record of the hand so far whose hidden cards are drawn at random, consistent with ``k``."""
     n, me = k.n, k.me
     size = k.rules.hand_size_for(n)
-    pool = _bits(k.unseen)
+    pool = bits(k.unseen)
     rng.shuffle(pool)
     dealt: list[list[int]] = []
     draws: dict[int, list[int]] = {}  # seat -> the cards of its blind draws, in order
     for seat in range(n):
         if seat == me:
-            hidden = _bits(k.hand & ~k.held_tracked[me])
+            hidden = bits(k.hand & ~k.held_tracked[me])
             order = k.hidden_played[me] + hidden
             if len(order) != size:
                 return None
@@ -182,7 +174,7 @@ def fast_move(w: RummyHand) -> None:
         card = low.bit_length() - 1
         value = table.card_value(low)
         row = third[card]
-        paired = any(row[x] for x in _bits(free & ~low)) if free & ~low else False
+        paired = any(row[x] for x in bits(free & ~low)) if free & ~low else False
         key = value - (6 if paired else 0)  # keep a card that a pair or a run's start needs
         if key > best_key:
             best, best_key, best_value = card, key, value
