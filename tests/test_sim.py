@@ -253,3 +253,10 @@ def test_other_levels_plug_in(level: str, ruleset: str, module: str) -> None:
     report = run_tournament(config)
     assert report.entries[0].level == level
     assert report.to_json() == run_tournament(config).to_json() or level == "hard"
+
+
+def test_hard_bots_with_a_fixed_number_of_worlds_are_reproducible() -> None:
+    config = SimConfig("rummoli", ("hard", "easy", "easy"), hands=2, blocks=1, seed=5, samples=2, workers=1)
+    assert run_tournament(config).to_json() == run_tournament(config).to_json()
+    with pytest.raises(SimError, match="--samples"):
+        SimConfig("rummoli", ("hard", "easy"), samples=0).checked()

@@ -89,12 +89,15 @@ def sim(
     plot: Path | None = typer.Option(None, "--plot", help="Draw the chip stacks over the first evening (PNG)."),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Worker processes (default: the cores)."),
     budget: float | None = typer.Option(None, "--budget", help="Seconds per decision for hard bots (1)."),
+    samples: int | None = typer.Option(
+        None, "--samples", help="Worlds per decision for hard bots instead of --budget: reproducible runs."
+    ),
 ) -> None:
     """Tournaments of bot line-ups over duplicate deals: chips per hand or win rates with 95% intervals."""
     from rummoli.sim.command import SimError, sim_command
 
     try:
-        sim_command(ruleset, players, bots, hands, games, seed, as_json, plot, workers, budget)
+        sim_command(ruleset, players, bots, hands, games, seed, as_json, plot, workers, budget, samples)
     except SimError as error:
         typer.echo(f"rummoli sim: {error}", err=True)
         raise typer.Exit(2) from None

@@ -39,10 +39,12 @@ class Bot(ABC):
     game: ClassVar[str] = ""
     level: ClassVar[str] = ""
 
-    def __init__(self, seed: int | str | None = None, budget: float | None = None) -> None:
+    def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
         self.rng = random.Random(seed)
         #: seconds a searching bot may think per decision (``hard``); others ignore it
         self.budget = 1.0 if budget is None else budget
+        #: a fixed number of sampled worlds per decision instead of a time budget (reproducible ``hard``)
+        self.samples = samples
 
     @abstractmethod
     def choose(self, view: View) -> ActionJSON:
@@ -81,10 +83,15 @@ def _load_levels(game: str) -> None:
     importlib.import_module(f"rummoli.bots.{game}_bots")
 
 
-def make_bot(game: str, level: str, seed: int | str | None = None, budget: float | None = None) -> Bot:
-    """A bot for ``game`` (``stops`` or ``rummy``) at ``level`` (random, easy, normal, hard)."""
+def make_bot(
+    game: str, level: str, seed: int | str | None = None, budget: float | None = None, samples: int | None = None
+) -> Bot:
+    """A bot for ``game`` (``stops`` or ``rummy``) at ``level`` (random, easy, normal, hard).
+
+    ``budget`` (seconds) or ``samples`` (worlds per decision, reproducible) limit a ``hard`` bot's search.
+    """
     if level == "random":
-        bot: Bot = RandomBot(seed, budget)
+        bot: Bot = RandomBot(seed, budget, samples)
         return bot
     if game not in GAMES:
         raise ValueError(f"no bots for game {game!r} (games: {', '.join(GAMES)})")
@@ -94,7 +101,7 @@ def make_bot(game: str, level: str, seed: int | str | None = None, budget: float
         cls = _REGISTRY[(game, level)]
     except KeyError:
         raise ValueError(f"no {level!r} bot for {game!r} (levels: {', '.join(LEVELS)})") from None
-    return cls(seed, budget)
+    return cls(seed, budget, samples)
 
 
 BotFactory = Callable[[int], Bot]

@@ -38,6 +38,7 @@ def sim_command(
     plot: Path | None,
     workers: int | None,
     budget: float | None,
+    samples: int | None = None,
 ) -> Report:
     """Run the tournament the options describe and print it; raises :class:`SimError` on bad options."""
     from rich.console import Console
@@ -46,7 +47,8 @@ def sim_command(
     if players is not None and players != len(lineup):
         raise SimError(f"--players {players} needs {players} levels in --bots, got {len(lineup)} ({bots})")
     config = SimConfig(ruleset, lineup, hands=hands, blocks=DEFAULT_BLOCKS if games is None else games,
-                       seed=parse_seed(seed), budget=budget, workers=workers).checked()
+                       seed=parse_seed(seed), budget=budget, samples=samples,
+                       workers=workers).checked()
     if plot is not None and plot.suffix.lower() != ".png":
         raise SimError(f"--plot writes a PNG file: {plot} does not end in .png")
     errors = Console(stderr=True)

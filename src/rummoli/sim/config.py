@@ -47,6 +47,7 @@ class SimConfig:
     blocks: int = DEFAULT_BLOCKS  # deal sequences (evenings or games), each played once per rotation
     seed: int | str | None = None
     budget: float | None = None  # seconds per decision for searching bots
+    samples: int | None = None  # worlds per decision for searching bots instead of a budget (reproducible)
     workers: int | None = None  # worker processes (None: os.cpu_count())
     keep_records: bool = False  # keep every hand record and deck (tests, debugging)
     game: str = ""  # "stops" or "rummy", filled in by checked()
@@ -104,6 +105,8 @@ class SimConfig:
             raise SimError("--hands cannot be negative")
         if self.workers is not None and self.workers < 1:
             raise SimError("--workers must be at least 1")
+        if self.samples is not None and self.samples <= 0:
+            raise SimError("--samples must be a positive number of worlds")
         if self.budget is not None and self.budget <= 0:
             raise SimError("--budget must be a positive number of seconds")
         for level in sorted(set(self.bots)):

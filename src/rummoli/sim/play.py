@@ -51,7 +51,7 @@ def make_bots(config: SimConfig, block: int, rotation: int, seats: Sequence[int]
     """A bot per seat, seeded from the tournament's seed, the block, the rotation and its entry."""
     assert config.seed is not None
     return [make_bot(config.game, config.bots[e], seed=derive_seed(config.seed, "bot", block, rotation, e),
-                     budget=config.budget) for e in seats]
+                     budget=config.budget, samples=config.samples) for e in seats]
 
 
 def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
