@@ -12,6 +12,7 @@ differences are not noise from the deal.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -104,8 +105,12 @@ def _holds_unpaid(k: Known, placed: list[int]) -> bool:
     return any(d & m == m for masks in k.unpaid_combos for m in masks for d in dealt)
 
 
-def sample_world(k: Known, view: dict[str, Any], rng: random.Random) -> Hand | None:
-    """A hand consistent with the view, replayed to the present decision, or ``None``."""
+def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
+                 likelihood: list[float] | None = None) -> Hand | None:
+    """A hand consistent with the view, replayed to the present decision, or ``None``.
+
+    With ``likelihood`` (a one-element list), its value is multiplied by how likely the opponents'
+    betting actions are with the hands this world gives them (:func:`bet_likelihood`)."""
     n = k.n
     shown = [(int(s), evaluate_mask(mask_of_texts(cards))) for s, cards in (view.get("showdown") or {}).items()]
     placed = None
@@ -136,6 +141,10 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random) -> Hand | N
                     [cards_of(m) for m in dealt], cards_of(dealt_widow), ante=bool(start["ante"]), auto=False)
         for a in view["actions"]:
             card = a.get("card")
+            seat = int(a["seat"])
+            if (likelihood is not None and hand.phase == BETTING and seat != k.me
+                    and not a.get("forced", False) and a["action"] in _BET_KINDS):
+                likelihood[0] *= bet_likelihood(hand, k.t, seat, a["action"])
             hand._do(int(a["seat"]), a["action"], -1 if card is None else card_index(card),
                      int(a.get("amount", 0)), bool(a.get("forced", False)))
     except (ValueError, IndexError, IllegalAction):
@@ -144,6 +153,34 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random) -> Hand | N
         return None
     hand.auto = True
     return hand
+
+
+_BET_KINDS = frozenset({"check", "bet", "call", "raise", "fold"})
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def bet_likelihood(hand: Hand, t: Table, seat: int, kind: str) -> float:
+    """How likely a seat's betting action is with the hand it holds in a world (at least 0.05).
+
+    Family and counting players alike bet and raise on strength, call on a fair chance against the
+    pot's odds and fold or check otherwise (:func:`~rummoli.bots.stops_policy.easy_bet` and the
+    ``normal`` rule); the thresholds are softened so a world is made less likely, never impossible."""
+    folded = hand._folded
+    m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
+    p = poker_percentile(hand.hands[seat]) ** max(1, m)
+    to_call = hand._level - hand._put[seat]
+    if to_call <= 0:
+        strong = _sigmoid((p - 0.6) / 0.07)
+        return max(0.05, strong if kind in ("bet", "raise") else 1.0 - strong)
+    strong = _sigmoid((p - 0.75) / 0.07)
+    if kind in ("bet", "raise"):
+        return max(0.05, strong)
+    pot = hand.pots[t.poker or 0]
+    stay = _sigmoid((p - 1.2 * to_call / max(1, pot + to_call)) / 0.08)
+    return max(0.05, stay * (1.0 - strong) if kind == "call" else 1.0 - stay)
 
 
 def verify_world(hand: Hand, view: dict[str, Any]) -> bool:
@@ -244,15 +281,6 @@ def rollout(hand: Hand, t: Table) -> None:
         policy_step(hand, t)
 
 
-def _weight(hand: Hand, k: Known) -> float:
-    """How likely the world's opponents' bets are: strong hands bet and raise more often."""
-    w = 1.0
-    for s, times in enumerate(k.aggression):
-        if times and s != k.me:
-            w *= 0.5 + poker_percentile(hand.hands[s])
-    return w
-
-
 def apply_json(hand: Hand, action: dict[str, Any]) -> None:
     card = action.get("card")
     hand._do(int(action["seat"]), action["action"], -1 if card is None else card_index(card),
@@ -274,10 +302,11 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
     for i in range(limit):
         if samples is None and i > 0 and time.perf_counter() - start >= budget:
             break
-        world = sample_world(k, view, rng)
+        likelihood = [1.0]
+        world = sample_world(k, view, rng, likelihood)
         if world is None:
             continue
-        weights.append(_weight(world, k) if k.phase == "poker" else 1.0)
+        weights.append(likelihood[0] if k.phase == "poker" else 1.0)
         for j, cand in enumerate(candidates):
             h = world.clone()
             apply_json(h, cand)
