@@ -26,6 +26,7 @@ A bot's objective is its own chip change over the hand.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -203,8 +204,6 @@ class NormalStopsBot(StopsBot):
     #: Monte-Carlo samples for the poker chance and the widow's worth (each a few microseconds)
     poker_samples = 80
     widow_samples = 24
-    #: how much an opponent's bet or raise tilts the sampled hands toward strong ones (0: not at all)
-    aggression_weight = 1.0
 
     def _widow_gain(self, view: dict[str, Any]) -> float:
         k = read_view(view)
@@ -257,7 +256,9 @@ class NormalStopsBot(StopsBot):
                 if s in active and size >= 5:
                     best_other = max(best_other, evaluate_mask(m))
                     if k.aggression[s]:
-                        weight *= (0.5 + poker_percentile(m)) ** self.aggression_weight
+                        # Players bet on a fair chance to beat the table: with this hand, would it have?
+                        q = poker_percentile(m) ** (k.n - 1)
+                        weight *= max(0.05, 1.0 / (1.0 + math.exp((0.6 - q) / 0.07))) ** k.aggression[s]
             weight_sum += weight
             if mine > best_other:
                 wins += weight
@@ -365,6 +366,9 @@ class HardStopsBot(NormalStopsBot):
 
     #: how many standard errors the search's best must beat the ``normal`` choice by to replace it
     margin = 1.0
+    #: worlds per phase as a multiple of ``samples`` (the fixed-sample mode): the betting round and the
+    #: auction move the most chips, the play round's leads few
+    sample_scale: dict[str, float] = {"poker": 2.0, "play": 0.5}  # noqa: RUF012 - read only
     #: the phases it searches; in the others it plays as ``normal``
     search_phases: frozenset[str] = frozenset({"widow", "auction", "poker", "play"})
 
@@ -382,7 +386,10 @@ class HardStopsBot(NormalStopsBot):
         if len(cands) == 1:
             return cands[0]
         k = read_view(view)
+        samples = self.samples
+        if samples is not None:
+            samples = max(1, round(samples * self.sample_scale.get(view["phase"], 1.0)))
         results, weights = evaluate(k, view, cands, self.rng, self.budget - (time.perf_counter() - start),
-                                    self.samples)
+                                    samples)
         self.last_worlds = len(weights)
         return cands[choose_best(results, weights, cands.index(fallback), self.margin)]
