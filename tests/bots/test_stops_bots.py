@@ -268,3 +268,19 @@ def test_hard_keeps_to_its_time_budget() -> None:
     assert bot.choose(view) in view["legal_actions"]
     assert time.perf_counter() - start < 0.5
     assert bot.last_worlds >= 1
+
+
+def test_worlds_where_an_opponent_bets_a_strong_hand_weigh_more() -> None:
+    from rummoli.bots.stops_policy import table_for
+    from rummoli.bots.stops_search import bet_likelihood
+    from rummoli.cards import mask_of
+
+    hand = made_hand("rummoli", 4, 0, {1: "As Ah Ad Ac Ks Kh 2c"})
+    hand.apply(Action(0, "keep"))
+    while hand.phase == "auction":
+        hand.apply(Action(hand.to_act()[0], "pass"))
+    weak = hand.clone()
+    weak.hands[1] = mask_of(parse_cards("2s 3h 5d 7c 9s Jh 4c 6d 8h Ts"))
+    t = table_for("rummoli")
+    assert bet_likelihood(hand, t, 1, "bet") > 0.9 > 0.1 > bet_likelihood(weak, t, 1, "bet")
+    assert bet_likelihood(weak, t, 1, "check") > bet_likelihood(hand, t, 1, "check")
