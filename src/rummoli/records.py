@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rummoli.datafiles import read_toml
 from rummoli.errors import MalformedInput
 
 FORMAT = "rummoli-hand/1"
@@ -72,13 +73,7 @@ def game_of(ruleset: object) -> str:
 def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     """A ``--ruleset`` option: a built-in name stays a name; a ``.toml`` file becomes an inline object."""
     if name_or_path.endswith(".toml"):
-        path = Path(name_or_path)
-        try:
-            return tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise MalformedInput(f"cannot read ruleset file {name_or_path!r}: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise MalformedInput(f"ruleset file {name_or_path!r} is not valid TOML: {error}") from None
+        return read_toml(Path(name_or_path), f"ruleset file {name_or_path!r}")
     game_of(name_or_path)  # refuses an unknown name
     return name_or_path
 

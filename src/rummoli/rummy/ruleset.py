@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from rummoli.datafiles import builtin_file, read_toml
 from rummoli.errors import MalformedInput
 
 STYLES: Final = ("straight", "500", "knock", "gin")
@@ -129,17 +130,12 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset) -> Ruleset:
     text = str(source)
     if isinstance(source, Path) or text.endswith(".toml"):
         path = Path(text)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise MalformedInput(f"cannot read ruleset file {text!r}: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise MalformedInput(f"ruleset file {text!r} is not valid TOML: {error}") from None
+        data = read_toml(path, f"ruleset file {text!r}")
         return _from_dict(data, str(data.get("name", path.stem)))
-    resource = resources.files("rummoli") / "rulesets" / f"{text}.toml"
+    resource = builtin_file(f"{text}.toml")
     if not resource.is_file():
         raise MalformedInput(f"unknown Rummy ruleset {text!r} (built-ins: {', '.join(builtin_names())})")
-    data = tomllib.loads(resource.read_text(encoding="utf-8"))
+    data = read_toml(resource, f"ruleset {text!r}")
     return _from_dict(data, str(data.get("name", text)))
 
 

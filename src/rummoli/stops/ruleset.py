@@ -19,13 +19,12 @@ rummoli.errors.MalformedInput: ruleset option 'lead' cannot be 'highest' (one of
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
 from rummoli.cards import RANK_CHARS, Card, CardError
+from rummoli.datafiles import builtin_file, read_toml
 from rummoli.errors import MalformedInput
 
 CENTRE, POKER, CARD, COMBO = "centre", "poker", "card", "combo"
@@ -164,19 +163,6 @@ class Ruleset:
         return self.name if self.builtin else self.to_dict()
 
 
-def _data_file(*parts: str) -> Any:
-    return resources.files("rummoli").joinpath("rulesets", *parts)
-
-
-def _read_toml(source: Any, what: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(source.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise MalformedInput(f"cannot read {what}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise MalformedInput(f"{what} is not valid TOML: {error}") from None
-
-
 def _card(text: object, where: str) -> Card:
     if not isinstance(text, str):
         raise MalformedInput(f"{where}: a card must be text like 'Ts', got {text!r}")
@@ -254,12 +240,12 @@ def load_board(source: str | Path | dict[str, Any]) -> Board:
     if isinstance(source, dict):
         data = source
     elif isinstance(source, Path) or source.endswith(".toml"):
-        data = _read_toml(Path(source), f"board file {str(source)!r}")
+        data = read_toml(Path(source), f"board file {str(source)!r}")
     else:
-        file = _data_file("boards", f"{source}.toml")
+        file = builtin_file("boards", f"{source}.toml")
         if not file.is_file():
             raise MalformedInput(f"unknown board {source!r}")
-        data = _read_toml(file, f"board {source!r}")
+        data = read_toml(file, f"board {source!r}")
     unknown = set(data) - {"name", "title", "pots"}
     if unknown:
         raise MalformedInput(f"board: unknown key(s) {sorted(unknown)}")
@@ -296,12 +282,12 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset) -> Ruleset:
     if isinstance(source, dict):
         data = source
     elif isinstance(source, Path) or source.endswith(".toml"):
-        data = _read_toml(Path(source), f"ruleset file {str(source)!r}")
+        data = read_toml(Path(source), f"ruleset file {str(source)!r}")
     else:
-        file = _data_file(f"{source}.toml")
+        file = builtin_file(f"{source}.toml")
         if not file.is_file():
             raise MalformedInput(f"unknown ruleset {source!r} (built-ins: {', '.join(BUILTIN_RULESETS)})")
-        data = _read_toml(file, f"ruleset {source!r}")
+        data = read_toml(file, f"ruleset {source!r}")
         builtin = True
     if not isinstance(data, dict):
         raise MalformedInput("a ruleset is a table of options")
