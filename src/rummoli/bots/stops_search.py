@@ -252,10 +252,14 @@ def policy_step(hand: Hand, t: Table) -> None:
         if phase == BETTING:
             folded = hand._folded
             m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
-            p = poker_percentile(hand.hands[seat]) ** max(1, m)
+            pct = poker_percentile(hand.hands[seat])
+            to_call = hand._level - hand._put[seat]
+            # Facing a bet, counting players rate their hand against a hand that bets (the top sixth
+            # or so of hands at a four-seat table), not against a random one.
+            facing = to_call > 0 and m >= 1
+            p = pct ** (m - 1) * min(1.0, max(0.0, (pct - 0.8) / 0.2)) if facing else pct ** max(1, m)
             bet = opts.get("bet")
             rai = opts.get("raise")
-            to_call = hand._level - hand._put[seat]
             kind, amount = easy_bet(p, "check" in opts, None if bet is None else (bet[2], bet[3]),
                                     None if rai is None else (rai[2], rai[3]), to_call)
             if kind == "fold" and p * (hand.pots[t.poker or 0] + to_call) >= 1.2 * to_call:
