@@ -45,14 +45,20 @@ def hand(
     seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle and the decisions."),
 ) -> None:
     """Play one hand with random legal decisions and print its record (for tests and bug reports)."""
+    from rummoli.errors import MalformedInput
     from rummoli.records import game_of, ruleset_reference
 
-    reference = ruleset_reference(ruleset)
-    if game_of(reference) == "stops":
-        from rummoli.stops import random_hand_record
-    else:
-        from rummoli.rummy import random_hand_record  # type: ignore[no-redef]
-    typer.echo(json.dumps(random_hand_record(reference, players, seed), ensure_ascii=False))
+    try:
+        reference = ruleset_reference(ruleset)
+        if game_of(reference) == "stops":
+            from rummoli.stops import random_hand_record
+        else:
+            from rummoli.rummy import random_hand_record  # type: ignore[no-redef]
+        record = random_hand_record(reference, players, seed)
+    except MalformedInput as error:
+        typer.echo(f"rummoli hand: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps(record, ensure_ascii=False))
 
 
 @app.command()

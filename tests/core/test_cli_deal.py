@@ -49,3 +49,14 @@ def test_player_count_out_of_range_is_refused() -> None:
     result = runner.invoke(app, ["deal", "--players", "9"])
     assert result.exit_code == 2
     assert "--players" in result.output and "less than or equal to" in result.output
+
+
+def test_rummoli_hand_refuses_a_bad_table_with_a_message_not_a_traceback() -> None:
+    for args, words in (
+        (["--ruleset", "gin-rummy", "--players", "3"], "2 to 2 players"),
+        (["--ruleset", "no-such-game"], "unknown ruleset 'no-such-game'"),
+        (["--ruleset", "/nonexistent/mine.toml"], "cannot read ruleset file"),
+    ):
+        result = runner.invoke(app, ["hand", *args])
+        assert result.exit_code == 2, result.output
+        assert words in result.stderr and "Traceback" not in result.output
