@@ -38,7 +38,6 @@ from rummoli.stops.ruleset import Ruleset, load_ruleset
 
 __all__ = ["AUCTION", "BETTING", "OVER", "PLAY", "WIDOW", "Hand", "deal_sizes"]
 
-_ALL_SEATS: Final = -1
 _RULE_OF_KIND: Final = {
     "swap": "R-WIDOW-1", "keep": "R-WIDOW-1", "bid": "R-WIDOW-1", "pass": "R-WIDOW-1",
     "check": "R-POKER-1", "bet": "R-POKER-1", "call": "R-POKER-1", "raise": "R-POKER-1",
