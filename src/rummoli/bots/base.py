@@ -28,6 +28,13 @@ def legal_actions(view: View) -> list[ActionJSON]:
     return [dict(a) for a in view.get("legal_actions", [])]
 
 
+def require_legal(legal: list[ActionJSON]) -> list[ActionJSON]:
+    """The legal actions, or a clear error when the view offers none (it is not this seat's turn)."""
+    if not legal:
+        raise ValueError("the view offers no legal action: it is not this seat's turn")
+    return legal
+
+
 def seats_to_act(view: View) -> list[int]:
     """The seats that may act now, as the view says."""
     return [int(s) for s in view.get("to_act", [])]
@@ -60,10 +67,7 @@ class RandomBot(Bot):
     level = "random"
 
     def choose(self, view: View) -> ActionJSON:
-        legal = legal_actions(view)
-        if not legal:
-            raise ValueError("the view offers no legal action: it is not this seat's turn")
-        return self.rng.choice(legal)
+        return self.rng.choice(require_legal(legal_actions(view)))
 
 
 _REGISTRY: dict[tuple[str, str], type[Bot]] = {}

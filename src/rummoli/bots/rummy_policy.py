@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rummoli.bots.base import require_legal
 from rummoli.bots.rummy_view import Known, card_index, partners
 from rummoli.cards import CARDS
 
@@ -273,9 +274,7 @@ def knock_threshold(k: Known, counting: bool) -> float:
 
 def choose(k: Known, counting: bool) -> ActionJSON:
     """The easy (``counting`` false) or normal choice for the view ``k`` was read from."""
-    legal = k.legal
-    if not legal:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
+    legal = require_legal(k.legal)
     choice = choose_draw(k, counting) if k.phase == "draw" else first_legal(plan_play(k, counting), legal)
     return choice
 

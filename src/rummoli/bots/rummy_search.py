@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from rummoli.bots import rummy_view
-from rummoli.bots.base import ActionJSON, Bot, View
+from rummoli.bots.base import ActionJSON, Bot, View, require_legal
 from rummoli.bots.rummy_policy import (
     bits,
     card_index_of,
@@ -227,9 +227,7 @@ class HardRummyBot(Bot):
 
     def choose(self, view: View) -> ActionJSON:
         k = read_view(view)
-        legal = k.legal
-        if not legal:
-            raise ValueError("the view offers no legal action: it is not this seat's turn")
+        legal = require_legal(k.legal)
         if len(legal) == 1:
             return legal[0]
         if k.phase == "draw":

@@ -31,7 +31,7 @@ import random
 import time
 from typing import Any
 
-from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register
+from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts, read_view
 from rummoli.bots.stops_policy import (
     Table,
@@ -90,9 +90,7 @@ class StopsBot(Bot):
     game = "stops"
 
     def choose(self, view: View) -> ActionJSON:
-        legal = legal_actions(view)
-        if not legal:
-            raise ValueError("the view offers no legal action: it is not this seat's turn")
+        legal = require_legal(legal_actions(view))
         if len(legal) == 1:
             return legal[0]
         opts = Options(legal)
