@@ -41,8 +41,9 @@ class Checked:
     def __init__(self, bot: Any, hand: Hand, seat: int) -> None:
         self.bot, self.hand, self.seat = bot, hand, seat
         self.calls = 0
+        self.observed = 0
 
-    def choose(self, view: Any) -> dict[str, Any]:
+    def check(self, view: Any) -> None:
         expected = json.loads(json.dumps(self.hand.view(self.seat)))
         assert type(view) is dict and view == expected
         hidden = 0
@@ -62,10 +63,20 @@ class Checked:
         text = json.dumps({k: v for k, v in view.items() if k not in ("ruleset", "board", "pots", "start")})
         for card in secret:
             assert f'"{card}"' not in text
+
+    def choose(self, view: Any) -> dict[str, Any]:
+        self.check(view)
         choice = self.bot.choose(view)
         assert choice in view["legal_actions"], (choice, view["legal_actions"])
         self.calls += 1
         return dict(choice)
+
+    def observe(self, view: Any) -> None:
+        """The end-of-hand view a bot is shown is its own seat's, under the same checks."""
+        assert self.hand.over
+        self.check(view)
+        self.observed += 1
+        self.bot.observe(view)
 
 
 @pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
@@ -79,6 +90,7 @@ def test_every_level_plays_only_legal_actions(ruleset: str) -> None:
             assert play_out(hand, bots) is None  # type: ignore[arg-type]
             assert hand.over
             assert sum(hand.chips) + sum(hand.pots) == 100 * players
+            assert all(b.observed == 1 for b in bots)  # each saw the end of the hand once
             decisions += sum(b.calls for b in bots)
     assert decisions > 50
 

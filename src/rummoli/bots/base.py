@@ -57,6 +57,9 @@ class Bot(ABC):
     def choose(self, view: View) -> ActionJSON:
         """One action from ``legal_actions(view)``."""
 
+    def observe(self, view: View) -> None:  # noqa: B027 - most bots learn nothing between hands
+        """Shown this seat's view of a hand that has ended, so a bot can remember its opponents."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game} {self.level}>"
 

@@ -60,13 +60,21 @@ def view_for(state: GameState, seat: int) -> dict[str, Any]:
     return view
 
 
+def show_hand_over(state: GameState, bots: Sequence[Bot | None]) -> None:
+    """Show every bot its seat's view of the finished hand (what a remote player sees at the end)."""
+    for seat, bot in enumerate(bots):
+        # Skip the views nobody reads (the base class's observe learns nothing).
+        if bot is not None and getattr(type(bot), "observe", Bot.observe) is not Bot.observe:
+            bot.observe(view_for(state, seat))
+
+
 def play_out(
     state: Any,
     bots: Sequence[Bot | None],
     on_action: Callable[[int, ActionJSON], None] | None = None,
     until_human: bool = False,
 ) -> int | None:
-    """Let the bots decide until the hand is over; return ``None`` then.
+    """Let the bots decide until the hand is over, show each its view of the end, and return ``None``.
 
     With ``until_human`` the loop stops as soon as a seat without a bot (``None``) is to act and
     returns that seat, so a client can ask its player.
@@ -75,6 +83,7 @@ def play_out(
     while True:
         seat = seat_to_act(state)
         if seat is None:
+            show_hand_over(state, bots)
             return None
         bot = bots[seat]
         if bot is None:

@@ -33,6 +33,7 @@ from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts, read_view
+from rummoli.bots.stops_memory import BettingMemory, believed
 from rummoli.bots.stops_policy import (
     Table,
     best_lead,
@@ -199,12 +200,28 @@ class NormalStopsBot(StopsBot):
     worth against the hand's, and the poker hand's chance against the unseen cards."""
 
     level = "normal"
+
+    def __init__(self, seed: int | str | None = None, budget: float | None = None,
+                 samples: int | None = None) -> None:
+        super().__init__(seed, budget, samples)
+        #: what the showdowns of earlier hands told of each opponent's bets
+        self.memory = BettingMemory()
+
+    def observe(self, view: View) -> None:
+        self.memory.observe(view)
+
+    def known(self, view: dict[str, Any]) -> Known:
+        """The view's facts, with how far this bot believes each opponent's bets."""
+        k = read_view(view)
+        k.credibility = self.memory.by_seat(view)
+        return k
+
     #: Monte-Carlo samples for the poker chance and the widow's worth (each a few microseconds)
     poker_samples = 80
     widow_samples = 24
 
     def _widow_gain(self, view: dict[str, Any]) -> float:
-        k = read_view(view)
+        k = self.known(view)
         t = k.t
         opp = k.n - 1
         own = hand_worth(t, k.hand, k, opp)
@@ -231,7 +248,7 @@ class NormalStopsBot(StopsBot):
         return opts.pick("pass")
 
     def win_chance(self, view: dict[str, Any]) -> float:
-        k = read_view(view)
+        k = self.known(view)
         folded = set((view.get("betting") or {}).get("folded", []))
         active = [s for s in range(k.n) if s != k.me and s not in folded]
         if not active or k.hand.bit_count() < 5:
@@ -256,7 +273,8 @@ class NormalStopsBot(StopsBot):
                     if k.aggression[s]:
                         # Players bet on a fair chance to beat the table: with this hand, would it have?
                         q = poker_percentile(m) ** (k.n - 1)
-                        weight *= max(0.05, 1.0 / (1.0 + math.exp((0.6 - q) / 0.07))) ** k.aggression[s]
+                        strong = max(0.05, 1.0 / (1.0 + math.exp((0.6 - q) / 0.07)))
+                        weight *= believed(k.credibility[s], strong) ** k.aggression[s]
             weight_sum += weight
             if mine > best_other:
                 wins += weight
@@ -276,7 +294,7 @@ class NormalStopsBot(StopsBot):
         return "fold", 0
 
     def lead(self, view: dict[str, Any], opts: Options) -> ActionJSON:
-        k = read_view(view)
+        k = self.known(view)
         kind = "lead" if opts.has("lead") else "play"
         options = opts.cards(kind)
         best, best_score = -1, -1e18
@@ -357,8 +375,7 @@ class HardStopsBot(NormalStopsBot):
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:
-        super().__init__(seed, budget)
-        self.samples = samples
+        super().__init__(seed, budget, samples)
         #: worlds used by the last search (for benchmarks)
         self.last_worlds = 0
 
@@ -383,7 +400,7 @@ class HardStopsBot(NormalStopsBot):
             cands.append(fallback)
         if len(cands) == 1:
             return cands[0]
-        k = read_view(view)
+        k = self.known(view)
         samples = self.samples
         if samples is not None:
             samples = max(1, round(samples * self.sample_scale.get(view["phase"], 1.0)))

@@ -74,6 +74,8 @@ class Known:
     soft: list[int] = field(default_factory=list)
     #: bets and raises per seat in the poker round
     aggression: list[int] = field(default_factory=list)
+    #: per seat, how far its bets are believed to mean its cards (:mod:`rummoli.bots.stops_memory`)
+    credibility: list[float] = field(default_factory=list)
     #: combos (a mask per suit) that no dealt hand held whole (``pay = on_hold`` paid nobody for them)
     unpaid_combos: list[tuple[int, ...]] = field(default_factory=list)
 
@@ -131,6 +133,7 @@ def read_view(view: dict[str, Any]) -> Known:
     k.forbid = [0] * (n + 1)
     k.soft = [0] * (n + 1)
     k.aggression = [0] * n
+    k.credibility = [1.0] * n
     widow = n
 
     def dealt_loc(seat: int) -> int:

@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
+from rummoli.bots.stops_memory import believed
 from rummoli.bots.stops_policy import Table, dreadful, easy_bet, poker_percentile
 from rummoli.cards import cards_of
 from rummoli.errors import IllegalAction
@@ -144,7 +145,7 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
             seat = int(a["seat"])
             if (likelihood is not None and hand.phase == BETTING and seat != k.me
                     and not a.get("forced", False) and a["action"] in _BET_KINDS):
-                likelihood[0] *= bet_likelihood(hand, k.t, seat, a["action"])
+                likelihood[0] *= believed(k.credibility[seat], bet_likelihood(hand, k.t, seat, a["action"]))
             hand._do(int(a["seat"]), a["action"], -1 if card is None else card_index(card),
                      int(a.get("amount", 0)), bool(a.get("forced", False)))
     except (ValueError, IndexError, IllegalAction):
@@ -236,8 +237,19 @@ def counted_lead(hand: Hand, t: Table, seat: int, options: int) -> int:
     return best
 
 
-def policy_step(hand: Hand, t: Table) -> None:
-    """One decision by the rules of thumb for whoever is to act, on their own cards only."""
+def wild_bet(hand: Hand, rng: random.Random) -> None:
+    """A betting decision that says nothing of the cards: uniform over the legal actions, every amount
+    of a bet or raise counting as one (how a bettor the memory no longer believes is modelled)."""
+    choices = [(kind, amount) for _, kind, low, high, _ in hand._options()
+               for amount in (range(low, high + 1) if kind in ("bet", "raise") else (0,))]
+    kind, amount = rng.choice(choices)
+    hand._do(hand.turn, kind, -1, amount, False)
+    hand._settle_forced()
+
+
+def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
+    """One decision by the rules of thumb for whoever is to act, on their own cards only (and on which
+    seats, ``wild``, bet on anything: a bet they made says nothing of their cards)."""
     phase = hand.phase
     if phase == PLAY:
         if hand._pending:
@@ -256,7 +268,9 @@ def policy_step(hand: Hand, t: Table) -> None:
             to_call = hand._level - hand._put[seat]
             # Facing a bet, counting players rate their hand against a hand that bets (the top sixth
             # or so of hands at a four-seat table), not against a random one.
-            facing = to_call > 0 and m >= 1
+            # A level that a wild seat has put in is no sign of a hand.
+            facing = to_call > 0 and m >= 1 and not any(
+                wild >> s & 1 and hand._put[s] == hand._level for s in range(hand.n))
             p = pct ** (m - 1) * min(1.0, max(0.0, (pct - 0.8) / 0.2)) if facing else pct ** max(1, m)
             bet = opts.get("bet")
             rai = opts.get("raise")
@@ -279,10 +293,14 @@ def policy_step(hand: Hand, t: Table) -> None:
     hand._settle_forced()
 
 
-def rollout(hand: Hand, t: Table) -> None:
-    """Finish the hand with :func:`policy_step` for every seat."""
+def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = None) -> None:
+    """Finish the hand with :func:`policy_step` for every seat, except that the seats in the bit set
+    ``wild`` make their betting decisions with :func:`wild_bet` (drawing from ``rng``)."""
     while hand.phase != "over":
-        policy_step(hand, t)
+        if wild and hand.phase == BETTING and wild >> hand.turn & 1 and rng is not None:
+            wild_bet(hand, rng)
+        else:
+            policy_step(hand, t, wild)
 
 
 def apply_json(hand: Hand, action: dict[str, Any]) -> None:
@@ -311,10 +329,14 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         if world is None:
             continue
         weights.append(likelihood[0] if k.phase == "poker" else 1.0)
+        # Each opponent is, in this world, a bettor on strength or (as far as its showdowns have
+        # discredited it) a wild one; every candidate meets the same opponents and the same draws.
+        wild = sum(1 << s for s in range(k.n) if s != k.me and rng.random() >= k.credibility[s])
+        seed = rng.getrandbits(32)
         for j, cand in enumerate(candidates):
             h = world.clone()
             apply_json(h, cand)
-            rollout(h, k.t)
+            rollout(h, k.t, wild, random.Random(seed))
             results[j].append(float(h.chips[k.me]))
     return results, weights
 

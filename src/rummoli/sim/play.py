@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummoli.bots.base import Bot, RandomBot, make_bot
-from rummoli.bots.driver import action_reader, seat_to_act, view_for
+from rummoli.bots.driver import action_reader, seat_to_act, show_hand_over, view_for
 from rummoli.cards import shuffled_deck
 from rummoli.errors import IllegalAction
 from rummoli.sim.config import SimConfig, derive_seed
@@ -65,6 +65,7 @@ def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
     while True:
         seat = seat_to_act(state)
         if seat is None:
+            show_hand_over(state, bots)
             return
         bot = bots[seat]
         if type(bot) is RandomBot:

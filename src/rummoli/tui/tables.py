@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rummoli.bots.base import LEVELS, Bot, make_bot, seats_to_act
-from rummoli.bots.driver import view_for
+from rummoli.bots.driver import show_hand_over, view_for
 from rummoli.records import game_of, ruleset_reference
 
 NAMES = ("You", "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
@@ -219,6 +219,7 @@ class StopsTable(Table):
         self.hand.apply(Action.from_json({**action, "seat": self.hand_seat(HUMAN)}))
 
     def finish_hand(self) -> None:
+        show_hand_over(self.hand, [self.bots[s] for s in self.seats])
         self.keep_record(self.session.finish_hand(self.hand))
 
     @property
@@ -268,6 +269,7 @@ class RummyTable(Table):
         self.hand.apply(Action.from_json({**action, "seat": HUMAN}))
 
     def finish_hand(self) -> None:
+        show_hand_over(self.hand, self.bots)
         self.keep_record(self.hand.record())
         self.match.finish_hand()
 

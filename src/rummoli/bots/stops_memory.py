@@ -1,0 +1,96 @@
+"""What a stops bot remembers of its opponents from one hand to the next: whether their bets mean a hand.
+
+Counting players read a bet as strength (:meth:`rummoli.bots.stops_bots.NormalStopsBot.win_chance`).
+That is right against players who bet on their cards and costly against one who bets on anything: every
+wild bet then looks like a monster and the counter folds hands that win.  The only honest evidence of
+what a bet meant is the showdown (R-POKER-3 shows the five cards of every hand still in), so that is all
+this memory uses -- never the bet rate, which would also brand a strong player who bets often.
+
+For every opponent (by the name the view gives) it keeps the showdowns where they had bet or raised and
+how many of those showed a hand worth a bet: one that would beat the rest of the table
+(:data:`WORTHY` of the time or more).  Two kinds of bettor explain what it sees: one who bets on
+strength (a worthy hand most times) and one whose bets say nothing of the cards (a worthy hand as often
+as a random hand is one, which is rarer the more players are dealt in).
+:meth:`BettingMemory.credibility` is the chance, after what has been shown, that the opponent is the
+first kind; the bots blend their bet likelihoods with it, and the ``hard`` search plays a discredited
+opponent's bets at random in its rollouts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from rummoli.bots.stops_infer import mask_of_texts
+from rummoli.bots.stops_policy import poker_percentile
+
+#: a shown hand is worth a bet when it would beat all the other hands dealt about this often or more
+WORTHY = 0.35
+#: how often a bettor on strength shows a worthy hand after betting
+WORTHY_IF_HONEST = 0.85
+#: before any showdown, bets are believed
+PRIOR_HONEST = 0.9
+#: what a bettor's action is worth as evidence when it says nothing of the cards (a constant: only
+#: its size next to the honest likelihoods matters)
+UNINFORMED = 0.5
+
+
+def betting_seats(view: Mapping[str, Any]) -> dict[int, int]:
+    """Seat -> how many times it bet or raised in the view's poker round."""
+    out: dict[int, int] = {}
+    for ev in view.get("events", []):
+        if ev.get("type") == "action" and ev.get("action") in ("bet", "raise"):
+            seat = int(ev["seat"])
+            out[seat] = out.get(seat, 0) + 1
+    return out
+
+
+class BettingMemory:
+    """Showdown evidence per opponent name, gathered from the end-of-hand views a bot is shown."""
+
+    def __init__(self) -> None:
+        #: name -> [showdowns after betting, of which worthy]
+        self.record: dict[str, list[int]] = {}
+        #: name -> the log of how much likelier the showdowns were from an honest bettor than a wild one
+        self.evidence: dict[str, float] = {}
+
+    def observe(self, view: Mapping[str, Any]) -> None:
+        """Learn from a finished hand's view (its showdown and who bet)."""
+        showdown = view.get("showdown") or {}
+        if len(showdown) < 2:
+            return
+        bettors = betting_seats(view)
+        played = [0] * len(view["players"])
+        for p in view.get("played", []):
+            played[int(p["seat"])] += 1
+        others = len(view["players"]) - 1
+        wild_worthy = 1.0 - WORTHY ** (1.0 / max(1, others))  # the share of random hands that are worthy
+        for seat_text, cards in showdown.items():
+            seat = int(seat_text)
+            if seat == int(view["seat"]) or seat not in bettors:
+                continue
+            # The five shown are the best of the whole hand held in the poker round: rate them
+            # among random hands of that size.
+            size = int(view["hand_sizes"][seat]) + played[seat]
+            worthy = poker_percentile(mask_of_texts(cards), size) ** others >= WORTHY
+            name = str(view["players"][seat])
+            entry = self.record.setdefault(name, [0, 0])
+            entry[0] += 1
+            entry[1] += int(worthy)
+            ratio = WORTHY_IF_HONEST / wild_worthy if worthy else (1 - WORTHY_IF_HONEST) / (1 - wild_worthy)
+            self.evidence[name] = self.evidence.get(name, 0.0) + math.log(ratio)
+
+    def credibility(self, name: str) -> float:
+        """The chance that ``name`` bets on its cards, after the showdowns seen."""
+        odds = PRIOR_HONEST / (1 - PRIOR_HONEST) * math.exp(max(-50.0, min(50.0, self.evidence.get(name, 0.0))))
+        return odds / (1 + odds)
+
+    def by_seat(self, view: Mapping[str, Any]) -> list[float]:
+        """:meth:`credibility` for every seat of the view's table."""
+        return [self.credibility(str(name)) for name in view["players"]]
+
+
+def believed(credibility: float, likelihood: float) -> float:
+    """A betting action's likelihood given a hand, for a bettor believed with ``credibility``."""
+    return credibility * likelihood + (1.0 - credibility) * UNINFORMED
