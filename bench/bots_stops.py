@@ -6,7 +6,9 @@
   default 1 s budget, on a few decisions only).
 * **Strength**: 4 seats, one bot of each level (hard, normal, easy, random); every deal is played four
   times with the line-up rotated one seat each time, so every level sits in every seat with the same
-  cards (luck cancels).  Per deal, each level's mean chip change over its four seats is one sample:
+  cards (luck cancels).  Each rotation keeps its bots for the whole run, as at a real table, so what
+  they learn of each other's betting carries from hand to hand; the rotations run in parallel.
+  Per deal, each level's mean chip change over its four seats is one sample:
   mean chips per hand with a 95% confidence interval, and the paired gap between adjacent levels with
   its 95% interval.  The hard bot searches a fixed number of worlds per decision (``--hard-samples``),
   which makes the run reproducible.
@@ -17,6 +19,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import multiprocessing
+import os
 import random
 import statistics
 import time
@@ -86,23 +90,37 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, half
 
 
-def strength(ruleset: str, deals: int, hard_samples: int, levels: tuple[str, ...] = LEVELS) -> dict[str, Any]:
+def _rotation(ruleset: str, levels: tuple[str, ...], rotation: int, deals: int,
+              hard_samples: int) -> list[dict[str, float]]:
+    """One rotation of the line-up over every deal in turn, with the same bots all evening (so what
+    they remember of each other counts): per deal, each level's chip change per seat it holds."""
     rules = load_ruleset(ruleset)
     players = 4
-    unique = tuple(dict.fromkeys(levels))
-    per_deal: dict[str, list[float]] = {level: [] for level in unique}
+    order = [levels[(s + rotation) % len(levels)] for s in range(players)]
+    bots = [make(level, rotation * 10 + s, hard_samples) for s, level in enumerate(order)]
+    out = []
     for d in range(deals):
         cards, widow, dealer = deal(ruleset, players, d)
-        gains: dict[str, float] = {level: 0.0 for level in unique}
-        for r in range(players):
-            order = [levels[(s + r) % len(levels)] for s in range(players)]
-            bots = [make(level, d * 10 + r * 3 + s, hard_samples) for s, level in enumerate(order)]
-            hand = Hand(rules, NAMES[:players], [100] * players, {}, dealer, cards, widow)
-            play_out(hand, bots)
-            for s, level in enumerate(order):
-                gains[level] += (hand.chips[s] - 100) / (players * order.count(level))
-        for level in unique:
-            per_deal[level].append(gains[level])
+        hand = Hand(rules, NAMES[:players], [100] * players, {}, dealer, cards, widow)
+        play_out(hand, bots)
+        gains = dict.fromkeys(order, 0.0)
+        for s, level in enumerate(order):
+            gains[level] += (hand.chips[s] - 100) / (players * order.count(level))
+        out.append(gains)
+    return out
+
+
+def strength(ruleset: str, deals: int, hard_samples: int, levels: tuple[str, ...] = LEVELS,
+             workers: int = 1) -> dict[str, Any]:
+    players = 4
+    unique = tuple(dict.fromkeys(levels))
+    jobs = [(ruleset, levels, r, deals, hard_samples) for r in range(players)]
+    if workers > 1:
+        with multiprocessing.Pool(min(workers, players)) as pool:
+            rotations = pool.starmap(_rotation, jobs)
+    else:
+        rotations = [_rotation(*job) for job in jobs]
+    per_deal = {level: [sum(rot[d][level] for rot in rotations) for d in range(deals)] for level in unique}
     out: dict[str, Any] = {"levels": {}, "gaps": {}}
     for level in unique:
         out["levels"][level] = mean_ci(per_deal[level])
@@ -120,6 +138,7 @@ def main() -> None:
     parser.add_argument("--hard-decisions", type=int, default=10, help="hard decisions timed at the 1 s budget")
     parser.add_argument("--quick", action="store_true", help="tiny run (a smoke test)")
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (one rotation each)")
     parser.add_argument("--pairs", action="store_true",
                         help="also seat each adjacent pair of levels alone, two against two (less noise)")
     args = parser.parse_args()
@@ -140,7 +159,7 @@ def main() -> None:
           f"{args.hard_samples} worlds per decision; mean chips per hand and per-deal paired gaps, 95% CI")
     for rs in rulesets:
         start = time.perf_counter()
-        result = strength(rs, args.deals, args.hard_samples)
+        result = strength(rs, args.deals, args.hard_samples, workers=args.workers)
         print(f"  {rs}: one table, line-up {', '.join(LEVELS)}  ({time.perf_counter() - start:.0f} s)")
         for level, (m, half) in result["levels"].items():
             print(f"    {level:7} {m:+7.2f} ± {half:5.2f} chips per hand")
@@ -148,7 +167,7 @@ def main() -> None:
         if args.pairs:
             for upper, lower in itertools.pairwise(LEVELS):
                 start = time.perf_counter()
-                pair = strength(rs, args.deals, args.hard_samples, levels=(upper, lower, upper, lower))
+                pair = strength(rs, args.deals, args.hard_samples, (upper, lower, upper, lower), args.workers)
                 print(f"  {rs}: two {upper} against two {lower}  ({time.perf_counter() - start:.0f} s)")
                 report_gaps({f"{upper}-{lower}": pair["gaps"][f"{upper}-{lower}"]})
 
