@@ -141,6 +141,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (one rotation each)")
     parser.add_argument("--pairs", action="store_true",
                         help="also seat each adjacent pair of levels alone, two against two (less noise)")
+    parser.add_argument("--only-pairs", action="store_true", help="the two-against-two tables only")
     args = parser.parse_args()
     if args.quick:
         args.deals, args.timing_hands, args.hard_decisions, args.hard_samples = 6, 4, 2, 3
@@ -158,13 +159,14 @@ def main() -> None:
     print(f"strength: 4-player duplicate deals ({args.deals} deals x 4 rotations); hard searches "
           f"{args.hard_samples} worlds per decision; mean chips per hand and per-deal paired gaps, 95% CI")
     for rs in rulesets:
-        start = time.perf_counter()
-        result = strength(rs, args.deals, args.hard_samples, workers=args.workers)
-        print(f"  {rs}: one table, line-up {', '.join(LEVELS)}  ({time.perf_counter() - start:.0f} s)")
-        for level, (m, half) in result["levels"].items():
-            print(f"    {level:7} {m:+7.2f} ± {half:5.2f} chips per hand")
-        report_gaps(result["gaps"])
-        if args.pairs:
+        if not args.only_pairs:
+            start = time.perf_counter()
+            result = strength(rs, args.deals, args.hard_samples, workers=args.workers)
+            print(f"  {rs}: one table, line-up {', '.join(LEVELS)}  ({time.perf_counter() - start:.0f} s)")
+            for level, (m, half) in result["levels"].items():
+                print(f"    {level:7} {m:+7.2f} ± {half:5.2f} chips per hand")
+            report_gaps(result["gaps"])
+        if args.pairs or args.only_pairs:
             for upper, lower in itertools.pairwise(LEVELS):
                 start = time.perf_counter()
                 pair = strength(rs, args.deals, args.hard_samples, (upper, lower, upper, lower), args.workers)
