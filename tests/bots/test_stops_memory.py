@@ -78,3 +78,26 @@ def test_random_bettors_lose_their_credit_over_an_evening() -> None:
     memory = watcher.memory
     assert memory.record[NAMES[1]][0] >= 5
     assert memory.credibility(NAMES[1]) < 0.3 < memory.credibility(NAMES[2])
+
+
+def test_rollouts_with_wild_bettors_play_legal_hands_to_the_end() -> None:
+    """The search's model of a discredited bettor (uniform over the legal betting actions) keeps to the
+    rules: every hand ends with every chip accounted for."""
+    import random
+
+    from rummoli.bots.stops_policy import table_for
+    from rummoli.bots.stops_search import rollout
+
+    t = table_for("rummoli")
+    amounts = set()
+    for i in range(40):
+        hand = deal("rummoli", 4, 900 + i)
+        hand.apply(Action(hand.to_act()[0], "keep"))
+        while hand.phase == "auction":
+            hand.apply(Action(hand.to_act()[0], "pass"))
+        assert hand.phase == "poker"
+        total = sum(hand.chips) + sum(hand.pots)
+        rollout(hand, t, wild=0b1111, rng=random.Random(i))
+        assert hand.over and sum(hand.chips) + sum(hand.pots) == total
+        amounts |= {e["amount"] for e in hand.events() if e.get("action") in ("bet", "raise")}
+    assert len(amounts) > 3  # the wild bets use the whole range of amounts
