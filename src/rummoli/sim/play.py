@@ -2,7 +2,8 @@
 
 Everything random in a task derives from the tournament's seed and the task's numbers, so a task plays
 the same wherever and whenever it runs.  The deck of hand ``k`` of block ``b`` is the same in every
-rotation: that is what makes the deals duplicate.
+rotation: that is what makes the deals duplicate.  Each bot also starts every hand from a generator
+seeded by its entry and the hand (:func:`reseed`), the same in every rotation.
 """
 
 from __future__ import annotations
@@ -52,6 +53,15 @@ def make_bots(config: SimConfig, block: int, rotation: int, seats: Sequence[int]
     assert config.seed is not None
     return [make_bot(config.game, config.bots[e], seed=derive_seed(config.seed, "bot", block, rotation, e),
                      budget=config.budget, samples=config.samples) for e in seats]
+
+
+def reseed(config: SimConfig, bots: Sequence[Bot], block: int, hand: int, seats: Sequence[int]) -> None:
+    """Give each bot a fresh generator for hand ``hand``, seeded from its entry and not its seat, so
+    that in every rotation an entry meets the hand with the same draws (common random numbers: a
+    random bot's luck cancels like the cards' do)."""
+    assert config.seed is not None
+    for bot, entry in zip(bots, seats, strict=True):
+        bot.rng.seed(derive_seed(config.seed, "bot", block, hand, entry))
 
 
 def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
@@ -108,6 +118,7 @@ def _stops_task(config: SimConfig, task: int, block: int, rotation: int) -> Task
                 break
             raise
         in_hand = session.players_left
+        reseed(config, [bots[s] for s in in_hand], block, session.hands_played, [seats[s] for s in in_hand])
         play_hand(hand, [bots[s] for s in in_hand], "stops")
         won = {pot: 0 for pot in pots}
         for event in hand.events():
@@ -149,6 +160,7 @@ def _rummy_task(config: SimConfig, task: int, block: int, rotation: int) -> Task
     while not game.over and game.hands_played < limit:
         deck = deck_for(config, block, game.hands_played)
         hand = game.deal(deck)
+        reseed(config, bots, block, game.hands_played, seats)
         play_hand(hand, bots, "rummy")
         if out.records is not None and out.decks is not None:
             out.records.append(hand.record())
