@@ -101,6 +101,10 @@ def _rotation(ruleset: str, levels: tuple[str, ...], rotation: int, deals: int,
     out = []
     for d in range(deals):
         cards, widow, dealer = deal(ruleset, players, d)
+        # Common random numbers: in every rotation a level starts the deal from the same draws, so a
+        # random bot's wild bids and bets fall alike whichever seat it has (its luck cancels too).
+        for level, bot in zip(order, bots, strict=True):
+            bot.rng.seed(f"{level}-{d}")
         hand = Hand(rules, NAMES[:players], [100] * players, {}, dealer, cards, widow)
         play_out(hand, bots)
         gains = dict.fromkeys(order, 0.0)
