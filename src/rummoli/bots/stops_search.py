@@ -146,8 +146,8 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
             if (likelihood is not None and hand.phase == BETTING and seat != k.me
                     and not a.get("forced", False) and a["action"] in _BET_KINDS):
                 likelihood[0] *= believed(k.credibility[seat], bet_likelihood(hand, k.t, seat, a["action"]))
-            hand._do(int(a["seat"]), a["action"], -1 if card is None else card_index(card),
-                     int(a.get("amount", 0)), bool(a.get("forced", False)))
+            hand.step(seat, a["action"], -1 if card is None else card_index(card),
+                      int(a.get("amount", 0)), bool(a.get("forced", False)))
     except (ValueError, IndexError, IllegalAction):
         return None
     if hand.hands[k.me] != k.hand or hand.phase != view["phase"]:
@@ -169,10 +169,10 @@ def bet_likelihood(hand: Hand, t: Table, seat: int, kind: str) -> float:
     Family and counting players alike bet and raise on strength, call on a fair chance against the
     pot's odds and fold or check otherwise (:func:`~rummoli.bots.stops_policy.easy_bet` and the
     ``normal`` rule); the thresholds are softened so a world is made less likely, never impossible."""
-    folded = hand._folded
+    folded = hand.folded
     m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
     p = poker_percentile(hand.hands[seat]) ** max(1, m)
-    to_call = hand._level - hand._put[seat]
+    to_call = hand.to_call(seat)
     if to_call <= 0:
         strong = _sigmoid((p - 0.6) / 0.07)
         return max(0.05, strong if kind in ("bet", "raise") else 1.0 - strong)
@@ -240,11 +240,10 @@ def counted_lead(hand: Hand, t: Table, seat: int, options: int) -> int:
 def wild_bet(hand: Hand, rng: random.Random) -> None:
     """A betting decision that says nothing of the cards: uniform over the legal actions, every amount
     of a bet or raise counting as one (how a bettor the memory no longer believes is modelled)."""
-    choices = [(kind, amount) for _, kind, low, high, _ in hand._options()
+    choices = [(kind, amount) for _, kind, low, high, _ in hand.options()
                for amount in (range(low, high + 1) if kind in ("bet", "raise") else (0,))]
     kind, amount = rng.choice(choices)
-    hand._do(hand.turn, kind, -1, amount, False)
-    hand._settle_forced()
+    hand.step(hand.turn, kind, amount=amount)
 
 
 def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
@@ -252,25 +251,25 @@ def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
     seats, ``wild``, bet on anything: a bet they made says nothing of their cards)."""
     phase = hand.phase
     if phase == PLAY:
-        if hand._pending:
-            hand._do(hand._pending_seat, "claim", -1, 0, False)
+        if hand.claim_pending >= 0:
+            hand.step(hand.claim_pending, "claim")
         else:
-            seat, mask = hand.turn, hand._lead_mask
+            seat, mask = hand.turn, hand.lead_mask
             card = counted_lead(hand, t, seat, mask) if mask & (mask - 1) else mask.bit_length() - 1
-            hand._do(seat, "play" if hand._run else "lead", card, 0, False)
+            hand.step(seat, "play" if hand.in_run else "lead", card)
     else:
         seat = hand.turn
-        opts = {o[1]: o for o in hand._options()}
+        opts = {o[1]: o for o in hand.options()}
         if phase == BETTING:
-            folded = hand._folded
+            folded = hand.folded
             m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
             pct = poker_percentile(hand.hands[seat])
-            to_call = hand._level - hand._put[seat]
+            to_call = hand.to_call(seat)
             # Facing a bet, counting players rate their hand against a hand that bets (the top sixth
-            # or so of hands at a four-seat table), not against a random one.
-            # A level that a wild seat has put in is no sign of a hand.
+            # or so of hands at a four-seat table), not against a random one; but a level that a wild
+            # seat has put in is no sign of a hand.
             facing = to_call > 0 and m >= 1 and not any(
-                wild >> s & 1 and hand._put[s] == hand._level for s in range(hand.n))
+                wild >> s & 1 and hand.to_call(s) == 0 for s in range(hand.n))
             p = pct ** (m - 1) * min(1.0, max(0.0, (pct - 0.8) / 0.2)) if facing else pct ** max(1, m)
             bet = opts.get("bet")
             rai = opts.get("raise")
@@ -278,19 +277,16 @@ def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
                                     None if rai is None else (rai[2], rai[3]), to_call)
             if kind == "fold" and p * (hand.pots[t.poker or 0] + to_call) >= 1.2 * to_call:
                 kind = "call"  # the pot's odds are worth it
-            hand._do(seat, kind, -1, amount, False)
+            hand.step(seat, kind, amount=amount)
         elif phase == AUCTION:
             bid = opts.get("bid")
             if bid is not None and bid[2] <= 2 and dreadful(t, hand.hands[seat]):
-                hand._do(seat, "bid", -1, bid[2], False)
+                hand.step(seat, "bid", amount=bid[2])
             else:
-                hand._do(seat, "pass", -1, 0, False)
+                hand.step(seat, "pass")
         elif phase == WIDOW:
             swap = "swap" in opts and dreadful(t, hand.hands[seat])
-            hand._do(seat, "swap" if swap else "keep", -1, 0, False)
-        else:  # pragma: no cover - over
-            return
-    hand._settle_forced()
+            hand.step(seat, "swap" if swap else "keep")
 
 
 def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = None) -> None:
@@ -305,9 +301,8 @@ def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = Non
 
 def apply_json(hand: Hand, action: dict[str, Any]) -> None:
     card = action.get("card")
-    hand._do(int(action["seat"]), action["action"], -1 if card is None else card_index(card),
-             int(action.get("amount", 0)), False)
-    hand._settle_forced()
+    hand.step(int(action["seat"]), action["action"], -1 if card is None else card_index(card),
+              int(action.get("amount", 0)))
 
 
 def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], rng: random.Random,

@@ -295,6 +295,44 @@ class Hand(Bidding, Play):
         self._settle_forced()
         return self.render(self.log[start:])
 
+    # ------------------------------------------------------------------ the fast path for search
+    # A searching bot plays thousands of hands per decision.  These skip the Action objects, the
+    # checks and the event rendering of apply(); they trust their caller to step only what options()
+    # lists, and are not for clients (they go through apply()).
+    def options(self) -> list[Option]:
+        """Every legal option now, raw: ``(seat, kind, low, high, cards)`` (a bet range, a card mask)."""
+        return self._options()
+
+    def step(self, seat: int, kind: str, card: int = -1, amount: int = 0, forced: bool = False) -> None:
+        """Make one option that :meth:`options` lists, unchecked (``card`` an index, -1 for none), then
+        the forced actions that follow when ``auto`` is on."""
+        self._do(seat, kind, card, amount, forced)
+        self._settle_forced()
+
+    def to_call(self, seat: int) -> int:
+        """Chips ``seat`` must add to stay in the betting round."""
+        return self._level - self._put[seat] if self._put else 0
+
+    @property
+    def folded(self) -> int:
+        """The seats that folded in the betting round, as a bit set."""
+        return self._folded
+
+    @property
+    def claim_pending(self) -> int:
+        """The seat that may claim a pot it just laid the card for (``claim = announce``), or -1."""
+        return self._pending_seat if self._pending else -1
+
+    @property
+    def lead_mask(self) -> int:
+        """The cards the seat to play may lay now (one card in a run, the choices at a lead)."""
+        return self._lead_mask
+
+    @property
+    def in_run(self) -> bool:
+        """Whether a run is under way (the next card is a play, not a lead)."""
+        return self._run
+
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:
         if kind == "play" or kind == "lead":
