@@ -60,7 +60,7 @@ def sim_command(
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=errors, transient=True) as bar:
             unit = "evenings" if config.game == "stops" else "games"
-            job = bar.add_task(f"{config.tasks} {unit} on {config.worker_count()} workers", total=config.tasks)
+            job = bar.add_task(f"{config.tasks} {unit} on {workers_text(config.worker_count())}", total=config.tasks)
             report = run_tournament(config, lambda done, total: bar.update(job, completed=done))
     if plot is not None:
         from rummoli.sim.plot import plot_report
@@ -72,6 +72,10 @@ def sim_command(
         out = Console()
         for table in render_tables(report):
             out.print(table)
-        out.print(f"{report.hands} hands in {report.elapsed:.1f} s on {config.worker_count()} workers"
+        out.print(f"{report.hands} hands in {report.elapsed:.1f} s on {workers_text(config.worker_count())}"
                   + (f"; chart in {plot}" if plot is not None else ""))
     return report
+
+
+def workers_text(count: int) -> str:
+    return f"{count} worker" + ("" if count == 1 else "s")
