@@ -41,8 +41,18 @@ def test_bets_are_believed_until_a_showdown_says_otherwise() -> None:
         finish(bet_to_showdown(WEAK), watcher)
     assert watcher.memory.record[NAMES[1]] == [3, 0]
     assert watcher.memory.credibility(NAMES[1]) < 0.2
-    # Seats that did not bet teach nothing, and the watcher never rates itself.
+    # Seats that did not bet teach nothing.
     assert set(watcher.memory.record) == {NAMES[1]}
+
+
+def test_a_bot_also_counts_what_the_table_has_seen_of_its_own_bets() -> None:
+    # Seat 1 is the watcher now: its own weak bets at showdown are what the others have seen of it.
+    hands = [bet_to_showdown(WEAK) for _ in range(3)]
+    bettor = NormalStopsBot(7)
+    for hand in hands:
+        play_out(hand, [EasyStopsBot(0), bettor, EasyStopsBot(2), EasyStopsBot(3)])
+    assert bettor.memory.record[NAMES[1]] == [3, 0]
+    assert bettor.known(view_for(hands[-1], 1)).credibility[1] < 0.2
 
 
 def test_a_strong_hand_shown_after_a_bet_keeps_the_bettor_believed() -> None:

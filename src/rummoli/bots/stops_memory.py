@@ -6,14 +6,16 @@ wild bet then looks like a monster and the counter folds hands that win.  The on
 what a bet meant is the showdown (R-POKER-3 shows the five cards of every hand still in), so that is all
 this memory uses -- never the bet rate, which would also brand a strong player who bets often.
 
-For every opponent (by the name the view gives) it keeps the showdowns where they had bet or raised and
+For every player (by the name the view gives; the bot itself included, since the table has seen its
+showdowns too) it keeps the showdowns where they had bet or raised and
 how many of those showed a hand worth a bet: one that would beat the rest of the table
 (:data:`WORTHY` of the time or more).  Two kinds of bettor explain what it sees: one who bets on
 strength (a worthy hand most times) and one whose bets say nothing of the cards (a worthy hand as often
 as a random hand is one, which is rarer the more players are dealt in).
 :meth:`BettingMemory.credibility` is the chance, after what has been shown, that the opponent is the
-first kind; the bots blend their bet likelihoods with it, and the ``hard`` search plays a discredited
-opponent's bets at random in its rollouts.
+first kind; the bots blend their bet likelihoods with it.  The ``hard`` search plays a discredited
+opponent's bets at random in its rollouts, and lets its opponents doubt its own bets as far as its
+showdowns have given them reason to.
 """
 
 from __future__ import annotations
@@ -68,7 +70,9 @@ class BettingMemory:
         wild_worthy = 1.0 - WORTHY ** (1.0 / max(1, others))  # the share of random hands that are worthy
         for seat_text, cards in showdown.items():
             seat = int(seat_text)
-            if seat == int(view["seat"]) or seat not in bettors:
+            # The viewer's own bets are counted too: the table has seen the same showdowns, so this
+            # is how far the others have reason to believe it.
+            if seat not in bettors:
                 continue
             # The five shown are the best of the whole hand held in the poker round: rate them
             # among random hands of that size.

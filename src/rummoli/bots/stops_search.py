@@ -246,9 +246,9 @@ def wild_bet(hand: Hand, rng: random.Random) -> None:
     hand.step(hand.turn, kind, amount=amount)
 
 
-def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
+def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
     """One decision by the rules of thumb for whoever is to act, on their own cards only (and on which
-    seats, ``wild``, bet on anything: a bet they made says nothing of their cards)."""
+    seats, ``doubted``, are not believed: a bet they made says nothing of their cards)."""
     phase = hand.phase
     if phase == PLAY:
         if hand.claim_pending >= 0:
@@ -266,10 +266,10 @@ def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
             pct = poker_percentile(hand.hands[seat])
             to_call = hand.to_call(seat)
             # Facing a bet, counting players rate their hand against a hand that bets (the top sixth
-            # or so of hands at a four-seat table), not against a random one; but a level that a wild
-            # seat has put in is no sign of a hand.
+            # or so of hands at a four-seat table), not against a random one; but a level that a
+            # doubted seat has put in is no sign of a hand.
             facing = to_call > 0 and m >= 1 and not any(
-                wild >> s & 1 and hand.to_call(s) == 0 for s in range(hand.n))
+                doubted >> s & 1 and hand.to_call(s) == 0 for s in range(hand.n))
             p = pct ** (m - 1) * min(1.0, max(0.0, (pct - 0.8) / 0.2)) if facing else pct ** max(1, m)
             bet = opts.get("bet")
             rai = opts.get("raise")
@@ -289,14 +289,16 @@ def policy_step(hand: Hand, t: Table, wild: int = 0) -> None:
             hand.step(seat, "swap" if swap else "keep")
 
 
-def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = None) -> None:
+def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = None, doubted: int = 0) -> None:
     """Finish the hand with :func:`policy_step` for every seat, except that the seats in the bit set
-    ``wild`` make their betting decisions with :func:`wild_bet` (drawing from ``rng``)."""
+    ``wild`` make their betting decisions with :func:`wild_bet` (drawing from ``rng``).  Bets by the
+    seats in ``doubted`` (by default the wild ones) are taken as no sign of a hand."""
+    doubted |= wild
     while hand.phase != "over":
         if wild and hand.phase == BETTING and wild >> hand.turn & 1 and rng is not None:
             wild_bet(hand, rng)
         else:
-            policy_step(hand, t, wild)
+            policy_step(hand, t, doubted)
 
 
 def apply_json(hand: Hand, action: dict[str, Any]) -> None:
@@ -327,11 +329,13 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         # Each opponent is, in this world, a bettor on strength or (as far as its showdowns have
         # discredited it) a wild one; every candidate meets the same opponents and the same draws.
         wild = sum(1 << s for s in range(k.n) if s != k.me and rng.random() >= k.credibility[s])
+        # The others, too, may have stopped believing this seat's bets (they saw its showdowns).
+        doubted = wild | (1 << k.me if rng.random() >= k.credibility[k.me] else 0)
         seed = rng.getrandbits(32)
         for j, cand in enumerate(candidates):
             h = world.clone()
             apply_json(h, cand)
-            rollout(h, k.t, wild, random.Random(seed))
+            rollout(h, k.t, wild, random.Random(seed), doubted)
             results[j].append(float(h.chips[k.me]))
     return results, weights
 
