@@ -26,7 +26,6 @@ A bot's objective is its own chip change over the hand.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from typing import Any
@@ -46,7 +45,7 @@ from rummoli.bots.stops_policy import (
     sequence_from,
     table_for,
 )
-from rummoli.bots.stops_search import choose_best, evaluate
+from rummoli.bots.stops_search import choose_best, evaluate, sigmoid
 from rummoli.poker import evaluate_mask
 
 
@@ -273,7 +272,7 @@ class NormalStopsBot(StopsBot):
                     if k.aggression[s]:
                         # Players bet on a fair chance to beat the table: with this hand, would it have?
                         q = poker_percentile(m) ** (k.n - 1)
-                        strong = max(0.05, 1.0 / (1.0 + math.exp((0.6 - q) / 0.07)))
+                        strong = max(0.05, sigmoid((q - 0.6) / 0.07))
                         weight *= believed(k.credibility[s], strong) ** k.aggression[s]
             weight_sum += weight
             if mine > best_other:

@@ -159,7 +159,7 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
 _BET_KINDS = frozenset({"check", "bet", "call", "raise", "fold"})
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
@@ -174,13 +174,13 @@ def bet_likelihood(hand: Hand, t: Table, seat: int, kind: str) -> float:
     p = poker_percentile(hand.hands[seat]) ** max(1, m)
     to_call = hand.to_call(seat)
     if to_call <= 0:
-        strong = _sigmoid((p - 0.6) / 0.07)
+        strong = sigmoid((p - 0.6) / 0.07)
         return max(0.05, strong if kind in ("bet", "raise") else 1.0 - strong)
-    strong = _sigmoid((p - 0.75) / 0.07)
+    strong = sigmoid((p - 0.75) / 0.07)
     if kind in ("bet", "raise"):
         return max(0.05, strong)
     pot = hand.pots[t.poker or 0]
-    stay = _sigmoid((p - 1.2 * to_call / max(1, pot + to_call)) / 0.08)
+    stay = sigmoid((p - 1.2 * to_call / max(1, pot + to_call)) / 0.08)
     return max(0.05, stay * (1.0 - strong) if kind == "call" else 1.0 - stay)
 
 
