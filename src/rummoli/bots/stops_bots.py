@@ -281,14 +281,23 @@ class NormalStopsBot(StopsBot):
                 wins += weight / 2
         return wins / weight_sum if weight_sum else 0.0
 
+    #: ``p`` (its hand's chance to beat every player still in, as its counting weighs their bets) from
+    #: which it bets, and from which it raises
+    bet_from = 0.45
+    raise_from = 0.6
+
     def bet_rule(self, p: float, opts: Options, to_call: int, pot: int) -> tuple[str, int]:
+        # Value bets go in at the most the rules allow: the callers at a family table call on their
+        # own cards, not on the price (easy calls any amount with a fair hand), so a smaller bet only
+        # wins less.  Measured at one table of all four levels (bench.bots_stops), betting from 0.45
+        # at the most won normal about a chip a hand more in poker than betting from 0.6 scaled to p.
         if opts.has("check"):
-            return easy_bet(p, True, opts.range("bet"), None, 0) if p >= 0.55 else ("check", 0)
+            bet = opts.range("bet")
+            return ("bet", bet[1]) if bet is not None and p >= self.bet_from else ("check", 0)
         raise_range = opts.range("raise")
-        if raise_range is not None and p >= 0.7:
-            low, high = raise_range
-            return "raise", max(low, min(high, low + round((p - 0.7) / 0.3 * (high - low))))
-        if p * (pot + to_call) >= 1.2 * to_call:
+        if raise_range is not None and p >= self.raise_from:
+            return "raise", raise_range[1]
+        if p * (pot + to_call) >= to_call:  # the pot pays for the risk
             return "call", 0
         return "fold", 0
 
