@@ -10,7 +10,7 @@ import pytest
 
 from rummoli.bots.base import RandomBot, make_bot
 from rummoli.bots.driver import play_out, view_for
-from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot, StopsBot
+from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot, Options, StopsBot
 from rummoli.bots.stops_infer import read_view
 from rummoli.bots.stops_search import sample_world, verify_world
 from rummoli.cards import CARDS, parse_cards
@@ -227,6 +227,24 @@ def test_easy_bets_strength_and_folds_weakness() -> None:
     assert strong.phase == "poker" and strong.to_act() == [1]
     assert EasyStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
     assert NormalStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
+
+
+def test_normal_value_bets_the_most_and_calls_on_the_pot_odds() -> None:
+    strong = made_hand("rummoli", 4, 0, {1: "As Ah Ad Ac Ks Kh 2c"})
+    strong.apply(Action(0, "keep"))
+    while strong.phase == "auction":
+        strong.apply(Action(strong.to_act()[0], "pass"))
+    view = view_of(strong, 1)
+    most = max(a["amount"] for a in view["legal_actions"] if a["action"] == "bet")
+    assert NormalStopsBot(1).choose(view) == {"seat": 1, "action": "bet", "amount": most}
+    bot = NormalStopsBot(1)
+    opening = Options([{"action": "check"}] + [{"action": "bet", "amount": a} for a in range(1, 11)])
+    assert bot.bet_rule(0.5, opening, 0, 9) == ("bet", 10)
+    assert bot.bet_rule(0.4, opening, 0, 9) == ("check", 0)
+    facing = Options([{"action": "fold"}, {"action": "call"}] + [{"action": "raise", "amount": a} for a in range(1, 6)])
+    assert bot.bet_rule(0.65, facing, 5, 14) == ("raise", 5)
+    assert bot.bet_rule(0.3, facing, 5, 20) == ("call", 0)  # 0.3 of 25 chips is worth 5 to call
+    assert bot.bet_rule(0.3, facing, 5, 5) == ("fold", 0)  # 0.3 of 10 is not
 
 
 @pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
