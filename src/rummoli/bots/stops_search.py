@@ -166,9 +166,10 @@ def sigmoid(x: float) -> float:
 def bet_likelihood(hand: Hand, t: Table, seat: int, kind: str) -> float:
     """How likely a seat's betting action is with the hand it holds in a world (at least 0.05).
 
-    Family and counting players alike bet and raise on strength, call on a fair chance against the
-    pot's odds and fold or check otherwise (:func:`~rummoli.bots.stops_policy.easy_bet` and the
-    ``normal`` rule); the thresholds are softened so a world is made less likely, never impossible."""
+    The model is the family rule (:func:`~rummoli.bots.stops_policy.easy_bet`): bet and raise on
+    strength, call on a fair chance against the pot's odds, fold or check otherwise.  The ``normal``
+    level bets on somewhat less (from a 0.45 chance), so this reads its bets as a little stronger than
+    they are; the thresholds are softened so a world is made less likely, never impossible."""
     folded = hand.folded
     m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
     p = poker_percentile(hand.hands[seat]) ** max(1, m)
