@@ -179,6 +179,17 @@ def made_hand(ruleset: str, players: int, dealer: int, hands: dict[int, str]) ->
     return Hand(ruleset, NAMES[:players], [100] * players, {}, dealer, out, rest)
 
 
+def at_the_poker_round(cards: str) -> Hand:
+    """A four-seat Rummoli hand where seat 1 holds ``cards``, the dealer keeps the widow and nobody bids:
+    seat 1 is first to act in the poker round."""
+    hand = made_hand("rummoli", 4, 0, {1: cards})
+    hand.apply(Action(0, "keep"))
+    while hand.phase == "auction":
+        hand.apply(Action(hand.to_act()[0], "pass"))
+    assert hand.phase == "poker" and hand.to_act() == [1]
+    return hand
+
+
 def test_easy_keeps_a_hand_with_a_pay_card_and_swaps_a_dreadful_one() -> None:
     # Dealer 0 holds the ten of spades (a Copp Clark pay card): keep.
     hand = made_hand("rummoli", 4, 0, {0: "Ts 5s 6h 8d 9c Jc Qh 6c 9h 3d"})
@@ -219,29 +230,29 @@ def test_easy_leads_the_card_that_goes_out() -> None:
         assert bot.choose(view)["card"] == "3s"  # runs 3-7♠ and keeps 3♥: or goes out; 3s is the run
 
 
+def facing_a_bet() -> Options:
+    """The choices of a seat facing a bet: fold, call, or raise by 1 to 5."""
+    return Options([{"action": "fold"}, {"action": "call"}] + [{"action": "raise", "amount": a} for a in range(1, 6)])
+
+
 def test_easy_bets_strength_and_folds_weakness() -> None:
-    strong = made_hand("rummoli", 4, 0, {1: "As Ah Ad Ac Ks Kh 2c"})
-    strong.apply(Action(0, "keep"))
-    while strong.phase == "auction":
-        strong.apply(Action(strong.to_act()[0], "pass"))
-    assert strong.phase == "poker" and strong.to_act() == [1]
+    strong = at_the_poker_round("As Ah Ad Ac Ks Kh 2c")
     assert EasyStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
     assert NormalStopsBot(1).choose(view_of(strong, 1))["action"] == "bet"
+    facing = facing_a_bet()
+    assert EasyStopsBot(1).bet_rule(0.1, facing, 5, 5) == ("fold", 0)  # a poor hand does not call 5
+    assert EasyStopsBot(1).bet_rule(0.3, facing, 2, 5) == ("call", 0)  # but a fair one calls a small bet
 
 
 def test_normal_value_bets_the_most_and_calls_on_the_pot_odds() -> None:
-    strong = made_hand("rummoli", 4, 0, {1: "As Ah Ad Ac Ks Kh 2c"})
-    strong.apply(Action(0, "keep"))
-    while strong.phase == "auction":
-        strong.apply(Action(strong.to_act()[0], "pass"))
-    view = view_of(strong, 1)
+    view = view_of(at_the_poker_round("As Ah Ad Ac Ks Kh 2c"), 1)
     most = max(a["amount"] for a in view["legal_actions"] if a["action"] == "bet")
     assert NormalStopsBot(1).choose(view) == {"seat": 1, "action": "bet", "amount": most}
     bot = NormalStopsBot(1)
     opening = Options([{"action": "check"}] + [{"action": "bet", "amount": a} for a in range(1, 11)])
     assert bot.bet_rule(0.5, opening, 0, 9) == ("bet", 10)
     assert bot.bet_rule(0.4, opening, 0, 9) == ("check", 0)
-    facing = Options([{"action": "fold"}, {"action": "call"}] + [{"action": "raise", "amount": a} for a in range(1, 6)])
+    facing = facing_a_bet()
     assert bot.bet_rule(0.65, facing, 5, 14) == ("raise", 5)
     assert bot.bet_rule(0.3, facing, 5, 20) == ("call", 0)  # 0.3 of 25 chips is worth 5 to call
     assert bot.bet_rule(0.3, facing, 5, 5) == ("fold", 0)  # 0.3 of 10 is not

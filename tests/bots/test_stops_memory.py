@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_stops_bots import deal, made_hand
+from test_stops_bots import at_the_poker_round, deal, made_hand
 
 from rummoli.bots.base import RandomBot
 from rummoli.bots.driver import play_out, view_for
@@ -17,10 +17,7 @@ STRONG = "As Ah Ad Ac Ks Kh 2c 3d 4h 5s"
 
 def bet_to_showdown(bettor_cards: str) -> Hand:
     """Seat 1 bets ``bettor_cards`` in the poker round of a Rummoli hand and everybody calls."""
-    hand = made_hand("rummoli", 4, 0, {1: bettor_cards})
-    hand.apply(Action(0, "keep"))
-    while hand.phase == "auction":
-        hand.apply(Action(hand.to_act()[0], "pass"))
+    hand = at_the_poker_round(bettor_cards)
     hand.apply(Action(1, "bet", amount=2))
     while hand.phase == "poker":
         hand.apply(Action(hand.to_act()[0], "call"))
