@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from rummoli.cards import CARDS, Card, parse_cards
-from rummoli.stops import Action, Hand
+from rummoli.stops import Action, AmountRange, Hand, Legal
 from rummoli.stops.hand import deal_sizes
 
 NO_TRADE: dict[str, Any] = {"game": "stops", "board": "copp-clark", "widow": "none", "poker": "none",
@@ -86,3 +87,14 @@ def visible_cards(view: Any) -> set[str]:
 def paid(events: list[dict[str, Any]], party: str, reason: str) -> int:
     return sum(e["amount"] for e in events if e["type"] == "chips" and e["from"] == party
                and e["reason"] == reason)
+
+
+def pick(legal: list[Legal], rng: random.Random) -> Action:
+    """A random legal action: an option uniformly, then an amount in its range uniformly."""
+    option = rng.choice(legal)
+    return option.at(rng.randint(option.min, option.max)) if isinstance(option, AmountRange) else option
+
+
+def offered(action: Action, legal: list[Legal]) -> bool:
+    """Whether ``action`` is one of the legal actions or inside one of their amount ranges."""
+    return any(action == option or (isinstance(option, AmountRange) and action in option) for option in legal)

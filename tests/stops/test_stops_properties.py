@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from stops_helpers import visible_cards
+from stops_helpers import pick, visible_cards
 
 from rummoli.cards import CARDS
 from rummoli.dealing import deal_with_widow
@@ -80,7 +80,7 @@ def test_random_hands_keep_every_guarantee(ruleset: Any, players: int, seed: int
             check_views(hand)
         actions = hand.legal_actions()
         assert actions and {a.seat for a in actions} == set(hand.to_act())
-        events = hand.apply(rng.choice(actions))
+        events = hand.apply(pick(actions, rng))
         assert all(e["amount"] > 0 for e in events if e["type"] == "chips")
         steps += 1
         assert steps < 400, "a hand must end"

@@ -24,8 +24,35 @@ GAMES = ("stops", "rummy")
 
 
 def legal_actions(view: View) -> list[ActionJSON]:
-    """The viewing seat's legal actions as R-NOTE-3 objects (empty when it may not act)."""
+    """The viewing seat's legal actions as R-NOTE-3 objects (empty when it may not act).  A bid, bet or
+    raise is one object with the range of its amount, ``min`` and ``max`` (see :func:`with_amount`)."""
     return [dict(a) for a in view.get("legal_actions", [])]
+
+
+def is_range(legal: ActionJSON) -> bool:
+    """Whether a legal action is an amount range (``min``..``max``) rather than an action as it is."""
+    return "min" in legal
+
+
+def with_amount(legal: ActionJSON, amount: int) -> ActionJSON:
+    """The action to submit for a legal amount range and one amount in it."""
+    low, high = int(legal["min"]), int(legal["max"])
+    if not low <= amount <= high:
+        raise ValueError(f"{legal['action']} {amount} is outside {low}..{high}")
+    return {"seat": legal["seat"], "action": legal["action"], "amount": amount}
+
+
+def is_legal(action: ActionJSON, legal: list[ActionJSON]) -> bool:
+    """Whether ``action`` (as submitted) is one of the legal actions or inside one of their ranges."""
+    for option in legal:
+        if is_range(option):
+            if (action.get("action") == option["action"] and action.get("seat") == option["seat"]
+                    and set(action) == {"seat", "action", "amount"}
+                    and isinstance(action["amount"], int) and option["min"] <= action["amount"] <= option["max"]):
+                return True
+        elif action == option:
+            return True
+    return False
 
 
 def require_legal(legal: list[ActionJSON]) -> list[ActionJSON]:
@@ -65,12 +92,20 @@ class Bot(ABC):
 
 
 class RandomBot(Bot):
-    """Uniformly random among the legal actions: the baseline every level must beat."""
+    """Uniformly random among the legal actions, then uniformly random among an amount range's amounts:
+    the baseline every level must beat."""
 
     level = "random"
 
     def choose(self, view: View) -> ActionJSON:
-        return self.rng.choice(require_legal(legal_actions(view)))
+        return self.pick(legal_actions(view))
+
+    def pick(self, legal: list[ActionJSON]) -> ActionJSON:
+        """A uniform choice among ``legal`` (R-NOTE-3 objects, ranges included), as submitted."""
+        option = self.rng.choice(require_legal(legal))
+        if is_range(option):
+            return with_amount(option, self.rng.randint(int(option["min"]), int(option["max"])))
+        return option
 
 
 _REGISTRY: dict[tuple[str, str], type[Bot]] = {}

@@ -30,7 +30,7 @@ import random
 import time
 from typing import Any
 
-from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal
+from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal, with_amount
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts, read_view
 from rummoli.bots.stops_memory import BettingMemory, believed
 from rummoli.bots.stops_policy import (
@@ -65,15 +65,18 @@ class Options:
         acts = self.by_kind.get(kind)
         if not acts:
             return None
-        amounts = [int(a["amount"]) for a in acts]
-        return min(amounts), max(amounts)
+        return int(acts[0]["min"]), int(acts[0]["max"])
 
     def cards(self, kind: str) -> int:
         return mask_of_texts([a["card"] for a in self.by_kind.get(kind, [])])
 
     def pick(self, kind: str, amount: int | None = None, card: int | None = None) -> ActionJSON:
-        for a in self.by_kind[kind]:
-            if (amount is None or a.get("amount") == amount) and (card is None or card_index(a["card"]) == card):
+        """The legal action of ``kind`` (with ``amount`` for a bid, bet or raise, ``card`` for a lead)."""
+        for a in self.by_kind.get(kind, []):
+            if "min" in a:
+                if amount is not None:
+                    return with_amount(a, amount)
+            elif card is None or card_index(a["card"]) == card:
                 return a
         raise ValueError(f"no legal {kind} {amount if amount is not None else card}")
 
@@ -91,7 +94,7 @@ class StopsBot(Bot):
 
     def choose(self, view: View) -> ActionJSON:
         legal = require_legal(legal_actions(view))
-        if len(legal) == 1:
+        if len(legal) == 1 and "min" not in legal[0]:
             return legal[0]
         opts = Options(legal)
         if opts.has("claim"):  # R-PLAY-9: computer players always claim
@@ -363,10 +366,9 @@ def candidates(opts: Options) -> list[ActionJSON]:
     out: list[ActionJSON] = []
     for kind, acts in opts.by_kind.items():
         if kind in ("bid", "bet", "raise"):
-            amounts = sorted(int(a["amount"]) for a in acts)
-            low, high = amounts[0], amounts[-1]
+            low, high = int(acts[0]["min"]), int(acts[0]["max"])
             wanted = {low, min(high, low + 2), min(high, low + 5)} if kind == "bid" else {low, (low + high) // 2, high}
-            out.extend(a for a in acts if a["amount"] in wanted)
+            out.extend(with_amount(acts[0], amount) for amount in sorted(wanted))
         else:
             out.extend(acts)
     return out

@@ -309,9 +309,16 @@ class RummyHand:
             return Action(seat, "pass")
         return Action(seat, _KIND[code], card=CARDS[x], meld=y if code == LAYOFF else -1)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks)."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks); of
+        ``seat`` only, if given (none unless it is that seat's turn).  Rummy has no amounts to range."""
+        if seat is not None and seat != self.turn:
+            return []
         return [self.to_action(self.turn, m) for m in self._moves()]
+
+    def to_act(self) -> list[int]:
+        """The seats the hand waits for: the player to act, none once it is over."""
+        return [] if self.phase == OVER else [self.turn]
 
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` naming the rule ``action`` breaks; return quietly if it is legal."""

@@ -67,9 +67,10 @@ def reseed(config: SimConfig, bots: Sequence[Bot], block: int, hand: int, seats:
 def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
     """Let the bots play ``state`` to its end.
 
-    A :class:`RandomBot` is asked through the fast path: it draws from the engine's list of legal
-    actions with its own generator, which is the very list (same order) its view would carry, so the
-    choices are identical to the view round trip of :func:`rummoli.bots.driver.play_out`.
+    A :class:`RandomBot` is asked through the fast path: it picks from the engine's list of legal
+    actions (amount ranges included) with its own generator, which is the very list (same order) its
+    view would carry, so the choices are identical to the view round trip of
+    :func:`rummoli.bots.driver.play_out`.
     """
     read = action_reader(game)
     while True:
@@ -79,10 +80,7 @@ def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
             return
         bot = bots[seat]
         if type(bot) is RandomBot:
-            legal = state.legal_actions(seat) if game == "stops" else state.legal_actions()
-            if not legal:
-                raise ValueError(f"seat {seat} is to act but has no legal action")
-            state.apply(bot.rng.choice(legal))
+            state.apply(read(bot.pick([a.to_json() for a in state.legal_actions(seat)])))
         else:
             state.apply(read(bot.choose(view_for(state, seat))))
 

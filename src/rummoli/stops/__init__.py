@@ -11,7 +11,7 @@
 * :mod:`~rummoli.stops.replay` -- hand records: :func:`replay_record`, :func:`random_hand_record`.
 """
 
-from rummoli.stops.actions import Action
+from rummoli.stops.actions import Action, AmountRange, Legal
 from rummoli.stops.hand import Hand
 from rummoli.stops.replay import (
     hand_from_record,
@@ -26,8 +26,10 @@ from rummoli.stops.session import Session
 __all__ = [
     "BUILTIN_RULESETS",
     "Action",
+    "AmountRange",
     "Board",
     "Hand",
+    "Legal",
     "Pot",
     "Ruleset",
     "Session",

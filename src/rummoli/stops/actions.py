@@ -79,3 +79,41 @@ class Action:
     def __str__(self) -> str:
         tail = f" {self.card}" if self.card is not None else f" {self.amount}" if self.amount is not None else ""
         return f"seat {self.seat} {self.kind}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class AmountRange:
+    """A bid, bet or raise offered as ONE legal action: any whole ``amount`` from ``min`` to ``max``.
+
+    Legal actions list amounts this way (never one action per amount), so a stack of a million chips
+    costs no more to offer than a stack of ten.  The action a player submits still carries its amount:
+
+    >>> r = AmountRange(1, "bet", 1, 10)
+    >>> r.to_json()
+    {'seat': 1, 'action': 'bet', 'min': 1, 'max': 10}
+    >>> r.at(4), r.at(4) in r, Action(1, "bet", amount=11) in r
+    (Action(seat=1, kind='bet', card=None, amount=4), True, False)
+    """
+
+    seat: int
+    kind: str
+    min: int
+    max: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.kind, "min": self.min, "max": self.max}
+
+    def at(self, amount: int) -> Action:
+        """The action of this kind with ``amount`` (not checked against the range: see ``in``)."""
+        return Action(self.seat, self.kind, None, amount)
+
+    def __contains__(self, action: object) -> bool:
+        return (isinstance(action, Action) and action.seat == self.seat and action.kind == self.kind
+                and isinstance(action.amount, int) and self.min <= action.amount <= self.max)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {self.kind} {self.min}..{self.max}"
+
+
+#: What ``legal_actions()`` lists: a fixed action, or an amount kind's whole range.
+Legal = Action | AmountRange

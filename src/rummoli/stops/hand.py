@@ -30,7 +30,7 @@ from typing import Any, Final
 from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.stops import report
-from rummoli.stops.actions import KINDS, Action
+from rummoli.stops.actions import KINDS, Action, AmountRange, Legal
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding
 from rummoli.stops.play import Play, _board_tables
@@ -213,15 +213,18 @@ class Hand(Bidding, Play):
             return opt if opt[4] & (opt[4] - 1) == 0 else None
         return opt
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action now (of one seat, if given): bids and bets once per amount."""
-        out: list[Action] = []
+    def legal_actions(self, seat: int | None = None) -> list[Legal]:
+        """Every legal action now (of one seat, if given): a bid, bet or raise as one
+        :class:`AmountRange`, a lead once per card, anything else as its :class:`Action`."""
+        out: list[Legal] = []
+        if self.phase == OVER:
+            return out
         for s, kind, low, high, cards in self._options():
             if seat is not None and s != seat:
                 continue
             field = KINDS[kind]
             if field == "amount":
-                out.extend(Action(s, kind, None, a) for a in range(low, high + 1))
+                out.append(AmountRange(s, kind, low, high))
             elif field == "card":
                 out.extend(Action(s, kind, c) for c in cards_of(cards))
             else:

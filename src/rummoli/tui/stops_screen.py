@@ -32,17 +32,15 @@ def pot_label(pot: dict[str, Any], ascii: bool = False) -> str:
 def stops_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
     """The human's legal actions grouped for the action bar (amounts as one entry with limits)."""
     out: list[Choice] = []
-    amounts: dict[str, list[int]] = {}
+    amounts: dict[str, tuple[int, int]] = {}
     betting = view.get("betting") or {}
     seat = view["seat"]
     to_call = betting.get("level", 0) - (betting.get("put") or [0] * (seat + 1))[seat] if betting else 0
     for action in view["legal_actions"]:
         kind = action["action"]
-        if "amount" in action:
-            if kind not in amounts:
-                amounts[kind] = []
-                out.append(Choice(kind.capitalize(), {"action": kind}))
-            amounts[kind].append(action["amount"])
+        if "min" in action:
+            amounts[kind] = (int(action["min"]), int(action["max"]))
+            out.append(Choice(kind.capitalize(), {"action": kind}))
         elif "card" in action:
             out.append(Choice(f"{kind.capitalize()} {card_text(action['card'], ascii)}",
                               {"action": kind, "card": action["card"]}, cards=(action["card"],)))
@@ -53,7 +51,7 @@ def stops_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
     for choice in out:
         kind = choice.action["action"]
         if kind in amounts:
-            choice.low, choice.high = min(amounts[kind]), max(amounts[kind])
+            choice.low, choice.high = amounts[kind]
             choice.amount = choice.low
             if kind == "raise":
                 choice.label = "Raise by"
@@ -166,23 +164,20 @@ class StopsScreen(TableScreen):
             return Text(f"You deal: keep your hand, or swap it unseen for the widow ({view['widow_size']} cards).")
         if phase == "auction":
             auction = view["auction"]
-            bids = [a["amount"] for a in view["legal_actions"] if a["action"] == "bid"]
+            bid = next((a for a in view["legal_actions"] if a["action"] == "bid"), None)
             high = f"high bid {auction['bid']} by {names[auction['bidder']]}" if auction["bidder"] is not None \
                 else "no bid yet"
-            limits = f"bid {min(bids)} to {max(bids)}" if bids else "you cannot outbid"
+            limits = f"bid {bid['min']} to {bid['max']}" if bid else "you cannot outbid"
             return Text(f"Widow auction: {high}. You may {limits}, or pass (final). The winner pays the dealer.")
         if phase == "poker":
             bet = view["betting"]
             to_call = bet["level"] - bet["put"][seat]
             pot = next(view["pots"][p["id"]] for p in view["board"] if p["kind"] == "poker")
-            limits = {a["action"]: [] for a in view["legal_actions"]}
-            for a in view["legal_actions"]:
-                if "amount" in a:
-                    limits[a["action"]].append(a["amount"])
+            limits = {a["action"]: (a["min"], a["max"]) for a in view["legal_actions"] if "min" in a}
             parts = [f"Poker: pot {pot}", f"to call {to_call}"]
             for kind in ("bet", "raise"):
-                if limits.get(kind):
-                    parts.append(f"{kind} {min(limits[kind])} to {max(limits[kind])}")
+                if kind in limits:
+                    parts.append(f"{kind} {limits[kind][0]} to {limits[kind][1]}")
             parts.append(f"raises {bet['raises']} of {bet['max_raises']}, at most {bet['cap']} in all")
             return Text(" · ".join(parts))
         if any(a["action"] == "claim" for a in view["legal_actions"]):
