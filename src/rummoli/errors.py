@@ -20,6 +20,15 @@ class MalformedInput(RummoliError, ValueError):
     """Input that cannot be understood: the message quotes the offending text."""
 
 
+class StaleAction(RummoliError):
+    """An action sent for a state that has moved on: the ``seq`` it carries is not the table's."""
+
+    def __init__(self, sent: int, current: int) -> None:
+        super().__init__(f"stale action: it was sent at seq {sent}, the table is at seq {current}")
+        self.sent = sent
+        self.current = current
+
+
 class IllegalAction(RummoliError):
     """A well-formed action that the rules forbid; ``rule`` names the rule id."""
 

@@ -79,7 +79,11 @@ def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
 
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Replay a record with its engine; returns the R-NOTE-4 result (chips, pots, events)."""
+    """Replay a record with its engine; returns the R-NOTE-4 result (chips, pots, events).
+
+    An evening record (``rummoli-evening/1``) replays hand by hand (:func:`replay_evening`)."""
+    if isinstance(record, dict) and record.get("format") == EVENING_FORMAT:
+        return replay_evening(record)
     check_envelope(record)
     if game_of(record["ruleset"]) == "stops":
         from rummoli.stops import replay_record
@@ -87,3 +91,54 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         from rummoli.rummy import replay_record
     result: dict[str, Any] = replay_record(record)
     return result
+
+
+EVENING_FORMAT = "rummoli-evening/1"
+
+
+def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
+    """Replay every hand of a ``rummoli-evening/1`` record and check that they follow one another.
+
+    The record's ``ledger`` lists, in order, each hand and the evening's own moves between hands (a
+    player who could not ante leaves and their chips go to the centre; Gin's end-of-game bonuses).  Each
+    hand must start with the stacks (by player name) and the board that the ledger leaves before it.  The
+    result gives the stacks and the board at the end and each hand's result; a settlement of the board at
+    the end of the evening is reported as recorded (it deals cards of its own).
+    """
+    hands = record.get("hands")
+    ledger = record.get("ledger")
+    if not isinstance(hands, list) or not hands or not isinstance(ledger, list):
+        raise RecordError("an evening record lists its 'hands' and its 'ledger'", rule="R-NOTE-2")
+    chips: dict[str, Any] = {}
+    pots: dict[str, int] = {}
+    results: list[dict[str, Any]] = []
+    for entry in ledger:
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind == "out":
+            pots[entry["pot"]] = pots.get(entry["pot"], 0) + entry["chips_to_centre"]
+            chips[entry["player"]] = 0
+            continue
+        if kind == "bonus":
+            chips[entry["player"]] = chips.get(entry["player"], 0) + entry["points"]
+            continue
+        if kind != "hand" or entry.get("hand_no") != len(results) + 1 or len(results) >= len(hands):
+            raise RecordError(f"ledger entry {str(entry)[:80]} is out of order", rule="R-NOTE-2")
+        number = len(results) + 1
+        hand = hands[number - 1]
+        try:
+            check_envelope(hand)
+            start = dict(zip(hand["players"], hand.get("chips", []), strict=False))
+            if results and any(chips.get(name) != value for name, value in start.items()):
+                raise RecordError("its players' chips are not what the evening left them", rule="R-SESSION-1")
+            if results and {k: v for k, v in hand.get("pots", {}).items() if v} != {k: v for k, v in pots.items() if v}:
+                raise RecordError("its pots are not what the evening left on the board", rule="R-BOARD-3")
+            result = replay(hand)
+        except RecordError as error:
+            raise RecordError(f"hand {number}: {error}") from None
+        chips.update(zip(hand["players"], result["chips"], strict=True))
+        pots = dict(result.get("pots", {}))
+        results.append({"chips": result["chips"], "pots": pots})
+    if len(results) != len(hands):
+        raise RecordError("the ledger does not name every hand", rule="R-NOTE-2")
+    return {"format": EVENING_FORMAT, "hands": len(hands), "chips": chips, "pots": pots, "results": results,
+            "settlement": record.get("settlement", [])}

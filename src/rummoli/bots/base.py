@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
@@ -79,13 +80,39 @@ class Bot(ABC):
         self.budget = 1.0 if budget is None else budget
         #: a fixed number of sampled worlds per decision instead of a time budget (reproducible ``hard``)
         self.samples = samples
+        #: a wall-clock time (``time.time()``) after which a searching bot stops sampling and answers
+        #: with its best so far, whatever ``budget`` or ``samples`` say (a server's turn limit)
+        self.deadline: float | None = None
 
     @abstractmethod
     def choose(self, view: View) -> ActionJSON:
         """One action from ``legal_actions(view)``."""
 
+    def out_of_time(self) -> bool:
+        """Whether the :attr:`deadline` has passed (searching bots ask between worlds)."""
+        return self.deadline is not None and time.time() >= self.deadline
+
     def observe(self, view: View) -> None:  # noqa: B027 - most bots learn nothing between hands
         """Shown this seat's view of a hand that has ended, so a bot can remember its opponents."""
+
+    def state(self) -> dict[str, Any]:
+        """The bot's changing state as JSON: its random generator and whatever it has learnt.
+
+        With :meth:`load_state` it lets a table's snapshot bring a bot back exactly as it was."""
+        version, internal, gauss = self.rng.getstate()
+        out: dict[str, Any] = {"level": self.level, "rng": [version, list(internal), gauss]}
+        memory = getattr(self, "memory", None)
+        if memory is not None:
+            out["memory"] = memory.to_json()
+        return out
+
+    def load_state(self, state: Mapping[str, Any]) -> None:
+        """Take back a :meth:`state` (from a trusted snapshot)."""
+        version, internal, gauss = state["rng"]
+        self.rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
+        memory = getattr(self, "memory", None)
+        if memory is not None and "memory" in state:
+            memory.load_json(state["memory"])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game} {self.level}>"

@@ -219,9 +219,7 @@ class HardRummyBot(Bot):
     level = "hard"
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
-        super().__init__(seed, budget)
-        #: a fixed number of worlds per decision (reproducible); ``None``: as many as ``budget`` allows
-        self.samples = samples
+        super().__init__(seed, budget, samples)
         #: how many standard errors a candidate must beat the normal bot's choice by
         self.margin = 2.0
 
@@ -275,6 +273,8 @@ class HardRummyBot(Bot):
         attempts = 0
         actions = [Action.from_json(a) for a in candidates]
         while True:
+            if worlds and self.out_of_time():
+                break
             if self.samples is not None:
                 if worlds >= self.samples or attempts >= 4 * self.samples + 4:
                     break

@@ -415,6 +415,6 @@ class HardStopsBot(NormalStopsBot):
         if samples is not None:
             samples = max(1, round(samples * self.sample_scale.get(view["phase"], 1.0)))
         results, weights = evaluate(k, view, cands, self.rng, self.budget - (time.perf_counter() - start),
-                                    samples)
+                                    samples, out_of_time=self.out_of_time)
         self.last_worlds = len(weights)
         return cands[choose_best(results, weights, cands.index(fallback), self.margin)]

@@ -85,6 +85,14 @@ class BettingMemory:
             ratio = WORTHY_IF_HONEST / wild_worthy if worthy else (1 - WORTHY_IF_HONEST) / (1 - wild_worthy)
             self.evidence[name] = self.evidence.get(name, 0.0) + math.log(ratio)
 
+    def to_json(self) -> dict[str, Any]:
+        """What has been learnt, as JSON (a table's snapshot keeps it)."""
+        return {"record": {k: list(v) for k, v in self.record.items()}, "evidence": dict(self.evidence)}
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        self.record = {str(k): [int(v[0]), int(v[1])] for k, v in data["record"].items()}
+        self.evidence = {str(k): float(v) for k, v in data["evidence"].items()}
+
     def credibility(self, name: str) -> float:
         """The chance that ``name`` bets on its cards, after the showdowns seen."""
         odds = PRIOR_HONEST / (1 - PRIOR_HONEST) * math.exp(max(-50.0, min(50.0, self.evidence.get(name, 0.0))))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
@@ -309,18 +310,20 @@ def apply_json(hand: Hand, action: dict[str, Any]) -> None:
 
 
 def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], rng: random.Random,
-             budget: float, samples: int | None, max_samples: int = 5000) -> tuple[list[list[float]], list[float]]:
+             budget: float, samples: int | None, max_samples: int = 5000,
+             out_of_time: Callable[[], bool] = lambda: False) -> tuple[list[list[float]], list[float]]:
     """The seat's final chips for each candidate in each world, and each world's weight.
 
     With ``samples`` set, exactly that many worlds are tried (deterministic under the bot's seed);
-    otherwise worlds are drawn until ``budget`` seconds have passed (at least one).
+    otherwise worlds are drawn until ``budget`` seconds have passed (at least one).  Either way the search
+    stops early, after at least one world, once ``out_of_time()`` says so (a server's deadline).
     """
     start = time.perf_counter()
     results: list[list[float]] = [[] for _ in candidates]
     weights: list[float] = []
     limit = samples if samples is not None else max_samples
     for i in range(limit):
-        if samples is None and i > 0 and time.perf_counter() - start >= budget:
+        if i > 0 and ((samples is None and time.perf_counter() - start >= budget) or out_of_time()):
             break
         likelihood = [1.0]
         world = sample_world(k, view, rng, likelihood)

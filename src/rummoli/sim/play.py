@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummoli.bots.base import Bot, RandomBot, make_bot
-from rummoli.bots.driver import action_reader, seat_to_act, show_hand_over, view_for
+from rummoli.bots.base import Bot, make_bot
+from rummoli.bots.driver import play_out
 from rummoli.cards import shuffled_deck
 from rummoli.errors import IllegalAction
 from rummoli.sim.config import SimConfig, derive_seed
@@ -65,24 +65,9 @@ def reseed(config: SimConfig, bots: Sequence[Bot], block: int, hand: int, seats:
 
 
 def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
-    """Let the bots play ``state`` to its end.
-
-    A :class:`RandomBot` is asked through the fast path: it picks from the engine's list of legal
-    actions (amount ranges included) with its own generator, which is the very list (same order) its
-    view would carry, so the choices are identical to the view round trip of
-    :func:`rummoli.bots.driver.play_out`.
-    """
-    read = action_reader(game)
-    while True:
-        seat = seat_to_act(state)
-        if seat is None:
-            show_hand_over(state, bots)
-            return
-        bot = bots[seat]
-        if type(bot) is RandomBot:
-            state.apply(read(bot.pick([a.to_json() for a in state.legal_actions(seat)])))
-        else:
-            state.apply(read(bot.choose(view_for(state, seat))))
+    """Let the bots play ``state`` to its end: the drivers' one loop, with its fast path for random bots
+    (:func:`rummoli.bots.driver.bot_decision`)."""
+    play_out(state, bots, fast=True)
 
 
 def run_task(config: SimConfig, task: int) -> TaskResult:

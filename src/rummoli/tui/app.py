@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.tui.narrate import RummyNarrator, StopsNarrator
 from rummoli.tui.screen_base import TableScreen
-from rummoli.tui.tables import PlayOptions, Table, open_table
+from rummoli.tui.tables import PlayOptions, TerminalTable, open_table
 from rummoli.tui.widgets import ActionBar, Notice
 
 
@@ -33,7 +33,7 @@ class PlayApp(App[str]):
         Binding("q", "leave", "quit"),
     ]
 
-    def __init__(self, table: Table, ascii: bool = False, pace: float = 0.7) -> None:
+    def __init__(self, table: TerminalTable, ascii: bool = False, pace: float = 0.7) -> None:
         super().__init__()
         self.table = table
         self.ascii = ascii
@@ -52,17 +52,15 @@ class PlayApp(App[str]):
         else:
             from rummoli.tui.rummy_screen import RummyScreen
 
-            self.board = RummyScreen(self.ascii, self.table.rules)  # type: ignore[attr-defined]
+            self.board = RummyScreen(self.ascii, self.table.rules)
             self.narrator = RummyNarrator(self.ascii)
         await self.push_screen(self.board)
         self.board.log_lines(self.table.notes)
         self.start_hand()
 
     def hand_label(self) -> str:
-        table = self.table
-        played = table.session.hands_played if table.game == "stops" else table.match.hands_played  # type: ignore[attr-defined]
-        limit = table.options.hands
-        return f"hand {played + 1}" + (f"/{limit}" if limit else "")
+        limit = self.table.options.hands
+        return f"hand {self.table.hand_no}" + (f"/{limit}" if limit else "")
 
     def start_hand(self) -> None:
         self._ending = False
@@ -134,9 +132,7 @@ class PlayApp(App[str]):
                          self._after_notice)
 
     def hand_label_done(self) -> str:
-        table = self.table
-        played = table.session.hands_played if table.game == "stops" else table.match.hands_played  # type: ignore[attr-defined]
-        return f"hand {played}"
+        return f"hand {self.table.hand_no}"
 
     def standings_text(self) -> Text:
         label = "chips" if self.table.game == "stops" else "points"
@@ -148,7 +144,7 @@ class PlayApp(App[str]):
     def evening_over(self, body: Text) -> None:
         table = self.table
         if table.game == "stops":
-            for row in table.settle():  # type: ignore[attr-defined]
+            for row in table.settle():
                 paid = ", ".join(f"{who} {amount}" for who, amount in row["paid"].items())
                 body.append(f"Settlement of the board ({row['amount']} chips): {paid}\n", style="bold")
         body.append("\n")

@@ -1,0 +1,176 @@
+"""The two kinds of evening behind :class:`rummoli.table.Table`, made to look alike.
+
+A stops evening is a :class:`~rummoli.stops.Session` (chips, the board's pots, players who go broke leave);
+a Rummy evening is a :class:`~rummoli.rummy.RummyGame` (running scores to a target).  The table needs the
+same few things of both: deal the next hand from a given deck, know which evening seat sits at each of the
+hand's seats, take a finished hand back, say whether the evening is over, and rank the players.  Each class
+here answers those in the same words, so the table has one loop for every game.
+
+Stack sizes are whole chips, except after a Michigan settlement that shares the board equally (exact
+fractions, R-CHIP-1); :func:`amount` writes those as text for JSON.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rummoli.cards import Card
+from rummoli.errors import IllegalAction
+
+
+def amount(value: int | Fraction) -> int | str:
+    """A stack as JSON: a whole number, or exact text such as ``"101/3"`` for a shared settlement."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else str(value)
+    return value
+
+
+class StopsEvening:
+    """Rummoli, Tripoley or Michigan: a session of hands on one board."""
+
+    game = "stops"
+
+    def __init__(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None,
+                 hands: int | None, dealer: int | None, cut_seed: str | None) -> None:
+        from rummoli.stops import Session
+
+        # Without a dealer given, the players cut for the deal (R-MI-1), from the seed or the secure source.
+        self.session = Session(reference, names, chips=chips, dealer=dealer, max_hands=hands, cut_seed=cut_seed)
+        self.rules = self.session.rules
+
+    @property
+    def dealer(self) -> int:
+        return self.session.dealer
+
+    @property
+    def hands_played(self) -> int:
+        return self.session.hands_played
+
+    @property
+    def over(self) -> bool:
+        return self.session.over
+
+    def start(self, deck: Sequence[Card], auto: bool) -> tuple[Any, list[int]]:
+        """Ante and deal the next hand from ``deck``; returns it and the evening seat at each hand seat."""
+        hand = self.session.start_hand(deck=deck, auto=auto)
+        return hand, self.session.hand_seats
+
+    def finish(self, hand: Any) -> dict[str, Any]:
+        """Take the finished hand's chips and pots back; returns its record."""
+        return self.session.finish_hand(hand)
+
+    def chips(self, hand: Any, seats: Sequence[int]) -> list[int | Fraction]:
+        """Every evening seat's stack now (the hand in play's chips for those in it)."""
+        out = list(self.session.chips)
+        if hand is not None and seats:
+            for i, seat in enumerate(seats):
+                out[seat] = hand.chips[i]
+        return out
+
+    def seated(self) -> list[bool]:
+        return list(self.session.seated)
+
+    def ledger_since(self, start: int) -> list[dict[str, Any]]:
+        """The evening's own chip moves from entry ``start`` of its log: players who could not ante left,
+        their chips going to the centre pot (R-ANTE-1)."""
+        centre = self.rules.board.pots[self.rules.board.centre].id
+        return [{"type": "out", "player": self.session.names[e["seat"]], "chips_to_centre": e["chips_to_centre"],
+                 "pot": centre} for e in self.session.log[start:] if e["type"] == "out"]
+
+    @property
+    def ledger_length(self) -> int:
+        return len(self.session.log)
+
+    def end(self) -> None:
+        self.session.end()
+
+    def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]:
+        """R-SESSION-2: share out what is left on the board once the evening is over."""
+        if self.session.settled or not self.session.over:
+            return []
+        return self.session.settle(decks=decks)
+
+    def standings(self) -> list[dict[str, Any]]:
+        return [{"place": r["place"], "seat": r["seat"], "name": r["name"], "chips": r["chips"],
+                 "seated": r["seated"], "winner": r["winner"]} for r in self.session.standings()]
+
+    def pots(self, hand: Any) -> dict[str, int]:
+        return hand.pot_balances() if hand is not None and not hand.over else dict(self.session.pots)
+
+
+class RummyEvening:
+    """A game of the Rummy family, to its target score (or an agreed number of hands)."""
+
+    game = "rummy"
+
+    def __init__(self, reference: str | dict[str, Any], names: Sequence[str], hands: int | None,
+                 dealer: int | None, cut_seed: str | None) -> None:
+        from rummoli.rummy import RummyGame
+
+        if dealer is None:  # the first dealer by lot, as the stops games cut for it
+            dealer = (random.Random(cut_seed) if cut_seed is not None else secrets.SystemRandom()).randrange(len(names))
+        self.match = RummyGame(reference, names, dealer=dealer)
+        self.rules = self.match.rules
+        self.limit = hands
+        self.ended = False
+        self.n = len(names)
+
+    @property
+    def dealer(self) -> int:
+        return self.match.dealer
+
+    @property
+    def hands_played(self) -> int:
+        return self.match.hands_played
+
+    @property
+    def over(self) -> bool:
+        limit_reached = self.limit is not None and self.match.hands_played >= self.limit
+        return self.match.over or limit_reached or self.ended
+
+    def start(self, deck: Sequence[Card], auto: bool) -> tuple[Any, list[int]]:
+        if self.over:
+            raise IllegalAction("R-RU-6", "the game is over")
+        return self.match.deal(deck), list(range(self.n))
+
+    def finish(self, hand: Any) -> dict[str, Any]:
+        record: dict[str, Any] = hand.record()
+        self.match.finish_hand()
+        return record
+
+    def chips(self, hand: Any, seats: Sequence[int]) -> list[int | Fraction]:
+        scores: list[int | Fraction] = list(self.match.scores)
+        deltas: list[int] = hand.deltas if hand is not None and hand.over else []
+        if deltas and self.match.hand is hand:
+            scores = [s + d for s, d in zip(scores, deltas, strict=True)]
+        return scores
+
+    def seated(self) -> list[bool]:
+        return [True] * self.n
+
+    def ledger_since(self, start: int) -> list[dict[str, Any]]:
+        """Game bonuses added at the end (Gin, R-GIN-7)."""
+        return [{"type": "bonus", "player": self.match.players[b["seat"]], "points": b["points"],
+                 "reason": b["reason"]} for b in self.match.bonuses[start:]]
+
+    @property
+    def ledger_length(self) -> int:
+        return len(self.match.bonuses)
+
+    def end(self) -> None:
+        self.ended = True
+
+    def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]:
+        return []  # a Rummy game has nothing on the table to share out
+
+    def standings(self) -> list[dict[str, Any]]:
+        best = max(self.match.scores)
+        return [{"place": r["place"], "seat": r["seat"], "name": r["name"], "chips": r["score"], "seated": True,
+                 "winner": r["score"] == best} for r in self.match.standings()]
+
+    def pots(self, hand: Any) -> dict[str, int]:
+        return {}

@@ -1,0 +1,509 @@
+"""An evening at one table, for every game: seats (people and bots), the hand loop, events, snapshots.
+
+The terminal table, the simulation lab and the game server all run their evenings through :class:`Table`.
+It knows nothing of screens or sockets: it deals, takes an action for a seat, lets a bot decide, numbers
+every event, and can be written down and brought back exactly.
+
+Seats are the evening's: 0..n-1 in the order given.  A stops hand may seat fewer (a player who could not
+ante has left), so each hand has its own seat numbers; ``hand_seats`` maps them back, and every hand-level
+view or event keeps the hand's numbering (it is what the engine's legal actions carry).
+
+Everything the table does is kept in a **journal** of plain JSON commands (deal this deck, this seat did
+this, a bot took a seat over, the evening was ended).  Running the journal again rebuilds the same evening,
+which is how :meth:`Table.restore` works and what a server stores.  A snapshot adds what the journal cannot
+rebuild: each bot's random generator and memory.
+
+>>> t = Table("michigan", [Seat("Ann"), Seat("Bob", bot="easy"), Seat("Cy", bot="random")], seed="doc", hands=1)
+>>> t.game, t.hand_no, t.seq > 0
+('stops', 1, True)
+>>> while not t.hand_over:
+...     if t.to_act() == [0]:
+...         _ = t.act(0, t.view(0)["hand"]["legal_actions"][0])
+...     else:
+...         _ = t.step()
+>>> t.over, [row["name"] for row in t.standings()] == sorted(t.names, key=lambda n: -t.chips()[t.names.index(n)])
+(True, True)
+>>> again = Table.restore(t.snapshot())
+>>> again.view(0) == t.view(0)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from rummoli.bots.base import LEVELS, Bot, make_bot
+from rummoli.bots.driver import bot_decision, show_hand_over, view_for
+from rummoli.cards import Card, shuffled_deck
+from rummoli.errors import IllegalAction, MalformedInput, StaleAction
+from rummoli.evening import RummyEvening, StopsEvening, amount
+from rummoli.records import game_of
+
+SNAPSHOT_FORMAT = "rummoli-table/1"
+EVENING_FORMAT = "rummoli-evening/1"
+MAX_SEATS = 8
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One chair at the table: a display name, and a bot level (``None``: a person sits there)."""
+
+    name: str
+    bot: str | None = None
+    seed: int | str | None = None  # the bot's own seed; by default derived from the table's
+
+
+class RecordStore(Protocol):
+    """Where finished hands go (files for the terminal table, a database for the server)."""
+
+    def save(self, hand_no: int, record: dict[str, Any]) -> None: ...
+
+
+DeckSource = Callable[[int], Sequence[Card]]
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedInput(f"{what} must be a whole number, got {str(value)[:80]!r}")
+    return value
+
+
+class Table:
+    """An evening of any built-in or custom ruleset (see the module's docstring)."""
+
+    def __init__(
+        self,
+        ruleset: str | dict[str, Any],
+        seats: Sequence[Seat],
+        *,
+        chips: int | None = None,
+        hands: int | None = None,
+        seed: str | None = None,
+        samples: int | None = None,
+        budget: float | None = None,
+        auto: bool = True,
+        dealer: int | None = None,
+        decks: DeckSource | None = None,
+        store: RecordStore | None = None,
+        deal: bool = True,
+    ) -> None:
+        if not isinstance(ruleset, str | dict):
+            raise MalformedInput("a ruleset is a built-in name or an inline table")
+        if not 2 <= len(seats) <= MAX_SEATS:
+            raise MalformedInput(f"a table seats 2 to {MAX_SEATS} players, not {len(seats)}")
+        for seat in seats:
+            if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME:
+                raise MalformedInput(f"a seat's name is 1 to {MAX_NAME} characters")
+            if seat.bot is not None and seat.bot not in LEVELS:
+                raise MalformedInput(f"unknown bot level {str(seat.bot)[:80]!r} (levels: {', '.join(LEVELS)})")
+        if chips is not None:
+            _whole(chips, "starting chips")
+        if hands is not None and _whole(hands, "the evening's length in hands") < 1:
+            raise MalformedInput("an evening lasts at least 1 hand")
+        self.game = game_of(ruleset)
+        self.reference = ruleset
+        self.seats = list(seats)
+        self.names = [s.name for s in seats]
+        self.seed = seed
+        self.samples = samples
+        self.budget = budget
+        self.auto = auto
+        self.hands_limit = hands
+        self.start_chips = chips
+        self.store = store
+        self._decks = decks
+        if dealer is not None and not 0 <= _whole(dealer, "dealer") < len(seats):
+            raise MalformedInput(f"dealer must be a seat from 0 to {len(seats) - 1}")
+        cut = None if seed is None else f"{seed}-cut"
+        self.evening: StopsEvening | RummyEvening
+        if self.game == "stops":
+            self.evening = StopsEvening(ruleset, self.names, chips, hands, dealer, cut)
+        else:
+            self.evening = RummyEvening(ruleset, self.names, hands, dealer, cut)
+        self.first_dealer = self.evening.dealer
+        self.rules = self.evening.rules
+        self.bots: list[Bot | None] = [self._new_bot(i, s.bot, s.seed) for i, s in enumerate(seats)]
+        self.journal: list[list[Any]] = []
+        self.records: list[dict[str, Any]] = []
+        self.settlement: list[dict[str, Any]] = []
+        self.ledger: list[dict[str, Any]] = []  # hands and the evening's own moves between them, in order
+        self._ledger_seen = 0
+        self.hand: Any = None
+        self.hand_seats: list[int] = []
+        self._hands: list[dict[str, Any]] = []  # per hand: the engine hand, its seats, deck, first seq
+        self._blocks: list[tuple[int, str, Any]] = []  # (seq before it, "event" | "hand", payload)
+        self._closed = False
+        self._replaying = False
+        self._settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
+        if deal:
+            self.next_hand()
+
+    # ---------------------------------------------------------------------------------- bots
+    def _new_bot(self, seat: int, level: str | None, seed: int | str | None = None) -> Bot | None:
+        if level is None:
+            return None
+        if seed is None:
+            seed = f"{self.seed}-bot{seat}" if self.seed is not None else secrets.randbits(64)
+        return make_bot(self.game, level, seed, budget=self.budget, samples=self.samples)
+
+    def set_bot(self, seat: int, level: str | None) -> None:
+        """A bot takes ``seat`` over (a player who is away), or hands it back to its person (``None``)."""
+        seat = self._seat(seat)
+        if level is not None and level not in LEVELS:
+            raise MalformedInput(f"unknown bot level {str(level)[:80]!r}")
+        if self.level(seat) == level:
+            return
+        seed: int | str = secrets.randbits(64) if self.seed is None else f"{self.seed}-bot{seat}-{len(self.journal)}"
+        self._seat_bot(seat, level, seed)
+
+    def _seat_bot(self, seat: int, level: str | None, seed: int | str) -> None:
+        self.journal.append(["bot", seat, level, seed])
+        self.bots[seat] = self._new_bot(seat, level, seed)
+        self._public({"type": "seat", "seat": seat, "bot": level})
+
+    def level(self, seat: int) -> str | None:
+        """The level of the bot playing ``seat``, or ``None`` when a person plays it."""
+        bot = self.bots[seat]
+        return None if bot is None else bot.level
+
+    def bot_due(self) -> int | None:
+        """The evening seat of the bot whose decision the hand waits for, if any."""
+        if self.hand is None or self.hand_over or self.forced_due():
+            return None
+        for seat in self.to_act():
+            if self.bots[seat] is not None:
+                return seat
+        return None
+
+    def forced_due(self) -> bool:
+        """With ``auto=False``: whether a forced action waits to be made by :meth:`step`."""
+        return (not self.auto and self.hand is not None and not self.hand_over
+                and self.game == "stops" and self.hand.forced_action() is not None)
+
+    def bot_view(self, seat: int) -> dict[str, Any]:
+        """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
+        return view_for(self.hand, self.hand_seats.index(self._seat(seat)))
+
+    def play_bot(self) -> list[dict[str, Any]]:
+        """Let the due bot decide here and now, and apply its choice; ``[]`` when no bot is due."""
+        seat = self.bot_due()
+        if seat is None:
+            return []
+        bot = self.bots[seat]
+        assert bot is not None
+        return self._apply(seat, bot_decision(self.hand, self.hand_seats.index(seat), bot))
+
+    def apply_bot_choice(self, seat: int, choice: dict[str, Any], bot: Bot | None = None) -> list[dict[str, Any]]:
+        """Apply a choice a bot made elsewhere (a worker process); ``bot`` is that bot as it came back,
+        memory and generator included, and replaces the seat's."""
+        seat = self._seat(seat)
+        if self.bot_due() != seat:
+            raise IllegalAction("R-TURN", f"no bot decision of seat {seat} is due")
+        events = self._apply(seat, choice)
+        if bot is not None:
+            self.bots[seat] = bot
+        return events
+
+    def step(self) -> bool:
+        """Make one move that no person makes: a forced action (``auto=False``) or a bot's decision."""
+        if self.forced_due():
+            self.journal.append(["forced"])
+            self.hand.step_forced()
+            self._after_move()
+            return True
+        if self.bot_due() is None:
+            return False
+        self.play_bot()
+        return True
+
+    # ---------------------------------------------------------------------------------- people
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise MalformedInput(f"no seat {str(seat)[:80]!r} at this table (seats 0 to {len(self.seats) - 1})")
+        return seat
+
+    def act(self, seat: int, action: object, seq: int | None = None) -> list[dict[str, Any]]:
+        """A person's action for evening ``seat`` (an R-NOTE-3 object).  With ``seq``, the action is
+        refused as stale unless the table is still where the sender saw it.  Nothing changes on error."""
+        seat = self._seat(seat)
+        if seq is not None and _whole(seq, "seq") != self.seq:
+            raise StaleAction(seq, self.seq)
+        if not isinstance(action, dict):
+            raise MalformedInput("an action is a JSON object")
+        if self.bots[seat] is not None:
+            raise IllegalAction("R-TURN", f"seat {seat} is being played by a bot")
+        if self.hand is None or self.hand_over:
+            raise IllegalAction("R-END-1", "no hand is in play")
+        if seat not in self.hand_seats:
+            raise IllegalAction("R-ANTE-1", f"seat {seat} is not in this hand")
+        if self.forced_due():
+            raise IllegalAction("R-PLAY-3", "a forced play is being made")
+        return self._apply(seat, action)
+
+    def _apply(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        hand_seat = self.hand_seats.index(seat)
+        given = action.get("seat", hand_seat)
+        if given != hand_seat or isinstance(given, bool):
+            raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {str(given)[:80]}")
+        parsed = self._read_action({**action, "seat": hand_seat})
+        events: list[dict[str, Any]] = self.hand.apply(parsed)
+        self.journal.append(["act", seat, parsed.to_json()])
+        self._after_move()
+        return events
+
+    def _read_action(self, data: dict[str, Any]) -> Any:
+        if self.game == "stops":
+            from rummoli.stops import Action as StopsAction
+
+            return StopsAction.from_json(data)
+        from rummoli.rummy import Action as RummyAction
+
+        return RummyAction.from_json(data)
+
+    def _after_move(self) -> None:
+        if self.hand.over and not self._hands[-1]["finished"]:
+            self._finish_hand()
+
+    # ---------------------------------------------------------------------------------- hands
+    @property
+    def hand_over(self) -> bool:
+        """Whether the hand in play (if any) is over: then :meth:`next_hand` may deal the next."""
+        return self.hand is None or bool(self.hand.over)
+
+    @property
+    def hand_no(self) -> int:
+        return len(self._hands)
+
+    @property
+    def over(self) -> bool:
+        """The evening is over: no further hand will be dealt."""
+        return self.hand_over and (self._closed or self.evening.over)
+
+    def _deck(self, number: int) -> list[Card]:
+        if self._decks is not None:
+            return list(self._decks(number))
+        return shuffled_deck(None if self.seed is None else f"{self.seed}-hand{number}")
+
+    def next_hand(self, deck: Sequence[Card] | None = None) -> None:
+        """Deal the next hand (from ``deck``, else the table's shuffle).  Only between hands."""
+        if not self.hand_over:
+            raise IllegalAction("R-END-1", "the hand in play is not over")
+        if self.over:
+            raise IllegalAction("R-SESSION-1", "the evening is over")
+        cards = list(deck) if deck is not None else self._deck(self.hand_no + 1)
+        hand, seats = self.evening.start(cards, self.auto)
+        self._note_ledger()
+        self.journal.append(["deal", [str(c) for c in cards]])
+        self.hand, self.hand_seats = hand, seats
+        self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
+                      "dealer": seats[hand.dealer]})
+        self._hands.append({"hand": hand, "seats": list(seats), "deck": cards, "finished": False})
+        self._blocks.append((self.seq, "hand", len(self._hands) - 1))
+        self._after_move()  # a hand can end before anyone decides (every stop forced)
+
+    def _finish_hand(self) -> None:
+        entry = self._hands[-1]
+        entry["finished"] = True
+        hand = self.hand
+        show_hand_over(hand, [self.bots[s] for s in self.hand_seats])
+        record = self.evening.finish(hand)
+        self.records.append(record)
+        self.ledger.append({"type": "hand", "hand_no": self.hand_no})
+        self._note_ledger()
+        if self.store is not None and not self._replaying:
+            self.store.save(self.hand_no, record)
+        self._public({"type": "hand_over", "hand_no": self.hand_no, "chips": self.chips(),
+                      "standings": self.standings()})
+        if self.evening.over:
+            self._close()
+
+    def _note_ledger(self) -> None:
+        self.ledger += self.evening.ledger_since(self._ledger_seen)
+        self._ledger_seen = self.evening.ledger_length
+
+    def end(self) -> None:
+        """The table agrees to stop: no new hand; the hand in play, if any, is played to its end first."""
+        if self._closed:
+            return
+        self.journal.append(["end"])
+        self.evening.end()
+        if self.hand_over:
+            self._close()
+
+    def _close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.game == "stops" and self.evening.over:
+            decks = self._settle_decks or [self._deck(-k) for k in range(1, len(self.evening.pots(None)) + 2)]
+            self.journal.append(["settle", [[str(c) for c in d] for d in decks]])
+            self.settlement = self.evening.settle(decks)
+        self._public({"type": "evening_over", "standings": self.standings(), "settlement": self.settlement})
+
+    # ---------------------------------------------------------------------------------- reading
+    def to_act(self) -> list[int]:
+        """The evening seats the table waits for now (``[]`` between hands)."""
+        if self.hand_over:
+            return []
+        return [self.hand_seats[s] for s in _to_act(self.hand)]
+
+    def chips(self) -> list[int | str]:
+        """Every seat's stack (stops) or score (Rummy) now."""
+        live = None if self.hand_over else self.hand
+        return [amount(v) for v in self.evening.chips(live, self.hand_seats)]
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Places from the best down (equal totals share a place): place, seat, name, chips, winner."""
+        rows = self.evening.standings()
+        if not self.hand_over:  # rank by the stacks as they stand in the hand
+            live = self.evening.chips(self.hand, self.hand_seats)
+            order = sorted(range(len(self.seats)), key=lambda s: -live[s])
+            best = live[order[0]]
+            rows = []
+            for k, s in enumerate(order):
+                place = rows[-1]["place"] if rows and live[s] == live[order[k - 1]] else k + 1
+                rows.append({"place": place, "seat": s, "name": self.names[s], "chips": amount(live[s]),
+                             "seated": self.evening.seated()[s], "winner": live[s] == best})
+        return [{**r, "chips": amount(r["chips"]) if isinstance(r["chips"], int | Fraction) else r["chips"]}
+                for r in rows]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What evening ``seat`` may know now (``None``: a spectator), JSON-ready."""
+        if seat is not None:
+            seat = self._seat(seat)
+        hand_view = None
+        if self.hand is not None:
+            hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+            hand_view = self.hand.view(hand_seat)
+        seated = self.evening.seated()
+        chips = self.chips()
+        return {
+            "seq": self.seq,
+            "game": self.game,
+            "ruleset": self.reference,
+            "title": getattr(self.rules, "title", self.rules.name),
+            "you": seat,
+            "seats": [{"seat": i, "name": s.name, "bot": self.level(i),
+                       "chips": chips[i], "seated": seated[i]} for i, s in enumerate(self.seats)],
+            "hand_no": self.hand_no,
+            "hands": self.hands_limit,
+            "dealer": self.hand_seats[self.hand.dealer] if self.hand is not None else self.evening.dealer,
+            "hand_seats": list(self.hand_seats),
+            "hand": hand_view,
+            "to_act": self.to_act(),
+            "hand_over": self.hand_over,
+            "over": self.over,
+            "standings": self.standings(),
+            "settlement": self.settlement,
+        }
+
+    # ---------------------------------------------------------------------------------- events
+    @property
+    def seq(self) -> int:
+        """The number of the last event (table events and every hand's events, in one numbering)."""
+        if not self._blocks:
+            return 0
+        base, kind, payload = self._blocks[-1]
+        return base + (_hand_seq(self._hands[payload]["hand"]) if kind == "hand" else 1)
+
+    def _public(self, event: dict[str, Any]) -> None:
+        self._blocks.append((self.seq, "event", event))
+
+    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+        """Events ``seq + 1`` to :attr:`seq` as evening ``seat`` may learn them (``None``: a spectator),
+        each carrying its ``seq``; a hand's events keep the hand's seat numbers and name the ``hand_no``."""
+        seq = _whole(seq, "seq")
+        if seat is not None:
+            seat = self._seat(seat)
+        out: list[dict[str, Any]] = []
+        for base, kind, payload in self._blocks:
+            if kind == "event":
+                if base + 1 > seq:
+                    out.append({**payload, "seq": base + 1})
+                continue
+            entry = self._hands[payload]
+            hand = entry["hand"]
+            end = base + _hand_seq(hand)
+            if end <= seq:
+                continue
+            hand_seat = entry["seats"].index(seat) if seat is not None and seat in entry["seats"] else None
+            for event in _hand_events(hand, max(0, seq - base), hand_seat):
+                out.append({**event, "seq": base + event["seq"], "hand_no": payload + 1})
+        return out
+
+    # ---------------------------------------------------------------------------------- keeping
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to bring this evening back exactly (server side only: it holds the decks)."""
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "ruleset": self.reference,
+            "seats": [{"name": s.name, "bot": s.bot, "seed": s.seed} for s in self.seats],
+            "chips": self.start_chips,
+            "hands": self.hands_limit,
+            "seed": self.seed,
+            "samples": self.samples,
+            "budget": self.budget,
+            "auto": self.auto,
+            "dealer": self.first_dealer,
+            "journal": json.loads(json.dumps(self.journal)),
+            "bots": [None if b is None else b.state() for b in self.bots],
+        }
+
+    @classmethod
+    def restore(cls, data: dict[str, Any], *, decks: DeckSource | None = None,
+                store: RecordStore | None = None) -> Table:
+        """The evening a :meth:`snapshot` describes: same views, legal actions and future results."""
+        from rummoli.snapshot import restore_table
+
+        return restore_table(cls, data, decks=decks, store=store)
+
+    def evening_record(self) -> dict[str, Any]:
+        """The ``rummoli-evening/1`` record: every finished hand's record and the evening's ledger."""
+        return {
+            "format": EVENING_FORMAT,
+            "ruleset": self.reference,
+            "players": list(self.names),
+            "dealer": self.first_dealer,
+            "hands": [dict(r) for r in self.records],
+            "ledger": list(self.ledger),
+            "settlement": self.settlement,
+            "standings": self.standings() if self.hand_over else self.evening.standings(),
+            "over": self.over,
+        }
+
+    def __repr__(self) -> str:
+        return f"<Table {self.game} {len(self.seats)} seats, hand {self.hand_no}, seq {self.seq}>"
+
+
+# Until both engines expose the same event interface, these two read either of them the same way.
+def _to_act(hand: Any) -> list[int]:
+    return [] if hand.over else list(hand.to_act()) if callable(getattr(hand, "to_act", None)) else [hand.turn]
+
+
+def _hand_seq(hand: Any) -> int:
+    seq = getattr(hand, "seq", None)
+    if isinstance(seq, int):
+        return seq
+    return len(hand.log) if hasattr(hand, "render") else len(hand.events_log)
+
+
+def _hand_events(hand: Any, since: int, seat: int | None) -> list[dict[str, Any]]:
+    if callable(getattr(hand, "events_since", None)):
+        events: list[dict[str, Any]] = hand.events_since(since, seat)
+        return events
+    if hasattr(hand, "render"):
+        from rummoli.stops.report import render
+
+        rendered = render(hand, hand.log[since:], seat)
+    else:
+        rendered = [hand._render(e) for e in hand.events_log[since:]]
+        for event in rendered:
+            if event.get("seat") != seat:
+                event.pop("forced", None)
+    return [{**e, "seq": since + k + 1} for k, e in enumerate(rendered)]

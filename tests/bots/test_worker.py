@@ -1,0 +1,71 @@
+"""Bots a server can run: decisions in worker processes keep the bot's memory; deadlines; snapshots of bots."""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+
+import pytest
+
+from rummoli.bots.base import make_bot
+from rummoli.bots.worker import BotWorkers, decide
+from rummoli.table import Seat, Table
+
+
+def table_at_a_bot_decision(ruleset: str, level: str) -> Table:
+    n = 2 if ruleset == "gin-rummy" else 4
+    table = Table(ruleset, [Seat(f"B{i}", level, seed=i) for i in range(n)], seed="worker", samples=4, hands=3)
+    rng = random.Random(1)
+    # play a hand and a bit, so the bots have seen a hand end and remember it
+    while table.hand_no < 2 or rng.random() < 0.9:
+        if table.hand_over:
+            table.next_hand()
+        else:
+            table.step()
+    return table
+
+
+@pytest.mark.parametrize(("ruleset", "level"), [("rummoli", "hard"), ("rummoli", "normal"), ("gin-rummy", "hard")])
+def test_a_decision_in_a_worker_is_the_one_made_here_and_the_bot_comes_back_with_its_memory(
+        ruleset: str, level: str) -> None:
+    table = table_at_a_bot_decision(ruleset, level)
+    seat = table.bot_due()
+    assert seat is not None
+    bot = table.bots[seat]
+    assert bot is not None
+    here_choice, here_bot = decide(copy.deepcopy(bot), table.bot_view(seat))
+    with BotWorkers(1) as workers:
+        choice, back = workers.submit(bot, table.bot_view(seat)).result(timeout=120)
+    assert choice == here_choice
+    assert back is not bot and back.state() == here_bot.state()  # generator and memory went on alike
+    if level == "normal" and ruleset == "rummoli":
+        assert back.state()["memory"]["record"] or back.state()["memory"] == bot.state()["memory"]
+    table.apply_bot_choice(seat, choice, back)
+    assert table.bots[seat] is back
+
+
+def test_a_deadline_makes_a_searching_bot_answer_its_best_so_far() -> None:
+    table = Table("rummoli", [Seat(f"B{i}", "hard", seed=i) for i in range(4)], seed="deadline", samples=10**7)
+    table.bots = [make_bot("stops", "easy", i) if i else b for i, b in enumerate(table.bots)]
+    while table.bot_due() != 0 or table.view(None)["hand"]["phase"] not in ("poker", "play", "auction"):
+        if table.hand_over:
+            table.next_hand()
+        else:
+            table.play_bot()
+    bot = table.bots[0]
+    assert bot is not None
+    started = time.perf_counter()
+    choice, back = decide(bot, table.bot_view(0), deadline=time.time() + 0.3)
+    # Ten million worlds would take hours; the deadline ends the search after a fraction of a second.
+    assert time.perf_counter() - started < 30
+    assert back.deadline is None and choice["seat"] == table.view(None)["hand"]["to_act"][0]
+    table.apply_bot_choice(0, choice, back)
+
+
+def test_apply_bot_choice_refuses_a_seat_whose_bot_is_not_due() -> None:
+    from rummoli.errors import IllegalAction
+
+    table = Table("rummy", [Seat("A", "easy"), Seat("B", "easy")], seed="due", dealer=1)
+    with pytest.raises(IllegalAction):
+        table.apply_bot_choice(1, {"action": "draw", "from": "stock"})

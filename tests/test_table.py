@@ -1,0 +1,219 @@
+"""One table for every game: seats, the hand loop, events in one numbering, snapshots and evening records."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummoli.cards import Card, shuffled_deck
+from rummoli.errors import IllegalAction, MalformedInput, StaleAction
+from rummoli.records import replay
+from rummoli.table import Seat, Table
+
+STOPS = ["rummoli", "rummoli-tripoley", "tripoley", "michigan"]
+RUMMY = ["rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy"]
+PLAYERS = {"gin-rummy": 2}
+
+
+def seats_for(ruleset: str, people: int = 1, level: str = "random") -> list[Seat]:
+    n = PLAYERS.get(ruleset, 3)
+    return [Seat(f"P{i}", None if i < people else level) for i in range(n)]
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action of a person's view (one amount drawn from a range, if it is one)."""
+    action = dict(rng.choice(view["hand"]["legal_actions"]))
+    if "min" in action:
+        action["amount"] = rng.randint(action.pop("min"), action.pop("max"))
+    return action
+
+
+def advance(table: Table, rng: random.Random, moves: int = 10_000) -> int:
+    """Play people at random and bots by themselves for up to ``moves`` moves; deal on between hands."""
+    made = 0
+    while made < moves and not table.over:
+        if table.hand_over:
+            table.next_hand()
+        elif table.step():
+            pass
+        else:
+            seat = table.to_act()[0]
+            table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+        made += 1
+    return made
+
+
+def everyone(table: Table) -> list[int | None]:
+    return [*range(len(table.seats)), None]
+
+
+def total_chips(table: Table) -> int:
+    """Chips on the table: every stack plus the board (stops)."""
+    view = table.view(None)
+    board = sum(view["hand"]["pots"].values()) if view["hand"] is not None and not table.hand_over else sum(
+        table.evening.pots(None).values())
+    return sum(int(s["chips"]) for s in view["seats"]) + board
+
+
+@pytest.mark.parametrize("ruleset", STOPS + RUMMY)
+def test_an_evening_of_every_ruleset_plays_to_its_end(ruleset: str) -> None:
+    table = Table(ruleset, seats_for(ruleset, people=2), seed=f"t-{ruleset}", hands=3, chips=60)
+    rng = random.Random(1)
+    start = total_chips(table) if table.game == "stops" else None
+    advance(table, rng)
+    assert table.over and table.hand_no == 3
+    if start is not None:
+        finish = sum(int(s["chips"]) for s in table.view(None)["seats"]) + sum(table.evening.pots(None).values())
+        assert finish == start  # R-CHIP-1 across the evening (before any settlement leaves the board empty)
+    # every seat's numbered events run 1..seq without a gap
+    for seat in everyone(table):
+        numbers = [e["seq"] for e in table.events_since(0, seat)]
+        assert numbers == list(range(1, table.seq + 1))
+    kinds = [e["type"] for e in table.events_since(0, None)]
+    assert kinds.count("hand_start") == 3 and kinds.count("hand_over") == 3 and kinds[-1] == "evening_over"
+
+
+def test_events_since_gives_exactly_what_is_new() -> None:
+    table = Table("rummoli", seats_for("rummoli", people=3), seed="new")
+    rng = random.Random(2)
+    seen = {seat: 0 for seat in everyone(table)}
+    got: dict[int | None, list[int]] = {seat: [] for seat in everyone(table)}
+    for _ in range(60):
+        advance(table, rng, moves=1)
+        for seat in everyone(table):
+            fresh = table.events_since(seen[seat], seat)
+            got[seat] += [e["seq"] for e in fresh]
+            seen[seat] = table.seq
+    for seat in everyone(table):
+        assert got[seat] == list(range(1, table.seq + 1))
+
+
+def test_a_stale_an_out_of_turn_and_a_malformed_action_change_nothing() -> None:
+    table = Table("rummoli", seats_for("rummoli", people=3), seed="bad")
+    before = json.dumps(table.snapshot())
+    seat = table.to_act()[0]
+    other = (seat + 1) % 3
+    legal = table.view(seat)["hand"]["legal_actions"][0]
+    with pytest.raises(StaleAction):
+        table.act(seat, legal, seq=table.seq - 1)
+    with pytest.raises(IllegalAction):
+        table.act(other, {"action": legal["action"]}, seq=table.seq)
+    for bad_seat in (True, 1.0, -1, 3, "0", None):
+        with pytest.raises(MalformedInput):
+            table.act(bad_seat, legal)  # type: ignore[arg-type]
+    for bad in ([], "keep", None, {"action": "fly"}, {**legal, "seat": other}, {**legal, "seat": True}):
+        with pytest.raises((MalformedInput, IllegalAction)):
+            table.act(seat, bad)
+    with pytest.raises(MalformedInput):
+        table.act(seat, legal, seq=1.5)  # type: ignore[arg-type]
+    assert json.dumps(table.snapshot()) == before
+
+
+def test_a_person_cannot_act_for_a_bot_seat_and_a_bot_can_take_a_seat_over() -> None:
+    table = Table("rummy", [Seat("Ann"), Seat("Bob", bot="easy")], seed="takeover", dealer=1)
+    assert table.to_act() == [0]
+    with pytest.raises(IllegalAction, match="bot"):
+        table.act(1, {"action": "discard", "card": "2s"})
+    assert not table.step()  # the person is to act: nothing for the table to do
+    table.set_bot(0, "easy")  # Ann is away: a bot plays her seat
+    assert table.bot_due() == 0 and table.step()
+    assert table.events_since(0, None)[-2]["type"] in ("seat", "action")
+    table.set_bot(0, None)
+    assert table.bots[0] is None
+
+
+@pytest.mark.parametrize("ruleset", STOPS + RUMMY)
+def test_a_snapshot_restores_an_identical_evening(ruleset: str) -> None:
+    # No table seed: the bots' seeds and the first dealer come from the secure source, so only the
+    # snapshot can make the copy the same.  The decks still to come (and the settlement's) are given.
+    def decks(number: int) -> list[Card]:
+        return shuffled_deck(f"future-{number}")
+
+    table = Table(ruleset, seats_for(ruleset, people=1, level="normal"), hands=2, chips=50, decks=decks)
+    rng = random.Random(3)
+    advance(table, rng, moves=25)
+    copy = Table.restore(json.loads(json.dumps(table.snapshot())), decks=decks)
+    assert_same(table, copy)
+    # the same future: identical person choices, and bots with the same generators and memory
+    for _ in range(2000):
+        if table.over:
+            break
+        if table.hand_over:
+            deck = table._deck(table.hand_no + 1)
+            table.next_hand(deck)
+            copy.next_hand(deck)
+        elif table.step():
+            assert copy.step()
+        else:
+            seat = table.to_act()[0]
+            action = pick(table.view(seat), rng)
+            table.act(seat, action)
+            copy.act(seat, action)
+        assert_same(table, copy)
+    assert table.over and copy.over
+
+
+def assert_same(a: Table, b: Table) -> None:
+    assert a.seq == b.seq
+    for seat in everyone(a):
+        assert a.view(seat) == b.view(seat)
+        assert a.events_since(0, seat) == b.events_since(0, seat)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(STOPS + RUMMY), st.integers(0, 400), st.integers(0, 2**32))
+def test_a_snapshot_after_any_move_restores_the_same_views(ruleset: str, moves: int, seed: int) -> None:
+    table = Table(ruleset, seats_for(ruleset, people=2, level="easy"), seed=str(seed), hands=2, auto=seed % 2 == 0)
+    advance(table, random.Random(seed), moves=moves)
+    copy = Table.restore(table.snapshot())
+    assert_same(table, copy)
+
+
+def test_a_tampered_snapshot_is_refused_in_one_line() -> None:
+    table = Table("rummoli", seats_for("rummoli", people=3), seed="tamper")
+    advance(table, random.Random(4), moves=5)
+    snap = table.snapshot()
+    bad = json.loads(json.dumps(snap))
+    bad["journal"][0][1][0], bad["journal"][0][1][1] = bad["journal"][0][1][1], bad["journal"][0][1][1]
+    for broken in (bad, {**snap, "format": "x"}, {**snap, "journal": "x"}, {**snap, "seats": [{"name": 3}]}):
+        with pytest.raises(MalformedInput) as info:
+            Table.restore(broken)
+        assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("ruleset", ["rummoli", "michigan", "rummy", "gin-rummy"])
+def test_the_evening_record_replays(ruleset: str) -> None:
+    table = Table(ruleset, seats_for(ruleset, people=0), seed="record", hands=3, chips=40)
+    advance(table, random.Random(5))
+    record = json.loads(json.dumps(table.evening_record()))
+    assert record["format"] == "rummoli-evening/1" and len(record["hands"]) == table.hand_no
+    result = replay(record)
+    assert result["hands"] == table.hand_no
+    if table.settlement:  # the board was shared out after the last hand: the replay ends before that
+        assert sum(result["chips"].values()) + sum(result["pots"].values()) == 40 * len(table.seats)
+    else:
+        final = {row["name"]: row["chips"] for row in table.standings()}
+        assert result["chips"] == final
+    # a record whose hands do not follow one another is refused
+    if len(record["hands"]) > 1:
+        record["hands"][1]["chips"][0] += 1
+        with pytest.raises(MalformedInput, match="hand 2"):
+            replay(record)
+
+
+def test_a_player_who_cannot_ante_leaves_and_hand_seats_map_back() -> None:
+    table = Table("rummoli", [Seat("A"), Seat("B", bot="random"), Seat("C", bot="random")], seed="broke", chips=12)
+    rng = random.Random(6)
+    while not table.over and all(table.evening.seated()):
+        advance(table, rng, moves=1)
+    if not table.over:
+        advance(table, rng, moves=1)  # deal the next hand
+        left = [s for s, sat in enumerate(table.evening.seated()) if not sat]
+        assert left and not set(left) & set(table.hand_seats)
+        view = table.view(left[0])
+        assert view["hand"]["seat"] is None  # a player who left watches like a spectator
