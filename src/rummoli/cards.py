@@ -33,7 +33,7 @@ import secrets
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from rummoli.errors import MalformedInput
+from rummoli.errors import MalformedInput, quote
 
 RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "shdc"
@@ -120,10 +120,9 @@ class Card:
     @staticmethod
     def parse(text: str) -> Card:
         """Read one card (R-NOTE-1); a :class:`CardError` quotes text that is not a card."""
-        token = text.strip()
-        match = _TOKEN.match(token)
+        match = _TOKEN.match(text.strip()) if isinstance(text, str) and len(text) < 40 else None
         if match is None or match.group(2) not in _SUIT_INPUT:
-            raise CardError(f"not a card: {text!r} (write rank then suit, e.g. 'Td', '10d', 'T♦')")
+            raise CardError(f"not a card: {quote(text)} (write rank then suit, e.g. 'Td', '10d', 'T♦')")
         return CARDS[13 * _SUIT_INPUT[match.group(2)] + _RANK_INPUT[match.group(1)]]
 
     @property
@@ -189,13 +188,13 @@ def parse_cards(text: str, *, distinct: bool = True) -> list[Card]:
     """
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     if not tokens:
-        raise CardError(f"no cards in {text!r}")
+        raise CardError(f"no cards in {quote(text)}")
     cards: list[Card] = []
     seen = 0
     for token in tokens:
         card = Card.parse(token)
         if distinct and seen & card.bit:
-            raise CardError(f"card named twice: {token!r} (in {text!r})")
+            raise CardError(f"card named twice: {quote(token)} (in {quote(text)})")
         seen |= card.bit
         cards.append(card)
     return cards

@@ -11,13 +11,28 @@ move the rules forbid:
 
 from __future__ import annotations
 
+import reprlib
+from typing import Final
+
+#: The most characters of a bad value any error message quotes (RULES.md R-NOTE-6).
+QUOTE_LIMIT: Final = 80
+
 
 class RummoliError(Exception):
     """Base of every error raised on purpose by Rummoli."""
 
 
 class MalformedInput(RummoliError, ValueError):
-    """Input that cannot be understood: the message quotes the offending text."""
+    """Input that cannot be understood: the message quotes the offending text (see :func:`quote`).
+
+    ``rule`` names the rule that defines the input's shape, when one does (``R-NOTE-3`` for an
+    action); the message then starts with it, as an :class:`IllegalAction`'s does.
+    """
+
+    def __init__(self, message: str = "", rule: str | None = None) -> None:
+        super().__init__(f"{rule}: {message}" if rule else message)
+        self.rule = rule
+        self.message = message
 
 
 class StaleAction(RummoliError):
@@ -36,3 +51,30 @@ class IllegalAction(RummoliError):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+
+
+_SHORT: Final = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 3, QUOTE_LIMIT, QUOTE_LIMIT, QUOTE_LIMIT
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` in at most ``limit`` characters, for quoting untrusted input in a message.
+
+    Cheap whatever the value's size: a 50 MB string, a list of a million items, a structure nested a
+    thousand deep or an integer of ten thousand digits are all cut short before they are printed.
+
+    >>> len(quote("x" * 10_000))
+    80
+    >>> quote(10 ** 5000)
+    'a whole number of 5001 digits'
+    >>> quote([[[[1]]]])
+    '[[[[...]]]]'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        digits = len(str(value)) if value.bit_length() < 10_000 else int(value.bit_length() * 0.30103) + 1
+        return f"a whole number of {digits - (value < 0)} digits"
+    try:
+        text = _SHORT.repr(value)
+    except (ValueError, RecursionError):  # a custom type whose repr fails: name its type only
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -8,7 +8,7 @@
 >>> Action.from_json({"seat": 0, "action": "fly"})
 Traceback (most recent call last):
 ...
-rummoli.errors.MalformedInput: unknown Rummy action 'fly' (draw, meld, layoff, discard, knock, pass)
+rummoli.errors.MalformedInput: R-NOTE-3: unknown Rummy action 'fly' (draw, meld, layoff, discard, knock, pass)
 """
 
 from __future__ import annotations
@@ -16,10 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rummoli.cards import Card, mask_of
-from rummoli.errors import MalformedInput
+from rummoli.cards import Card, CardError, mask_of
+from rummoli.errors import MalformedInput, quote
 
 KINDS: Final = ("draw", "meld", "layoff", "discard", "knock", "pass")
+SOURCES: Final = ("stock", "discard")
+#: The keys an R-NOTE-3 object of each kind may hold besides ``seat``, ``action`` and ``forced``.
+FIELDS: Final = {"draw": ("from", "card"), "meld": ("cards",), "layoff": ("card", "meld"), "discard": ("card",),
+                 "knock": ("card",), "pass": ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,40 +68,99 @@ class Action:
     def from_json(data: object) -> Action:
         """Read an R-NOTE-3 object; anything unreadable raises ``MalformedInput`` saying what."""
         if not isinstance(data, dict):
-            raise MalformedInput(f"an action is a JSON object, not {data!r}")
-        seat, kind = data.get("seat"), data.get("action")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise MalformedInput(f"action needs a whole-number 'seat', got {seat!r}")
-        if kind not in KINDS:
-            raise MalformedInput(f"unknown Rummy action {kind!r} ({', '.join(KINDS)})")
+            raise MalformedInput(f"an action is a JSON object, not {quote(data)}", "R-NOTE-3")
+        kind = data.get("action")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise MalformedInput(f"unknown Rummy action {quote(kind)} ({', '.join(KINDS)})", "R-NOTE-3")
+        extra = set(data) - {"seat", "action", "forced", *FIELDS[kind]}
+        if extra:
+            raise MalformedInput(f"{kind} takes no {quote(sorted(map(str, extra)))}", "R-NOTE-3")
+        if "forced" in data and not isinstance(data["forced"], bool):
+            raise MalformedInput(f"'forced' is true or false, not {quote(data['forced'])}", "R-NOTE-3")
 
         def card(key: str) -> Card:
             text = data.get(key)
             if not isinstance(text, str):
-                raise MalformedInput(f"{kind} needs {key!r} naming a card, got {text!r}")
-            return Card.parse(text)
+                raise MalformedInput(f"{kind} needs {key!r} naming a card, got {quote(text)}", "R-NOTE-3")
+            try:
+                return Card.parse(text)
+            except CardError:
+                raise MalformedInput(f"{kind}: {quote(text)} is not a card", "R-NOTE-1") from None
 
+        seat: Any = data.get("seat")
         if kind == "draw":
             source = data.get("from")
-            if source not in ("stock", "discard"):
-                raise MalformedInput(f"draw needs 'from' = 'stock' or 'discard', got {source!r}")
-            deepest = card("card") if "card" in data and source == "discard" else None
-            return Action(seat, "draw", source=str(source), card=deepest)
+            if source not in SOURCES:
+                raise MalformedInput(f"draw needs 'from' = 'stock' or 'discard', got {quote(source)}", "R-NOTE-3")
+            deepest = card("card") if "card" in data else None
+            return check_action(Action(seat, "draw", source=str(source), card=deepest))
         if kind == "pass":
-            return Action(seat, "pass")
+            return check_action(Action(seat, "pass"))
         if kind == "meld":
             texts = data.get("cards")
-            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-                raise MalformedInput(f"meld needs 'cards', a list of cards, got {texts!r}")
-            cards = tuple(Card.parse(t) for t in texts)
-            mask_of(cards)  # refuses a card named twice
-            return Action(seat, "meld", cards=cards)
+            if not isinstance(texts, list) or not 0 < len(texts) <= 52 or not all(isinstance(t, str) for t in texts):
+                raise MalformedInput(f"meld needs 'cards', a list of cards, got {quote(texts)}", "R-NOTE-3")
+            try:
+                cards = tuple(Card.parse(t) for t in texts)
+            except CardError:
+                raise MalformedInput(f"meld: {quote(texts)} holds something that is not a card", "R-NOTE-1") from None
+            return check_action(Action(seat, "meld", cards=cards))
         if kind == "layoff":
-            index = data.get("meld")
-            if isinstance(index, bool) or not isinstance(index, int):
-                raise MalformedInput(f"layoff needs 'meld', the index of a meld on the table, got {index!r}")
-            return Action(seat, "layoff", card=card("card"), meld=index)
-        return Action(seat, str(kind), card=card("card"))
+            return check_action(Action(seat, "layoff", card=card("card"), meld=data.get("meld")))  # type: ignore[arg-type]
+        return check_action(Action(seat, kind, card=card("card")))
+
+
+def check_action(action: object) -> Action:
+    """``action`` itself if it is a Rummy :class:`Action` of a well-formed shape, else
+    :class:`MalformedInput` (R-NOTE-3): a whole-number seat, a known kind, and exactly the fields that
+    kind takes, each of its type -- a draw's source, a card for a discard, a knock or a lay-off (and for a
+    draw from the discard pile, if given), a meld's distinct cards, a lay-off's meld index.
+
+    Whether the seat, card or meld is allowed now is for the hand's rules to say, not this check.
+
+    >>> check_action(Action(0, "draw", source="stock", card=Card.parse("9c")))
+    Traceback (most recent call last):
+    ...
+    rummoli.errors.MalformedInput: R-NOTE-3: a draw from the stock names no card: the player does not choose it
+    """
+    if not isinstance(action, Action):
+        raise MalformedInput(f"not a Rummy action: {quote(action)}", "R-NOTE-3")
+    kind, seat, source, card, cards, meld = (action.kind, action.seat, action.source, action.card, action.cards,
+                                             action.meld)
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise MalformedInput(f"unknown Rummy action {quote(kind)} ({', '.join(KINDS)})", "R-NOTE-3")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise MalformedInput(f"an action's seat is a whole number, not {quote(seat)}", "R-NOTE-3")
+    if kind == "draw":
+        if not isinstance(source, str) or source not in SOURCES:
+            raise MalformedInput(f"a draw is from the stock or the discard pile, not {quote(source)}", "R-NOTE-3")
+        if source == "stock" and card is not None:
+            raise MalformedInput("a draw from the stock names no card: the player does not choose it", "R-NOTE-3")
+    elif source != "":
+        raise MalformedInput(f"{kind} takes no source", "R-NOTE-3")
+    if card is not None and not isinstance(card, Card):
+        raise MalformedInput(f"{kind} needs a card, not {quote(card)}", "R-NOTE-3")
+    if kind in ("layoff", "discard", "knock"):
+        if card is None:
+            raise MalformedInput(f"{kind} needs a card", "R-NOTE-3")
+    elif kind != "draw" and card is not None:
+        raise MalformedInput(f"{kind} takes no card", "R-NOTE-3")
+    if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
+        raise MalformedInput(f"a meld's cards are a tuple of cards, not {quote(cards)}", "R-NOTE-3")
+    if kind == "meld":
+        if not cards:
+            raise MalformedInput("meld needs its cards", "R-NOTE-3")
+        try:
+            mask_of(cards)
+        except CardError as error:
+            raise MalformedInput(f"meld: {error}", "R-NOTE-3") from None
+    elif cards:
+        raise MalformedInput(f"{kind} takes no list of cards", "R-NOTE-3")
+    if isinstance(meld, bool) or not isinstance(meld, int):
+        raise MalformedInput(f"a lay-off's meld is a whole-number index, not {quote(meld)}", "R-NOTE-3")
+    if kind != "layoff" and meld != -1:
+        raise MalformedInput(f"{kind} takes no meld index", "R-NOTE-3")
+    return action
 
 
 def draw(seat: int, source: str, card: Card | None = None) -> Action:

@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from rummoli.cards import CARDS, Card, cards_of
-from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.rummy import settle
-from rummoli.rummy.actions import Action
+from rummoli.rummy.actions import Action, check_action
 from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
 
@@ -121,7 +121,7 @@ class RummyHand:
         if self.phase == OVER:
             return "R-RU-4", "the hand is over"
         if not 0 <= seat < self.n:
-            return "R-RU-1", f"there is no seat {seat}"
+            return "R-RU-1", f"there is no seat {quote(seat)}"
         if seat != self.turn:
             return "R-RU-3", f"it is seat {self.turn}'s turn, not seat {seat}'s"
         hand = self.hands[seat]
@@ -168,7 +168,7 @@ class RummyHand:
             if not hand & bit:
                 return "R-RU-3", f"you do not hold {CARDS[x]}"
             if not 0 <= y < len(self.melds):
-                return "R-RU-3", f"there is no meld {y} on the table"
+                return "R-RU-3", f"there is no meld {quote(y)} on the table"
             if not self.melds_table.can_lay_off(self.melds[y], bit):
                 return "R-RU-3", f"{CARDS[x]} does not fit meld {y} (a set takes a fourth, a run its ends)"
             return self._table_refusal(hand, bit, y)
@@ -321,16 +321,20 @@ class RummyHand:
         return [] if self.phase == OVER else [self.turn]
 
     def verify(self, action: Action) -> None:
-        """Raise ``IllegalAction`` naming the rule ``action`` breaks; return quietly if it is legal."""
+        """Raise ``IllegalAction`` naming the rule ``action`` breaks, or ``MalformedInput`` if it is not a
+        well-formed Rummy action at all (checked first, so nothing below meets a bad type); return
+        quietly if it is legal."""
+        check_action(action)
         code, x, y = self.to_move(action)
         refusal = self._refusal(action.seat, code, x, y)
         if refusal is not None:
             raise IllegalAction(*refusal)
 
     def can(self, action: Action) -> bool:
+        """Whether :meth:`verify` accepts ``action`` (never raises)."""
         try:
             self.verify(action)
-        except IllegalAction:
+        except (IllegalAction, MalformedInput):
             return False
         return True
 

@@ -63,7 +63,7 @@ def replay_hand(record: dict[str, Any]) -> RummyHand:
         try:
             action = Action.from_json(data)
         except MalformedInput as error:
-            raise RecordError(str(error), index=index, rule="R-NOTE-3") from None
+            raise RecordError(error.message, index=index, rule=error.rule or "R-NOTE-3") from None
         if hand.over:
             raise RecordError("the hand was already over", index=index, rule="R-RU-4")
         move = (action.seat, *hand.to_move(action))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummoli.cards import Card, CardError
-from rummoli.errors import MalformedInput
+from rummoli.errors import MalformedInput, quote
 
 #: The stops action kinds (R-NOTE-3) and the one field each carries, if any.
 KINDS: Final[dict[str, str | None]] = {
@@ -49,32 +49,26 @@ class Action:
     def from_json(data: object) -> Action:
         """Read an R-NOTE-3 object; anything unreadable raises :class:`MalformedInput`."""
         if not isinstance(data, dict):
-            raise MalformedInput(f"an action is an object, got {data!r}")
+            raise MalformedInput(f"an action is an object, got {quote(data)}", "R-NOTE-3")
         kind = data.get("action")
-        if kind not in KINDS:
-            raise MalformedInput(f"unknown stops action {kind!r}")
-        seat = data.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise MalformedInput(f"action seat must be a whole number, got {seat!r}")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise MalformedInput(f"unknown stops action {quote(kind)}", "R-NOTE-3")
         needs = KINDS[kind]
         extra = set(data) - {"seat", "action", "forced"} - ({needs} if needs else set())
         if extra:
-            raise MalformedInput(f"{kind!r} takes no {sorted(extra)}")
-        card: Card | None = None
-        amount: int | None = None
+            raise MalformedInput(f"{kind!r} takes no {quote(sorted(map(str, extra)))}", "R-NOTE-3")
+        if "forced" in data and not isinstance(data["forced"], bool):
+            raise MalformedInput(f"'forced' is true or false, not {quote(data['forced'])}", "R-NOTE-3")
+        card: object = None
         if needs == "card":
             text = data.get("card")
             if not isinstance(text, str):
-                raise MalformedInput(f"{kind!r} needs a 'card'")
+                raise MalformedInput(f"{kind!r} needs a 'card' written as text, got {quote(text)}", "R-NOTE-3")
             try:
                 card = Card.parse(text)
-            except CardError as error:
-                raise MalformedInput(str(error)) from None
-        elif needs == "amount":
-            amount = data.get("amount")
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise MalformedInput(f"{kind!r} needs a whole-number 'amount', got {amount!r}")
-        return Action(seat, str(kind), card, amount)
+            except CardError:
+                raise MalformedInput(f"{kind!r}: {quote(text)} is not a card", "R-NOTE-1") from None
+        return check_action(Action(data.get("seat"), kind, card, data.get("amount")))  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         tail = f" {self.card}" if self.card is not None else f" {self.amount}" if self.amount is not None else ""
@@ -117,3 +111,36 @@ class AmountRange:
 
 #: What ``legal_actions()`` lists: a fixed action, or an amount kind's whole range.
 Legal = Action | AmountRange
+
+
+def check_action(action: object) -> Action:
+    """``action`` itself if it is a stops :class:`Action` of a well-formed shape, else
+    :class:`MalformedInput` (R-NOTE-3): a whole-number seat, a known kind, a :class:`Card` exactly
+    for ``lead`` and ``play``, a whole-number amount exactly for ``bid``, ``bet`` and ``raise``.
+
+    Whether the seat, card or amount is allowed now is for the hand's rules to say, not this check.
+
+    >>> check_action(Action(True, "pass"))  # type: ignore[arg-type]
+    Traceback (most recent call last):
+    ...
+    rummoli.errors.MalformedInput: R-NOTE-3: an action's seat is a whole number, not True
+    """
+    if not isinstance(action, Action):
+        raise MalformedInput(f"not a stops action: {quote(action)}", "R-NOTE-3")
+    kind, seat, card, amount = action.kind, action.seat, action.card, action.amount
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise MalformedInput(f"unknown stops action {quote(kind)}", "R-NOTE-3")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise MalformedInput(f"an action's seat is a whole number, not {quote(seat)}", "R-NOTE-3")
+    needs = KINDS[kind]
+    if needs == "card":
+        if not isinstance(card, Card):
+            raise MalformedInput(f"{kind!r} needs a card, not {quote(card)}", "R-NOTE-3")
+    elif card is not None:
+        raise MalformedInput(f"{kind!r} takes no card", "R-NOTE-3")
+    if needs == "amount":
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise MalformedInput(f"{kind!r} needs a whole-number amount, not {quote(amount)}", "R-NOTE-3")
+    elif amount is not None:
+        raise MalformedInput(f"{kind!r} takes no amount", "R-NOTE-3")
+    return action

@@ -28,9 +28,9 @@ from random import Random
 from typing import Any, Final
 
 from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
-from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.stops import report
-from rummoli.stops.actions import KINDS, Action, AmountRange, Legal
+from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding
 from rummoli.stops.play import Play, _board_tables
@@ -244,12 +244,9 @@ class Hand(Bidding, Play):
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` (naming the rule) or :class:`MalformedInput` unless legal."""
-        if not isinstance(action, Action) or action.kind not in KINDS:
-            raise MalformedInput(f"not a stops action: {action!r}")
+        check_action(action)  # the shape first (R-NOTE-3): nothing below meets a bad type
         kind = action.kind
         field = KINDS[kind]
-        if (field != "card" and action.card is not None) or (field != "amount" and action.amount is not None):
-            raise MalformedInput(f"{kind!r} takes no {'card' if action.card is not None else 'amount'}")
         if self.phase == OVER:
             raise IllegalAction("R-END-1", "the hand is over: no further action")
         opts = self._options()
@@ -258,7 +255,8 @@ class Hand(Bidding, Play):
         if not match:
             same = [o for o in opts if o[1] == kind]
             if same:
-                raise IllegalAction(rule, f"seat {action.seat} cannot {kind} now: it is seat {same[0][0]}'s turn")
+                raise IllegalAction(rule, f"seat {quote(action.seat)} cannot {kind} now: "
+                                    f"it is seat {same[0][0]}'s turn")
             if kind == "lead" and self.phase == PLAY and self._run:
                 rule = "R-PLAY-3"
             if kind == "claim" and self.phase == PLAY:
@@ -271,13 +269,13 @@ class Hand(Bidding, Play):
                 what = {"bid": "a bid (above the current bid, within your chips)",
                         "bet": "a bet (max_bet and the smallest stack)",
                         "raise": "a raise (max_bet and the smallest stack)"}[kind]
-                raise IllegalAction(rule, f"{what} must be {low} to {high}, not {action.amount}")
+                raise IllegalAction(rule, f"{what} must be {low} to {high}, not {quote(action.amount)}")
         elif field == "card" and (action.card is None or not cards >> action.card.index & 1):
             if kind == "play":
                 raise IllegalAction(rule, f"the run needs {CARDS[cards.bit_length() - 1]}, "
                                     f"not {action.card}")
             choices = " ".join(str(c) for c in cards_of(cards))
-            raise IllegalAction(rule, f"seat {action.seat} must lead one of {choices}, not {action.card}")
+            raise IllegalAction(rule, f"seat {quote(action.seat)} must lead one of {choices}, not {action.card}")
 
     def can(self, action: Action) -> bool:
         """Whether :meth:`verify` accepts ``action``."""

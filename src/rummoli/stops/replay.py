@@ -81,7 +81,7 @@ def replay_hand(record: dict[str, Any], *, complete: bool = True) -> Hand:
         try:
             action = Action.from_json(data)
         except MalformedInput as error:
-            raise RecordError(str(error), index=index, rule="R-NOTE-3") from None
+            raise RecordError(error.message, index=index, rule=error.rule or "R-NOTE-3") from None
         while True:
             if hand.over:
                 raise RecordError(f"{action} comes after the hand has ended", index=index, rule="R-END-1")
@@ -94,7 +94,7 @@ def replay_hand(record: dict[str, Any], *, complete: bool = True) -> Hand:
         except IllegalAction as error:
             raise RecordError(error.message, index=index, rule=error.rule) from None
         except MalformedInput as error:
-            raise RecordError(str(error), index=index, rule="R-NOTE-3") from None
+            raise RecordError(error.message, index=index, rule=error.rule or "R-NOTE-3") from None
         hand.apply(action)
     while not hand.over:
         if not hand.step_forced():
