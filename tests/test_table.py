@@ -217,3 +217,22 @@ def test_a_player_who_cannot_ante_leaves_and_hand_seats_map_back() -> None:
         assert left and not set(left) & set(table.hand_seats)
         view = table.view(left[0])
         assert view["hand"]["seat"] is None  # a player who left watches like a spectator
+
+
+def test_rummoli_replay_reads_an_evening_record_file(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from rummoli.cli import app
+
+    table = Table("rummoli", seats_for("rummoli", people=0), seed="cli", hands=2)
+    advance(table, random.Random(7))
+    path = tmp_path / "evening.json"
+    path.write_text(json.dumps(table.evening_record()), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["hands"] == 2
+    broken = table.evening_record()
+    broken["ledger"] = broken["ledger"][::-1]
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code != 0 and "out of order" in result.output and "Traceback" not in result.output

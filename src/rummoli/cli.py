@@ -63,9 +63,9 @@ def hand(
 
 @app.command()
 def replay(
-    file: Path = typer.Argument(..., help="A hand record (JSON), or - for standard input."),
+    file: Path = typer.Argument(..., help="A hand or evening record (JSON), or - for standard input."),
 ) -> None:
-    """Check a hand record and print its outcome as JSON: chips, pots and every event."""
+    """Check a hand record (or an evening's) and print its outcome as JSON: chips, pots and every event."""
     from rummoli.errors import MalformedInput
     from rummoli.records import read_record
     from rummoli.records import replay as replay_record

@@ -17,6 +17,7 @@ from rummoli.datafiles import read_toml
 from rummoli.errors import MalformedInput
 
 FORMAT = "rummoli-hand/1"
+EVENING_FORMAT = "rummoli-evening/1"
 
 
 class RecordError(MalformedInput):
@@ -38,6 +39,8 @@ def read_record(source: str | Path) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}", rule="R-NOTE-2") from None
+    if isinstance(record, dict) and record.get("format") == EVENING_FORMAT:
+        return record  # its hands are checked one by one when it is replayed
     check_envelope(record)
     return record  # type: ignore[no-any-return]
 
@@ -92,8 +95,6 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = replay_record(record)
     return result
 
-
-EVENING_FORMAT = "rummoli-evening/1"
 
 
 def replay_evening(record: dict[str, Any]) -> dict[str, Any]:

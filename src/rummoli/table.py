@@ -42,10 +42,9 @@ from rummoli.bots.driver import bot_decision, show_hand_over, view_for
 from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction
 from rummoli.evening import RummyEvening, StopsEvening, amount
-from rummoli.records import game_of
+from rummoli.records import EVENING_FORMAT, game_of
 
 SNAPSHOT_FORMAT = "rummoli-table/1"
-EVENING_FORMAT = "rummoli-evening/1"
 MAX_SEATS = 8
 MAX_NAME = 40
 
