@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from rummy_helpers import act, deal, holding
 
-from rummoli.cards import mask_of, parse_cards
+from rummoli.cards import CARDS, cards_of, mask_of, parse_cards
 from rummoli.errors import IllegalAction
-from rummoli.rummy import RummyGame, load_ruleset
-from rummoli.rummy.melds import meld_table
+from rummoli.records import RecordError
+from rummoli.rummy import RummyGame, RummyHand, load_ruleset, replay_hand, replay_record, settle
+from rummoli.rummy.melds import MeldTable, meld_table
+from rummoli.rummy.settle import gin_knock
 
 GIN = load_ruleset("gin-rummy")
 # seat 1 (left of dealer 0) first; stock top "Kc" is the upcard, then the stock proper
@@ -166,3 +170,168 @@ def test_deadwood_with_layoffs_matches_brute_force() -> None:
         assert t.deadwood_with_layoffs(hand, chosen)[0] == brute_layoff_deadwood(hand, chosen)
     hand = mask_of(parse_cards("7s 8s 2c"))
     assert t.deadwood_with_layoffs(hand, [mask_of(parse_cards("4s 5s 6s"))]) == (2, mask_of(parse_cards("7s 8s")))
+
+
+def gin_record(defender: str, knocker: str, upcard: str, throw: str) -> dict[str, object]:
+    """A hand-made Gin record: seat 1 (left of dealer 0) takes the upcard and knocks with ``throw``."""
+    hands = [parse_cards(defender), parse_cards(knocker)]
+    top = parse_cards(upcard)
+    rest = [c for c in CARDS if c not in hands[0] + hands[1] + top]
+    return {
+        "format": "rummoli-hand/1",
+        "ruleset": "gin-rummy",
+        "players": ["Dee", "Kay"],
+        "chips": [0, 0],
+        "pots": {},
+        "dealer": 0,
+        "deal": {"hands": [[str(c) for c in h] for h in hands], "stock": [str(c) for c in top + rest]},
+        "actions": [
+            {"seat": 1, "action": "draw", "from": "discard"},
+            {"seat": 1, "action": "knock", "card": throw},
+        ],
+    }
+
+
+def shown_melds(hand: RummyHand, seat: int) -> set[frozenset[str]]:
+    return {frozenset(m) for m in hand.outcome["melds"][seat]}
+
+
+def test_R_GIN_4_the_knocker_shows_the_sets_that_leave_nothing_to_lay_off() -> None:
+    # Kay keeps As 2s 3s 2d 2h Ah 4h 7s 7d 7h. A-2-3 of spades with the sevens leaves 9, and Dee would lay off
+    # 4s on the run, tie at 9 and undercut; the three twos with the sevens also leave 9 and take no lay-off.
+    record = gin_record("Kc Kd Kh 8c 9c Tc 4s 5d 3h Ad", "As 2s 3s 2d 2h Ah 4h 7s 7d Qc", "7h", "Qc")
+    assert replay_record(record)["chips"] == [0, 13 - 9]
+    hand = replay_hand(record)
+    assert hand.outcome["counts"] == [13, 9] and hand.outcome["winner"] == 1 and hand.outcome["laid_off"] == []
+    assert shown_melds(hand, 1) == {frozenset({"2s", "2d", "2h"}), frozenset({"7s", "7d", "7h"})}
+
+
+def test_R_GIN_4_the_knocker_avoids_the_run_that_turns_a_win_into_an_undercut() -> None:
+    # Kay keeps Ah 2h 3h 2c 2d 5c 6c 7c Ad 3s (8 either way). With A-2-3 of hearts Dee lays off 4h and 4c,
+    # keeps 6 and undercuts (Kay would lose 2 + 25); with 2-2-2 Dee can lay off only 4c, keeps 10, Kay wins 2.
+    record = gin_record("4h 4c 6s Ks Kd Kh 8d 9d Td Jd", "Ah 2h 3h 2c 2d 5c 6c 7c Ad Qc", "3s", "Qc")
+    assert replay_record(record)["chips"] == [0, 2]
+    hand = replay_hand(record)
+    assert hand.outcome["counts"] == [10, 8] and hand.outcome["laid_off"] == ["4c"]
+    assert shown_melds(hand, 1) == {frozenset({"2c", "2d", "2h"}), frozenset({"5c", "6c", "7c"})}
+    assert shown_melds(hand, 0) == {frozenset({"Ks", "Kd", "Kh"}), frozenset({"8d", "9d", "Td", "Jd"})}
+
+
+def test_R_GIN_4_the_knocker_may_keep_a_meld_in_hand_when_showing_it_would_feed_the_defender() -> None:
+    # Kay: 2s 3s 4s, Jd Jc Jh, Kd Kc Kh, Ah (deadwood 1). Showing 2-3-4s lets Dee lay off As 5s 6s: Dee keeps
+    # 55 and Kay wins 54. Keeping 2-3-4s in hand (deadwood 10, still a knock) leaves Dee 67: Kay wins 57.
+    knocker = mask_of(parse_cards("2s 3s 4s Jd Jc Jh Kd Kc Kh Ah"))
+    defender = mask_of(parse_cards("As 5s 6s 2c 9d 9c 8h Qd Qs 7c"))
+    table = meld_table("low", 1)
+    settled = gin_knock(table, knocker, defender, 10)
+    assert (settled.knocker, settled.defender) == reference_gin(table, knocker, defender, 10)[1:]
+    assert settled.knocker == 10 and settled.defender == 1 + 5 + 6 + 2 + 9 + 9 + 8 + 10 + 10 + 7
+    assert mask_of(parse_cards("2s 3s 4s")) not in settled.melds
+
+
+def test_R_GIN_6_a_move_after_the_drawn_hand_names_the_wall() -> None:
+    hand = deal(GIN, [A, B], "Kc")
+    act(hand, 1, "pass")
+    act(hand, 0, "pass")
+    while not hand.over:
+        seat = hand.turn
+        act(hand, seat, "draw", "stock")
+        act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])
+    with pytest.raises(IllegalAction, match=r"R-GIN-6: the hand is over"):
+        act(hand, hand.turn, "draw", "stock")
+    record = hand.record()
+    record["actions"].append({"seat": hand.turn, "action": "draw", "from": "stock"})
+    with pytest.raises(RecordError, match=r"R-GIN-6"):
+        replay_record(record)
+
+
+def all_arrangements(table: MeldTable, hand: int, limit: int) -> list[tuple[int, ...]]:
+    """Every set of disjoint melds from ``hand`` leaving ``limit`` or less deadwood (include or skip each)."""
+    melds = table.melds_in(hand)
+    found: list[tuple[int, ...]] = []
+
+    def walk(i: int, used: int, chosen: tuple[int, ...]) -> None:
+        if i == len(melds):
+            if table.card_value(hand & ~used) <= limit:
+                found.append(chosen)
+            return
+        walk(i + 1, used, chosen)
+        if not melds[i] & used:
+            walk(i + 1, used | melds[i], (*chosen, melds[i]))
+
+    walk(0, 0, ())
+    return found
+
+
+def reference_gin(table: MeldTable, knocker: int, defender: int, limit: int) -> tuple[int, int, int]:
+    """(knocker's result, knocker's count, defender's count) by brute force over all the knocker's
+    arrangements, each answered by the defender's best lay-offs found card by card."""
+    best: tuple[int, int, int] | None = None
+    alone = table.deadwood(defender)
+    for melds in all_arrangements(table, knocker, limit):
+        mine = table.card_value(knocker) - sum(table.card_value(m) for m in melds)
+        if mine == 0:
+            theirs = alone
+            result = theirs + GIN.gin_bonus
+        else:
+            theirs = brute_layoff_deadwood(defender, list(melds))
+            result = theirs - mine if mine < theirs else -(mine - theirs) - GIN.undercut_bonus
+        if best is None or (result, -mine) > (best[0], -best[1]):
+            best = (result, mine, theirs)
+    assert best is not None
+    return best
+
+
+@st.composite
+def knocking_hands(draw: st.DrawFn) -> tuple[int, int]:
+    """A knocker's ten cards (melds from the table, the rest low cards) and a defender's ten, often
+    holding cards that fit the knocker's melds."""
+    table = meld_table("low", 1)
+    everything = sorted(table.melds)
+    knocker = 0
+    for _ in range(draw(st.integers(1, 3))):
+        meld = draw(st.sampled_from(everything))
+        if not meld & knocker and (knocker | meld).bit_count() <= 10:
+            knocker |= meld
+    low_cards = [c for c in range(52) if table.card_value(1 << c) <= 5 and not knocker >> c & 1]
+    for card in draw(st.permutations(low_cards))[: 10 - knocker.bit_count()]:
+        knocker |= 1 << card
+    assume(table.deadwood(knocker) <= 10)
+    near = 0
+    for meld in table.melds_in(knocker):
+        near |= table.fits(meld) | table.fits(table.fits(meld) | meld)
+    near &= ~knocker
+    defender = 0
+    pool = [c for c in range(52) if near >> c & 1]
+    others = [c for c in range(52) if not (knocker | near) >> c & 1]
+    for card in draw(st.permutations(pool))[: draw(st.integers(0, 4))]:
+        defender |= 1 << card
+    for card in draw(st.permutations(others))[: 10 - defender.bit_count()]:
+        defender |= 1 << card
+    return knocker, defender
+
+
+LOTS_OF_DRAWS = [HealthCheck.filter_too_much, HealthCheck.large_base_example]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=LOTS_OF_DRAWS)
+@given(knocking_hands())
+def test_R_GIN_4_settlement_matches_brute_force_over_every_arrangement(hands: tuple[int, int]) -> None:
+    knocker, defender = hands
+    table = meld_table("low", 1)
+    settled = gin_knock(table, knocker, defender, 10)
+    result, mine, theirs = reference_gin(table, knocker, defender, 10)
+    assert (settled.knocker, settled.defender) == (mine, theirs)
+    stock = cards_of(((1 << 52) - 1) ^ knocker ^ defender)
+    hand = RummyHand(GIN, ["Dee", "Kay"], [0, 0], 0, [cards_of(defender), cards_of(knocker)], stock)
+    settle.knock(hand, 1)  # the whole settlement, as the engine runs it after a knock
+    assert hand.deltas[1] - hand.deltas[0] == result and hand.outcome["counts"] == [theirs, mine]
+    # what the engine shows is a real arrangement giving those counts
+    used = 0
+    for meld in settled.melds:
+        assert table.is_meld(meld) and meld & knocker == meld and not meld & used
+        used |= meld
+    assert table.card_value(knocker & ~used) == mine
+    assert settled.laid & defender == settled.laid and (mine == 0) <= (settled.laid == 0)
+    left = defender & ~settled.laid
+    assert table.deadwood(left) == theirs

@@ -66,7 +66,7 @@ def test_R_NOTE_4_malformed_records_are_refused() -> None:
     with pytest.raises(RecordError, match=r"R-RU-1.*exactly once"):
         replay_record(short)
     after = dict(record, actions=[*record["actions"], record["actions"][-1]])
-    with pytest.raises(RecordError, match="R-RU-4"):
+    with pytest.raises(RecordError, match="R-RU-5: the hand was already over"):  # it was blocked
         replay_record(after)
 
 

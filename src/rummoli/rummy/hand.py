@@ -108,6 +108,7 @@ class RummyHand:
         self.offer = OFFER_FIRST if rules.style == "gin" else OFFER_NONE
         self._arranged = (-1, 0, 0)  # (hand, its deadwood, its melded cards) for Gin's knock test
         self.deltas = [0] * n
+        self.end_rule = ""  # the rule that ended the hand, once it is over
         self.outcome: dict[str, Any] = {}
         self.log: list[tuple[int, int, int, int, bool]] = []  # (seat, code, x, y, forced)
         self.events_log: list[tuple[int, int, int, int, bool] | dict[str, Any]] = []
@@ -119,7 +120,7 @@ class RummyHand:
         """Why move ``(code, x, y)`` by ``seat`` is illegal, as ``(rule, message)``, or ``None``."""
         rules = self.rules
         if self.phase == OVER:
-            return "R-RU-4", "the hand is over"
+            return self.end_rule, "the hand is over"
         if not 0 <= seat < self.n:
             return "R-RU-1", f"there is no seat {quote(seat)}"
         if seat != self.turn:
@@ -422,10 +423,10 @@ class RummyHand:
         """Apply the stock's end (R-RU-5) and forced draws before the player to act decides."""
         self.laid_before = self.has_laid[self.turn]
         if self.rules.style == "gin" and len(self.stock) <= 2:  # R-GIN-6: the last two cards are not drawn
-            settle.block(self)
+            settle.block(self, "R-GIN-6")
             return
         if self.pile_streak >= 10 * self.n:  # R-RU-LOOP: nobody draws from the stock any more
-            settle.block(self)
+            settle.block(self, "R-RU-LOOP")
             return
         if not self.stock:
             if self.rules.stock_end == "flip_once" and self.flips == 0 and self.pile:

@@ -196,6 +196,48 @@ class MeldTable:
 
         return search(meldable)
 
+    def arrangements(self, hand: int, limit: int) -> list[tuple[int, tuple[int, ...]]]:
+        """Every way to lay ``hand`` down as melds leaving at most ``limit`` deadwood, as
+        ``(deadwood, melds)``, least deadwood first (ties in a fixed order).  Not only the best ones: a
+        meld may be left in hand, and overlapping melds give different arrangements (A-2-3 or 2-2-2).
+
+        Each arrangement is found once, deciding the lowest card still open: left in hand, or in one of
+        the melds it is the lowest card of; a branch stops as soon as its deadwood passes ``limit``.
+
+        >>> from rummoli.cards import mask_of, parse_cards
+        >>> t = meld_table("low", 1)
+        >>> [(d, len(melds)) for d, melds in t.arrangements(mask_of(parse_cards("As 2s 3s 2d 2h 7c")), 20)]
+        [(11, 1), (11, 1), (17, 0)]
+        """
+        candidates = self.melds_in(hand)
+        meldable = 0
+        for mask in candidates:
+            meldable |= mask
+        base = self.card_value(hand & ~meldable)
+        if base > limit:
+            return []
+        by_low: dict[int, list[int]] = {}
+        for mask in candidates:
+            by_low.setdefault(mask & -mask, []).append(mask)
+        card_value = self.card_value
+        found: list[tuple[int, tuple[int, ...]]] = []
+
+        def search(rest: int, dead: int, melds: tuple[int, ...]) -> None:
+            if not rest:
+                found.append((dead, melds))
+                return
+            low = rest & -rest
+            left = dead + card_value(low)
+            if left <= limit:
+                search(rest ^ low, left, melds)
+            for mask in by_low.get(low, ()):
+                if mask & rest == mask:
+                    search(rest ^ mask, dead, (*melds, mask))
+
+        search(meldable, base, ())
+        found.sort(key=lambda item: item[0])
+        return found
+
     def deadwood(self, hand: int) -> int:
         """Points left in ``hand`` after its best arrangement into melds."""
         return self.card_value(hand) - self.best_arrangement(hand)[0]

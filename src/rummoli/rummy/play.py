@@ -65,7 +65,7 @@ def replay_hand(record: dict[str, Any]) -> RummyHand:
         except MalformedInput as error:
             raise RecordError(error.message, index=index, rule=error.rule or "R-NOTE-3") from None
         if hand.over:
-            raise RecordError("the hand was already over", index=index, rule="R-RU-4")
+            raise RecordError("the hand was already over", index=index, rule=hand.end_rule)
         move = (action.seat, *hand.to_move(action))
         while cursor < len(hand.log) and hand.log[cursor][4] and hand.log[cursor][:4] != move:
             cursor += 1  # a forced move the record leaves out

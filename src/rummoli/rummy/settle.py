@@ -6,16 +6,22 @@ per payment, and closes the hand with a ``show`` event (the hands left) and an `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummoli.cards import cards_of
 
 if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
+    from rummoli.rummy.melds import MeldTable
 
 
-def finish(hand: RummyHand, reason: str, **details: Any) -> None:
+_DRY: dict[str, str] = {"500": "R-500-5", "knock": "R-KN-5", "gin": "R-GIN-6"}
+
+
+def finish(hand: RummyHand, reason: str, rule: str, **details: Any) -> None:
+    """Close the hand; ``rule`` (the rule that ended it) is what a move after the end is refused by."""
     hand.phase = "over"
+    hand.end_rule = rule
     hand.outcome = {"reason": reason, **details, "deltas": list(hand.deltas)}
     hand.events_log.append({"type": "show", "hands": [[str(c) for c in cards_of(h)] for h in hand.hands]})
     hand.events_log.append({"type": "end", **hand.outcome})
@@ -35,14 +41,14 @@ def go_out(hand: RummyHand, seat: int) -> None:
     """A player shed their last card (R-RU-4, R-500-5)."""
     if hand.rules.style == "500":
         score_500(hand)
-        finish(hand, "out", winner=seat)
+        finish(hand, "out", "R-500-5", winner=seat)
         return
     rummy = hand.rules.rummy_bonus and not hand.laid_before
     for other in range(hand.n):
         if other != seat:
             points = hand.melds_table.card_value(hand.hands[other])
             score(hand, seat, points * 2 if rummy else points, "rummy" if rummy else "cards", other)
-    finish(hand, "out", winner=seat, rummy=rummy)
+    finish(hand, "out", "R-RU-4", winner=seat, rummy=rummy)
 
 
 def score_500(hand: RummyHand) -> None:
@@ -66,30 +72,33 @@ def lowest(hand: RummyHand, values: list[int], first: int) -> int:
     return next(s for s in ((first + k) % hand.n for k in range(hand.n)) if values[s] == low)
 
 
-def block(hand: RummyHand) -> None:
-    """The stock ran dry with no flip left (R-RU-5, R-RU-BLOCK, R-500-5, R-KN-5, R-GIN-6)."""
+def block(hand: RummyHand, rule: str | None = None) -> None:
+    """The stock ran dry with no flip left (R-RU-5, R-RU-BLOCK, R-500-5, R-KN-5, R-GIN-6), or ``rule``
+    (R-GIN-6's last two cards, R-RU-LOOP) ended the hand as if it had."""
     hand.events_log.append({"type": "blocked"})
     style = hand.rules.style
+    scored = style == "500" or style == "knock" or (style == "straight" and hand.rules.stock_end == "block")
+    if rule is None:
+        rule = _DRY.get(style, "R-RU-BLOCK" if scored else "R-RU-5")
     if style == "500":
         score_500(hand)
-        finish(hand, "blocked")
-    elif style == "gin" or (style == "straight" and hand.rules.stock_end == "flip_once"):
-        finish(hand, "blocked")
+        finish(hand, "blocked", rule)
+    elif not scored:
+        finish(hand, "blocked", rule)
     else:
         values = counts(hand)
         winner = lowest(hand, values, hand.turn)
         for seat in range(hand.n):
             score(hand, winner, values[seat] - values[winner], "difference", seat)
-        finish(hand, "blocked", winner=winner, counts=values)
-
-
-def _arranged(hand: RummyHand) -> list[list[list[str]]]:
-    best = hand.melds_table.best_arrangement
-    return [[[str(c) for c in cards_of(m)] for m in best(h)[1]] for h in hand.hands]
+        finish(hand, "blocked", rule, winner=winner, counts=values)
 
 
 def knock(hand: RummyHand, knocker: int) -> None:
-    """R-KN-3/4 (Knock Rummy) or R-GIN-4/5 (Gin): hands shown and arranged, then settled."""
+    """R-KN-3/4 (Knock Rummy) or R-GIN-4/5 (Gin): hands shown and arranged, then settled.
+
+    Knock Rummy has no lay-offs at the showdown, so each hand's least deadwood is also the arrangement its
+    holder would choose; Gin's knocker chooses among every arrangement the knock allows (:func:`gin_knock`).
+    """
     if hand.rules.style == "gin":
         _gin(hand, knocker)
         return
@@ -103,36 +112,89 @@ def knock(hand: RummyHand, knocker: int) -> None:
                 score(hand, knocker, hand.rules.knock_rummy_bonus, "rummy", seat)
     elif winner != knocker:
         score(hand, winner, hand.rules.knock_penalty, "penalty", knocker)
-    finish(hand, "knock", winner=winner, knocker=knocker, counts=values, melds=_arranged(hand))
+    best = hand.melds_table.best_arrangement
+    melds = [_names(best(h)[1]) for h in hand.hands]
+    finish(hand, "knock", "R-KN-2", winner=winner, knocker=knocker, counts=values, melds=melds)
+
+
+class GinKnock(NamedTuple):
+    """How a Gin knock is settled: both counts, the knocker's melds shown and the cards laid off."""
+
+    knocker: int  # the knocker's deadwood
+    defender: int  # the defender's deadwood after their own melds and lay-offs
+    melds: tuple[int, ...]  # the knocker's melds, as laid down
+    laid: int  # the defender's cards laid off on them (a mask)
+
+
+def gin_knock(table: MeldTable, knocker: int, defender: int, limit: int) -> GinKnock:
+    """R-GIN-4/5: the knocker lays down the arrangement of ``knocker`` (a mask) that serves them best once
+    ``defender`` has answered with the melds and lay-offs that serve the defender best.
+
+    Every arrangement keeping ``limit`` or less deadwood is a candidate, not only the least-deadwood ones.
+    The knocker's result grows with ``defender's count - knocker's count`` (the undercut only makes a low
+    difference worse), so that difference is maximised; equal differences go to the lower knocker's count,
+    then to the first arrangement in :meth:`MeldTable.arrangements` order.  Gin (no deadwood) allows no
+    lay-offs and beats every other arrangement.  The defender can never do better than their own least
+    deadwood, so arrangements are tried from the least deadwood up and the search stops when even that
+    bound cannot beat what was found; an arrangement no defender card fits skips the lay-off search.
+    """
+    shown = table.arrangements(knocker, limit)
+    if not shown:
+        raise ValueError(f"no arrangement keeps {limit} or less deadwood")
+    alone = table.deadwood(defender)
+    first_count, first_melds = shown[0]
+    if first_count == 0:
+        return GinKnock(0, alone, first_melds, 0)
+    best = GinKnock(first_count, alone, first_melds, 0)
+    best_margin = -(1 << 30)
+    fits = table.fits
+    for mine, melds in shown:
+        if alone - mine <= best_margin:
+            break
+        reach = 0
+        for meld in melds:
+            reach |= fits(meld)
+        if reach & defender:
+            theirs, laid = table.deadwood_with_layoffs(defender, melds)
+        else:
+            theirs, laid = alone, 0
+        if theirs - mine > best_margin:
+            best_margin = theirs - mine
+            best = GinKnock(mine, theirs, melds, laid)
+    return best
 
 
 def _gin(hand: RummyHand, knocker: int) -> None:
     table, rules = hand.melds_table, hand.rules
     defender = 1 - knocker
-    melded, melds = table.best_arrangement(hand.hands[knocker])
-    mine = table.card_value(hand.hands[knocker]) - melded
+    mine, theirs, melds, laid = gin_knock(table, hand.hands[knocker], hand.hands[defender], rules.knock_limit)
     if mine == 0:
-        theirs, laid = table.deadwood(hand.hands[defender]), 0
         score(hand, knocker, theirs, "difference", defender)
         score(hand, knocker, rules.gin_bonus, "gin", defender)
         winner = knocker
+    elif mine < theirs:
+        score(hand, knocker, theirs - mine, "difference", defender)
+        winner = knocker
     else:
-        theirs, laid = table.deadwood_with_layoffs(hand.hands[defender], melds)
-        if mine < theirs:
-            score(hand, knocker, theirs - mine, "difference", defender)
-            winner = knocker
-        else:
-            score(hand, defender, mine - theirs, "difference", knocker)
-            score(hand, defender, rules.undercut_bonus, "undercut", knocker)
-            winner = defender
+        score(hand, defender, mine - theirs, "difference", knocker)
+        score(hand, defender, rules.undercut_bonus, "undercut", knocker)
+        winner = defender
     values = [0, 0]
     values[knocker], values[defender] = mine, theirs
+    shown: list[list[list[str]]] = [[], []]
+    shown[knocker] = _names(melds)
+    shown[defender] = _names(table.best_arrangement(hand.hands[defender] & ~laid)[1])
     finish(
         hand,
         "gin" if mine == 0 else "knock",
+        "R-GIN-3",
         winner=winner,
         knocker=knocker,
         counts=values,
-        melds=_arranged(hand),
+        melds=shown,
         laid_off=[str(c) for c in cards_of(laid)],
     )
+
+
+def _names(melds: tuple[int, ...]) -> list[list[str]]:
+    return [[str(c) for c in cards_of(m)] for m in melds]
