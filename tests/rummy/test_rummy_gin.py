@@ -111,6 +111,12 @@ def test_R_GIN_6_the_last_two_stock_cards_are_never_drawn() -> None:
         act(hand, seat, "draw", "stock")
         act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])
     assert hand.outcome["reason"] == "blocked" and len(hand.stock) == 2 and hand.deltas == [0, 0]
+    with pytest.raises(IllegalAction, match=r"R-GIN-6: the hand is over"):  # a move after names the wall
+        act(hand, hand.turn, "draw", "stock")
+    record = hand.record()
+    record["actions"].append({"seat": hand.turn, "action": "draw", "from": "stock"})
+    with pytest.raises(RecordError, match=r"R-GIN-6"):
+        replay_record(record)
 
 
 def test_R_GIN_7_game_bonus_boxes_and_shutout() -> None:
@@ -227,22 +233,6 @@ def test_R_GIN_4_the_knocker_may_keep_a_meld_in_hand_when_showing_it_would_feed_
     assert (settled.knocker, settled.defender) == reference_gin(table, knocker, defender, 10)[1:]
     assert settled.knocker == 10 and settled.defender == 1 + 5 + 6 + 2 + 9 + 9 + 8 + 10 + 10 + 7
     assert mask_of(parse_cards("2s 3s 4s")) not in settled.melds
-
-
-def test_R_GIN_6_a_move_after_the_drawn_hand_names_the_wall() -> None:
-    hand = deal(GIN, [A, B], "Kc")
-    act(hand, 1, "pass")
-    act(hand, 0, "pass")
-    while not hand.over:
-        seat = hand.turn
-        act(hand, seat, "draw", "stock")
-        act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])
-    with pytest.raises(IllegalAction, match=r"R-GIN-6: the hand is over"):
-        act(hand, hand.turn, "draw", "stock")
-    record = hand.record()
-    record["actions"].append({"seat": hand.turn, "action": "draw", "from": "stock"})
-    with pytest.raises(RecordError, match=r"R-GIN-6"):
-        replay_record(record)
 
 
 def all_arrangements(table: MeldTable, hand: int, limit: int) -> list[tuple[int, ...]]:
