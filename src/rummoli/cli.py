@@ -39,6 +39,31 @@ def deal(
 
 
 @app.command()
+def rules(
+    name: str | None = typer.Argument(None, help="A built-in ruleset; leave it out for the list of them."),
+) -> None:
+    """How to play a built-in ruleset (goal, deal, each phase, the pots, an example); no name: the list."""
+    from rummoli import rules_texts
+    from rummoli.errors import MalformedInput
+
+    if name is None:
+        typer.echo(rules_texts.listing())
+        return
+    try:
+        text = rules_texts.text(name)
+    except MalformedInput as error:
+        typer.echo(f"rummoli rules: {error}", err=True)
+        raise typer.Exit(2) from None
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+    else:
+        typer.echo(text, nl=False)
+
+
+@app.command()
 def hand(
     ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
     players: int = typer.Option(4, "--players", "-p", min=2, max=8, help="Players at the table."),
