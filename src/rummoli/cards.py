@@ -1,6 +1,6 @@
 """Cards: a small immutable value type, parsing and formatting, and 52-bit masks.
 
-A card is written rank then suit (RULES.md R-NOTE-1): ranks ``2 3 4 5 6 7 8 9 T J Q K A``,
+A card is written rank then suit (docs/records.md R-NOTE-1): ranks ``2 3 4 5 6 7 8 9 T J Q K A``,
 suits ``s h d c``.  Input also accepts ``10`` for the ten, upper-case letters and the suit
 symbols:
 

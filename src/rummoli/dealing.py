@@ -1,6 +1,6 @@
 """Dealing a stops table: every card, one at a time, the widow last in each circuit.
 
-RULES.md R-DEAL-1: the deal starts left of the dealer, goes clockwise round the players and
+docs/rules.md R-DEAL-1: the deal starts left of the dealer, goes clockwise round the players and
 then to the widow, until all 52 cards are out, so hand sizes differ by at most one.
 
 >>> from rummoli.cards import CARDS

@@ -6,7 +6,7 @@ move the rules forbid:
 * :class:`MalformedInput` -- text or data that cannot be read at all (a bad card,
   a broken record, an unknown option). It is also a :class:`ValueError`.
 * :class:`IllegalAction` -- a well-formed action the rules refuse. It carries the
-  id of the rule it breaks (``R-PLAY-3`` ...), as RULES.md R-ERR-1 asks.
+  id of the rule it breaks (``R-PLAY-3`` ...), as docs/rules.md R-ERR-1 asks.
 """
 
 from __future__ import annotations

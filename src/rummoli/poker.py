@@ -1,4 +1,4 @@
-"""The best poker hand of any five to fifty-two cards (RULES.md R-POKER-1 .. R-POKER-4).
+"""The best poker hand of any five to fifty-two cards (docs/rules.md R-POKER-1 .. R-POKER-4).
 
 Rummoli players hold ten, thirteen, seventeen or even twenty-six cards, and their poker
 hand is the best five of all of them.  Evaluating every five-card subset (what most

@@ -1,4 +1,4 @@
-"""Hand records (RULES.md §5): reading, checking the envelope, and replay by the right engine.
+"""Hand records (docs/records.md): reading, checking the envelope, and replay by the right engine.
 
 A record is one JSON object: the ruleset, the seats, the chips and pots before the hand, the deal,
 and the actions in order.  Each engine knows its own actions; this module only decides which engine

@@ -1,5 +1,5 @@
 """Random play-outs over every built-in Rummy ruleset and 2-6 players, with the engine's guarantees
-checked after every action (RULES.md §3): every card in exactly one place, every hand ends, scores that
+checked after every action (docs/rules.md §3): every card in exactly one place, every hand ends, scores that
 follow from the cards left, records that replay to the same scores, views that leak no hidden card but
 let each seat work out its own dealt hand (what a bot needs to rebuild the hand from a guess), and listing
 and checking that agree."""

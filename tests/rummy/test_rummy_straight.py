@@ -1,4 +1,4 @@
-"""Straight Rummy, rule by rule (RULES.md §4.1), with hand-made deals."""
+"""Straight Rummy, rule by rule (docs/rules.md §4.1), with hand-made deals."""
 
 from __future__ import annotations
 

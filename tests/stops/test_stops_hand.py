@@ -1,4 +1,4 @@
-"""Ante, deal, widow, poker round, board options and views (RULES.md §2.1, §2.2, §2.5, R-VIEW-1)."""
+"""Ante, deal, widow, poker round, board options and views (docs/rules.md §2.1, §2.2, §2.5, R-VIEW-1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The play round (RULES.md §2.3), each rule on a hand-made deal."""
+"""The play round (docs/rules.md §2.3), each rule on a hand-made deal."""
 
 from __future__ import annotations
 

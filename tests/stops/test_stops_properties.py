@@ -1,4 +1,4 @@
-"""Random play-outs over every built-in ruleset and random option combinations (RULES.md §3)."""
+"""Random play-outs over every built-in ruleset and random option combinations (docs/rules.md §3)."""
 
 from __future__ import annotations
 

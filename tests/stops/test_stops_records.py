@@ -1,4 +1,4 @@
-"""Hand records, replay and the command line (RULES.md §5), and ruleset files (§2.5–2.6)."""
+"""Hand records, replay and the command line (docs/records.md), and ruleset files (§2.5–2.6)."""
 
 from __future__ import annotations
 

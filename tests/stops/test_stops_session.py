@@ -1,4 +1,4 @@
-"""Evenings (RULES.md §2.4) and the Michigan specifics (§2.7)."""
+"""Evenings (docs/rules.md §2.4) and the Michigan specifics (§2.7)."""
 
 from __future__ import annotations
 

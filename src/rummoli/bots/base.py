@@ -3,7 +3,7 @@
 A bot is handed one seat's **view** -- the JSON-ready dict that the engine's ``view(seat)`` makes,
 passed through a JSON round trip by :func:`rummoli.bots.driver.view_for` -- and answers with one
 action as an R-NOTE-3 object taken from the view's legal actions.  It is never handed the state, so it
-cannot peek: whatever it knows of hidden cards it must infer from the view (DESIGN.md, habit 10).
+cannot peek: whatever it knows of hidden cards it must infer from the view (docs/ARCHITECTURE.md, the bot contract).
 
 Bots are deterministic under a seed: the same seed and the same views give the same choices.
 """

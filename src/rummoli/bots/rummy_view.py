@@ -1,4 +1,4 @@
-"""What a Rummy bot can work out from its seat's view, and nothing more (DESIGN.md habit 10).
+"""What a Rummy bot can work out from its seat's view, and nothing more (docs/ARCHITECTURE.md, the bot contract).
 
 :func:`read_view` replays the view's public history against the public facts it names (the discard
 pile, the melds, the hand sizes, the cards this seat drew blind) and returns a :class:`Known`: the

@@ -52,4 +52,4 @@ def listing() -> str:
     """One line per ruleset: its name and its summary (``rummoli rules`` with no name)."""
     width = max(len(name) for name in names())
     rows = [f"{name:<{width}}  {summary(name)}" for name in names()]
-    return "\n".join(rows + ["", "rummoli rules NAME prints how to play one of them."])
+    return "\n".join([*rows, "", "rummoli rules NAME prints how to play one of them."])

@@ -1,4 +1,4 @@
-"""The Rummy family: straight Rummy and its variants, 500 Rum and Knock Rummy (RULES.md §4).
+"""The Rummy family: straight Rummy and its variants, 500 Rum and Knock Rummy (docs/rules.md §4).
 
 >>> from rummoli.rummy import load_ruleset, RummyGame
 >>> game = RummyGame("rummy", ["Ann", "Bob"], seed=1)

@@ -1,4 +1,4 @@
-"""Rummy actions (RULES.md R-NOTE-3) as frozen values that read and write their JSON exactly.
+"""Rummy actions (docs/records.md R-NOTE-3) as frozen values that read and write their JSON exactly.
 
 >>> a = Action.from_json({"seat": 1, "action": "meld", "cards": ["7h", "7s", "7d"]})
 >>> a.to_json()

@@ -1,4 +1,4 @@
-"""One hand of a Rummy-family game as a state machine (RULES.md §4, R-NOTE-2/3).
+"""One hand of a Rummy-family game as a state machine (docs/rules.md §4, R-NOTE-2/3).
 
 The deal is an input: each seat's cards and the stock, top first; the stock's first card is turned up to
 start the discard pile.  ``legal_actions()`` lists what the player to act may do; ``verify`` / ``can`` /

@@ -5,7 +5,7 @@ each way of treating aces (``low``: A-2-3 only; ``high``: Q-K-A only; ``around``
 ``either``: A-2-3 or Q-K-A, as in 500 Rum) a :class:`MeldTable` lists every legal meld once: the sets
 of three and four of a rank and every run of three or more cards of a suit.  A mask is a legal meld
 exactly when it is in the table, and a card may be laid off on a meld exactly when meld plus card is
-(RULES.md R-RU-3, R-RU-7).  Listing, checking and hints all ask the table.
+(docs/rules.md R-RU-3, R-RU-7).  Listing, checking and hints all ask the table.
 
 >>> from rummoli.cards import mask_of, parse_cards
 >>> low, high = meld_table("low", 1), meld_table("high", 15)

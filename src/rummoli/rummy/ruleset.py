@@ -1,4 +1,4 @@
-"""Rummy rulesets as data: a frozen :class:`Ruleset` read from TOML (RULES.md §4).
+"""Rummy rulesets as data: a frozen :class:`Ruleset` read from TOML (docs/rules.md §4).
 
 A built-in is found by name in ``rummoli/rulesets/NAME.toml``; a user's own ruleset is a TOML file
 or a dict holding the same keys.  Every key but ``game`` and ``style`` has a default, so a file only

@@ -1,4 +1,4 @@
-"""The stops engine: Rummoli, Tripoley and Michigan (RULES.md §2, §3 and §5).
+"""The stops engine: Rummoli, Tripoley and Michigan (docs/rules.md §2, §3 and §5).
 
 * :mod:`~rummoli.stops.ruleset` -- rulesets and boards as data (:func:`load_ruleset`);
 * :mod:`~rummoli.stops.actions` -- :class:`Action`, the R-NOTE-3 decisions;

@@ -1,4 +1,4 @@
-"""Stops actions: one frozen value per decision, as written in records (RULES.md R-NOTE-3).
+"""Stops actions: one frozen value per decision, as written in records (docs/records.md R-NOTE-3).
 
 >>> a = Action.from_json({"seat": 2, "action": "bid", "amount": 3})
 >>> a

@@ -1,6 +1,6 @@
 """The hand before the play round: ante, pay on hold, the widow and its auction, the poker round.
 
-RULES.md R-ANTE-1, R-WIDOW-1, R-POKER-1 to R-POKER-3, and the options ``pay = on_hold``,
+docs/rules.md R-ANTE-1, R-WIDOW-1, R-POKER-1 to R-POKER-3, and the options ``pay = on_hold``,
 ``widow_bar`` and ``dealer_ante``.  A mixin of :class:`~rummoli.stops.hand.Hand`, which holds the
 state and the one legality function; the choices open in these phases come from
 :meth:`Bidding._bidding_options`.

@@ -1,4 +1,4 @@
-"""One hand of a stops game as a state machine (RULES.md §2.2, §2.3).
+"""One hand of a stops game as a state machine (docs/rules.md §2.2, §2.3).
 
 The deal is an input: a :class:`Hand` is built from a ruleset, the seats, their chips and the pots
 before the ante, the dealer and the dealt cards.  It antes at once (R-ANTE-1), pays held pay cards
@@ -56,7 +56,7 @@ def deal_sizes(players: int, dealer: int) -> tuple[list[int], int]:
 
 
 class Hand(Bidding, Play):
-    """A stops hand: ante, widow, poker round, play round and the end (RULES.md §2.2–2.3)."""
+    """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
     __slots__ = (
         "_bid", "_bidder", "_cap_value", "_card_pots", "_combo_end", "_folded", "_last_layer", "_lead_mask", "_level",

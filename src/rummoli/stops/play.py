@@ -1,4 +1,4 @@
-"""The play round and the end of a hand (RULES.md R-PLAY-1 to R-PLAY-9, R-END-1).
+"""The play round and the end of a hand (docs/rules.md R-PLAY-1 to R-PLAY-9, R-END-1).
 
 Leads, runs, stops and restarts, passing or paying when a leader cannot lead, stalls, pay cards and
 combos, announce-mode claims, going out and the leftover payments.  A mixin of

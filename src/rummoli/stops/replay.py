@@ -1,6 +1,6 @@
 """Hand records for the stops engine: build a hand from a record, replay it, play random hands.
 
-A record (RULES.md R-NOTE-2) holds the ruleset, the seats, the chips and pots before the ante, the
+A record (docs/records.md R-NOTE-2) holds the ruleset, the seats, the chips and pots before the ante, the
 dealer, the deal and the decisions.  Forced actions may be left out or written in: the replay makes
 every forced action that the record does not name itself (R-NOTE-3).
 

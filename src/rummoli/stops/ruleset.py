@@ -1,4 +1,4 @@
-"""Stops rulesets and boards as data (RULES.md §2.1, §2.5, §2.6).
+"""Stops rulesets and boards as data (docs/rules.md §2.1, §2.5, §2.6).
 
 A ruleset is a frozen :class:`Ruleset`: a :class:`Board` (a list of :class:`Pot`) plus the table's
 options.  Built-ins live in ``rummoli/rulesets/*.toml`` and ``rulesets/boards/*.toml``; a user's own
@@ -116,7 +116,7 @@ class Board:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """A stops ruleset: a board plus every option of RULES.md §2.2–2.5 (defaults as Rummoli)."""
+    """A stops ruleset: a board plus every option of docs/rules.md §2.2–2.5 (defaults as Rummoli)."""
 
     name: str
     title: str

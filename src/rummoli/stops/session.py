@@ -1,4 +1,4 @@
-"""An evening of stops hands (RULES.md §2.4, R-MI-1, R-MI-7).
+"""An evening of stops hands (docs/rules.md §2.4, R-MI-1, R-MI-7).
 
 A :class:`Session` seats 2–8 players (the ruleset's range) with equal starting chips, keeps the
 board's pots from hand to hand, passes the deal left, drops a player who cannot ante (their chips
