@@ -260,3 +260,17 @@ def test_hard_bots_with_a_fixed_number_of_worlds_are_reproducible() -> None:
     assert run_tournament(config).to_json() == run_tournament(config).to_json()
     with pytest.raises(SimError, match="--samples"):
         SimConfig("rummoli", ("hard", "easy"), samples=0).checked()
+
+
+def test_the_plot_follows_every_evening_of_the_tournament() -> None:
+    from rummoli.sim.plot import curves
+
+    config = SimConfig("rummoli", ("easy", "random", "random"), hands=4, blocks=3, seed=8, workers=1).checked()
+    report = run_tournament(config)
+    lines = dict(curves(report))
+    assert set(lines) == set(config.labels())
+    for entry, label in enumerate(config.labels()):
+        stats = lines[label]
+        assert len(stats) == 5 and stats[0].mean == 0 and stats[-1].n == 3
+        everyone = [t.net[entry] for t in report.tasks]  # chips won over each whole evening, all tasks
+        assert stats[-1].mean == pytest.approx(sum(everyone) / len(everyone))

@@ -7,23 +7,63 @@ the library, printing the result.  Nothing here decides a rule.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
+from typer._click.exceptions import ClickException, UsageError  # typer 0.29 carries its own click
 
 app = typer.Typer(
     name="rummoli",
     help="Rummoli, Tripoley, Michigan and the Rummy family.",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags show no "<bool>"
 )
 
 
+def _version(show: bool) -> None:
+    if show:
+        from rummoli import __version__
+
+        typer.echo(f"rummoli {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
-    """Rummoli, Tripoley, Michigan and the Rummy family."""
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Rummoli, Tripoley, Michigan and the Rummy family.  `rummoli rules` explains how to play them."""
+
+
+def fail(command: str, message: object, code: int = 2) -> typer.Exit:
+    """Print one line naming the problem on standard error; the caller raises what this returns."""
+    typer.echo(f"rummoli {command}: {message}", err=True)
+    return typer.Exit(code)
+
+
+def seats_for(command: str, ruleset: str, players: int | None) -> tuple[str | dict[str, Any], int]:
+    """The ruleset as a reference (a name, or a file read inline) and the players: the ruleset's usual
+    table when ``--players`` is not given."""
+    from rummoli.errors import MalformedInput
+    from rummoli.records import default_players, ruleset_reference, seat_range
+
+    try:
+        reference = ruleset_reference(ruleset)
+        if players is None:
+            return reference, default_players(reference)
+        low, high, allowed = seat_range(reference)
+    except MalformedInput as error:
+        raise fail(command, error) from None
+    if players not in allowed:
+        counts = (str(low) if low == high else f"{low} to {high}" if allowed == set(range(low, high + 1))
+                  else ", ".join(map(str, sorted(allowed))))
+        raise fail(command, f"{ruleset} seats {counts} players, not {players}")
+    return reference, players
 
 
 @app.command()
@@ -66,44 +106,51 @@ def rules(
 @app.command()
 def hand(
     ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
-    players: int = typer.Option(4, "--players", "-p", min=2, max=8, help="Players at the table."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the ruleset's usual table)."),
     seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle and the decisions."),
 ) -> None:
     """Play one hand with random legal decisions and print its record (for tests and bug reports)."""
     from rummoli.errors import MalformedInput
-    from rummoli.records import game_of, ruleset_reference
+    from rummoli.records import game_of
 
+    reference, players = seats_for("hand", ruleset, players)
     try:
-        reference = ruleset_reference(ruleset)
         if game_of(reference) == "stops":
             from rummoli.stops import random_hand_record
         else:
             from rummoli.rummy import random_hand_record  # type: ignore[no-redef]
         record = random_hand_record(reference, players, seed)
     except MalformedInput as error:
-        typer.echo(f"rummoli hand: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise fail("hand", error) from None
     typer.echo(json.dumps(record, ensure_ascii=False))
 
 
 @app.command()
 def replay(
     file: Path = typer.Argument(..., help="A hand or evening record (JSON), or - for standard input."),
+    summary: bool = typer.Option(False, "--summary", help="Tell the hand (or each hand) in words instead of JSON."),
 ) -> None:
-    """Check a hand record (or an evening's) and print its outcome as JSON: chips, pots and every event."""
+    """Check a hand record (or an evening's) and print its outcome as JSON: chips, pots and every event; or,
+    with --summary, the hand told in words."""
     from rummoli.errors import MalformedInput
     from rummoli.records import read_record
     from rummoli.records import replay as replay_record
 
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-        result = replay_record(read_record(text))
+        record = read_record(text)
+        result = replay_record(record)
     except OSError as error:
         typer.echo(f"rummoli replay: cannot read {file}: {error.strerror}", err=True)
         raise typer.Exit(2) from None
     except MalformedInput as error:
         typer.echo(f"rummoli replay: {file}: {error}", err=True)
         raise typer.Exit(1) from None
+    if summary:
+        from rummoli.summary import tell
+
+        typer.echo(tell(record, result))
+        return
     typer.echo(json.dumps(result, ensure_ascii=False, indent=1))
 
 
@@ -112,12 +159,14 @@ def sim(
     ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
     players: int | None = typer.Option(None, "--players", "-p", help="Seats (default: one per --bots level)."),
     bots: str = typer.Option(..., "--bots", "-b", help="A level per seat: random, easy, normal, hard (a,b,...)."),
-    hands: int | None = typer.Option(None, "--hands", "-n", help="Stops: hands per evening (20). Rummy: cap per game."),
+    hands: int | None = typer.Option(None, "--hands", "-n", help="Hands in one evening (stops games; 20), or "
+                                     "the most hands in one game (Rummy family; no cap)."),
     games: int | None = typer.Option(None, "--games", "-g", help="Deal sequences (evenings or games), each played "
                                      "once per rotation of the line-up (10)."),
     seed: str | None = typer.Option(None, "--seed", "-s", help="Seed: the same seed gives the same report."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
-    plot: Path | None = typer.Option(None, "--plot", help="Draw the chip stacks over the first evening (PNG)."),
+    plot: Path | None = typer.Option(None, "--plot", help="Chart the whole tournament (PNG): each level's mean chips "
+                                   "hand by hand, with 95% bands."),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Worker processes (default: the cores)."),
     budget: float | None = typer.Option(None, "--budget", help="Seconds per decision for hard bots (1)."),
     samples: int | None = typer.Option(
@@ -137,31 +186,77 @@ def sim(
 @app.command()
 def play(
     ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
-    players: int = typer.Option(4, "--players", "-p", min=2, max=8, help="Seats, yours included (you sit at 0)."),
+    players: int | None = typer.Option(None, "--players", "-p",
+                                       help="Seats, yours included (you sit at 0); default: the ruleset's usual "
+                                            "table."),
     bots: str = typer.Option("easy", "--bots", "-b", help="Bot levels by seat: random, easy, normal, hard (a,b,...)."),
-    chips: int | None = typer.Option(None, "--chips", help="Stops: starting chips each (default: the ruleset's)."),
-    hands: int | None = typer.Option(None, "--hands", "-n", help="Hands in the evening (default: until you quit)."),
+    chips: int | None = typer.Option(None, "--chips", min=1,
+                                     help="Stops: starting chips each (default: the ruleset's)."),
+    hands: int | None = typer.Option(None, "--hands", "-n", min=1,
+                                     help="Hands in the evening (default: until you quit)."),
     seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for the deals and the bots (for practice)."),
     ascii: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols."),
-    pace: float = typer.Option(0.7, "--pace", help="Seconds between computer moves (0: at once)."),
+    pace: float = typer.Option(0.7, "--pace", min=0.0, help="Seconds between computer moves (0: at once)."),
     save: Path | None = typer.Option(None, "--save", help="Folder for the hand records (default: your data folder)."),
 ) -> None:
     """Play at the terminal table against computer players; the hand records are saved for `rummoli replay`."""
     from rummoli.errors import MalformedInput
-    from rummoli.tui.tables import PlayOptions
+    from rummoli.tui.tables import PlayOptions, default_records_dir
 
+    _, players = seats_for("play", ruleset, players)
+    folder = save if save is not None else default_records_dir()
+    problem = unwritable(folder)
+    if problem:
+        raise fail("play", f"cannot save hand records in {folder}: {problem} (choose another folder with --save)")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise fail("play", "the table needs a terminal: run it in a terminal window, not with its input or output "
+                           "redirected")
     try:
-        options = PlayOptions(ruleset, players, bots.split(","), chips, hands, seed, ascii, max(0.0, pace), save)
+        options = PlayOptions(ruleset, players, bots.split(","), chips, hands, seed, ascii, pace, save)
         from rummoli.tui.app import run_play
 
         typer.echo(run_play(options))
-    except (MalformedInput, ValueError) as error:
-        typer.echo(f"rummoli play: {error}", err=True)
-        raise typer.Exit(2) from None
+    except (MalformedInput, ValueError, OSError) as error:
+        raise fail("play", error) from None
 
 
-def main() -> None:
-    app()
+def unwritable(folder: Path) -> str | None:
+    """Why hand records cannot be written in ``folder`` (creating it if need be), or None if they can."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".rummoli-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The ``rummoli`` command: every error is one line on standard error and a non-zero exit, never a
+    traceback (set RUMMOLI_DEBUG=1 to see one)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=args or ["--help"], prog_name="rummoli", standalone_mode=False)
+    except UsageError as error:
+        where = error.ctx.command_path if error.ctx is not None else "rummoli"
+        hint = f" (see {where} --help)" if error.ctx is not None else ""
+        sys.stderr.write(f"{where}: {error.format_message()}{hint}\n")
+        code = 2
+    except ClickException as error:
+        sys.stderr.write(f"rummoli: {error.format_message()}\n")
+        code = error.exit_code
+    except typer.Abort:
+        sys.stderr.write("rummoli: stopped\n")
+        code = 130
+    except Exception as error:  # a bug: still one line for the user, the traceback on request
+        if os.environ.get("RUMMOLI_DEBUG"):
+            raise
+        sys.stderr.write(f"rummoli: unexpected error ({type(error).__name__}: {error}); "
+                         "please report it (RUMMOLI_DEBUG=1 shows the details)\n")
+        code = 70
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -64,13 +64,47 @@ def game_of(ruleset: object) -> str:
     elif isinstance(ruleset, str):
         path = resources.files("rummoli") / "rulesets" / f"{ruleset}.toml"
         if not path.is_file():
-            raise RecordError(f"unknown ruleset {ruleset!r}", rule="R-NOTE-2")
+            raise RecordError(f"unknown ruleset {ruleset!r} (built-ins: {', '.join(builtin_names())})",
+                              rule="R-NOTE-2")
         game = tomllib.loads(path.read_text(encoding="utf-8")).get("game")
     else:
         raise RecordError("'ruleset' must be a built-in name or an object", rule="R-NOTE-2")
     if game not in ("stops", "rummy"):
         raise RecordError(f"ruleset game must be 'stops' or 'rummy', got {game!r}", rule="R-NOTE-2")
     return str(game)
+
+
+def builtin_names() -> list[str]:
+    """Every built-in ruleset of both engines, by name."""
+    folder = resources.files("rummoli") / "rulesets"
+    return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
+
+
+def seat_range(ruleset: str | dict[str, Any]) -> tuple[int, int, set[int]]:
+    """The fewest and most players a ruleset seats, and every count it allows (a Rummy ruleset may skip some).
+
+    >>> seat_range("gin-rummy")
+    (2, 2, {2})
+    """
+    if game_of(ruleset) == "stops":
+        from rummoli.stops import load_ruleset as load_stops
+
+        stops = load_stops(ruleset)
+        return stops.min_players, stops.max_players, set(range(stops.min_players, stops.max_players + 1))
+    from rummoli.rummy import load_ruleset as load_rummy
+
+    rummy = load_rummy(ruleset)
+    return rummy.min_players, rummy.max_players, {k for k, _ in rummy.hand_size}
+
+
+def default_players(ruleset: str | dict[str, Any], usual: int = 4) -> int:
+    """How many to seat when the player does not say: ``usual`` if the ruleset allows it, else the nearest.
+
+    >>> default_players("gin-rummy"), default_players("michigan"), default_players("rummoli")
+    (2, 4, 4)
+    """
+    allowed = seat_range(ruleset)[2]
+    return min(allowed, key=lambda n: (abs(n - usual), n))
 
 
 def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:

@@ -8,7 +8,7 @@ A benchmark or the web server calls :func:`run_tournament` with a :class:`SimCon
 * :mod:`~rummoli.sim.runner` -- tasks across worker processes, gathered in task order;
 * :mod:`~rummoli.sim.report` -- statistics per entry and per pot, JSON and rich tables;
 * :mod:`~rummoli.sim.stats` -- means with 95% Student-t intervals;
-* :mod:`~rummoli.sim.plot` -- the chip stacks over an evening, as a PNG.
+* :mod:`~rummoli.sim.plot` -- the whole tournament as a PNG: mean chips per level, hand by hand, with intervals.
 """
 
 from rummoli.sim.config import SimConfig, SimError, derive_seed

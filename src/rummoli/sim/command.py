@@ -49,9 +49,10 @@ def sim_command(
     config = SimConfig(ruleset, lineup, hands=hands, blocks=DEFAULT_BLOCKS if games is None else games,
                        seed=parse_seed(seed), budget=budget, samples=samples,
                        workers=workers).checked()
-    if plot is not None and plot.suffix.lower() != ".png":
-        raise SimError(f"--plot writes a PNG file: {plot} does not end in .png")
+    if plot is not None:
+        check_plot_path(plot)
     errors = Console(stderr=True)
+    print(plan_text(config), file=sys.stderr, flush=True)
     if as_json or not errors.is_terminal:
         report = run_tournament(config)
     else:
@@ -75,6 +76,31 @@ def sim_command(
         out.print(f"{report.hands} hands in {report.elapsed:.1f} s on {workers_text(config.worker_count())}"
                   + (f"; chart in {plot}" if plot is not None else ""))
     return report
+
+
+def check_plot_path(plot: Path) -> None:
+    """Refuse, before the run, a chart that could not be written at the end."""
+    import os
+
+    if plot.suffix.lower() != ".png":
+        raise SimError(f"--plot writes a PNG file: {plot} does not end in .png")
+    folder = plot.parent
+    if not folder.is_dir():
+        raise SimError(f"--plot {plot}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise SimError(f"--plot {plot}: the folder {folder} is not writable")
+
+
+def plan_text(config: SimConfig) -> str:
+    """What the run will play, said before it starts (on standard error, so JSON output stays clean)."""
+    c = config
+    rotations = f"{c.blocks} deal sequence{'s' if c.blocks != 1 else ''} x {c.players} seatings of the line-up"
+    if c.game == "stops":
+        hands = c.hands if c.hands is not None else 0
+        return (f"Playing {rotations} = {c.tasks} evenings of {hands} hands each (up to {c.tasks * hands} hands; "
+                "--hands counts the hands in one evening).")
+    cap = f", at most {c.hands} hands each" if c.hands else ""
+    return f"Playing {rotations} = {c.tasks} games, each to its target{cap} (--hands caps the hands of a game)."
 
 
 def workers_text(count: int) -> str:

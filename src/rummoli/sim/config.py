@@ -134,15 +134,9 @@ def _name(ref: str | dict[str, Any]) -> str:
 
 
 def _seat_range(game: str, ref: str | dict[str, Any]) -> tuple[int, int, set[int]]:
+    from rummoli.records import seat_range
+
     try:
-        if game == "stops":
-            from rummoli.stops import load_ruleset as load_stops
-
-            stops = load_stops(ref)
-            return stops.min_players, stops.max_players, set(range(stops.min_players, stops.max_players + 1))
-        from rummoli.rummy import load_ruleset as load_rummy
-
-        rummy = load_rummy(ref)
-        return rummy.min_players, rummy.max_players, {k for k, _ in rummy.hand_size}
+        return seat_range(ref)
     except MalformedInput as error:
         raise SimError(str(error)) from None

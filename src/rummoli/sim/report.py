@@ -204,6 +204,22 @@ def render_tables(report: Report) -> list[Any]:
         for e in report.entries:
             table.add_row(str(e.entry), e.label, *map(Text, (*_fmt(e.main, 100.0), *_fmt(e.points, digits=1))))
     tables: list[Any] = [Text(title), table]
+    if report.comparisons:
+        what = "chips per hand" if c.game == "stops" else "win rate"
+        tables.append(Text(f"Pairwise ({what}, paired by deal sequence; 'yes' when the 95% interval excludes 0)"))
+        pairs = Table()
+        for head in ("entry", "minus", "difference", "95% CI", "clear?"):
+            pairs.add_column(head, justify="left" if head in ("entry", "minus") else "right")
+        scale = 1.0 if c.game == "stops" else 100.0
+        for row in report.comparisons:
+            d = row["difference"]
+            ci = d["ci95"]
+            stat = Stat(d["mean"], ci[0] if ci else None, ci[1] if ci else None, d["n"])
+            mean, interval = _fmt(stat, scale)
+            if scale != 1.0:  # a gap in win rate is in points of percentage, with a sign
+                mean = f"{stat.mean * scale:+.1f}%"
+            pairs.add_row(row["a"], row["b"], mean, interval, "yes" if row["significant"] else "no")
+        tables.append(pairs)
     if c.game == "stops" and report.pots:
         tables.append(Text(f"Pots (chips left on the board after an evening: {report.board_left:.1f} on average)"))
         pots = Table()

@@ -180,5 +180,8 @@ class PlayApp(App[str]):
 def run_play(options: PlayOptions) -> str:
     """Open the table and play until the evening ends or the player quits; returns the goodbye text."""
     table = open_table(options)
-    result = PlayApp(table, options.ascii, options.pace).run()
+    app = PlayApp(table, options.ascii, options.pace)
+    result = app.run()
+    if app.return_code:  # the table stopped on an error (Textual has shown it): never report success
+        raise OSError(f"the table stopped on an error; {table.goodbye()}")
     return result or table.goodbye()

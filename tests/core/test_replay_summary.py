@@ -1,0 +1,56 @@
+"""``rummoli replay FILE --summary``: the hand told in words, each pot and the showdown (issue 15)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rummoli.cli import app
+from rummoli.records import read_record, replay
+from rummoli.stops import random_hand_record
+from rummoli.summary import tell
+
+runner = CliRunner()
+MICHIGAN = Path(__file__).parents[1] / "stops" / "records" / "michigan-R-MI-6.json"
+
+
+def test_a_rummoli_hand_names_the_widow_the_showdown_each_pot_and_the_chips(tmp_path: Path) -> None:
+    for seed in range(12):
+        record = random_hand_record("rummoli", 4, f"summary-{seed}")
+        result = replay(record)
+        text = tell(record, result)
+        names = record["players"]
+        assert text.splitlines()[0].startswith("rummoli: 4 players")
+        assert re.search(r"^Widow: ", text, re.M)
+        shown = [e for e in result["events"] if e["type"] == "showdown"]
+        assert text.count(" shows ") == len(shown)
+        won = [e for e in result["events"] if e["type"] == "chips" and e["from"].startswith("pot:")]
+        assert text.count(" pot") >= len(won)
+        chips_line = text.splitlines()[-1]
+        for name, after in zip(names, result["chips"], strict=True):
+            assert f"{name} " in chips_line and f"-> {after} " in chips_line
+        if seed == 0:
+            path = tmp_path / "hand.json"
+            path.write_text(json.dumps(record), encoding="utf-8")
+            out = runner.invoke(app, ["replay", str(path), "--summary"])
+            assert out.exit_code == 0 and out.stdout.rstrip("\n") == text
+            assert "events" in json.loads(runner.invoke(app, ["replay", str(path)]).stdout)  # JSON stays default
+
+
+def test_the_michigan_worked_example_reads_as_the_household_tells_it() -> None:
+    record = read_record(MICHIGAN)
+    text = tell(record, replay(record))
+    assert "Poker round" not in text and "Widow" not in text
+    assert "is out first and takes the Kitty pot" in text
+
+
+def test_a_rummy_hand_says_how_it_ended_and_the_scores() -> None:
+    from rummoli.rummy import random_hand_record as rummy_record
+
+    for seed in range(6):
+        record = rummy_record("rummy", 2, f"s{seed}")
+        text = tell(record, replay(record))
+        assert re.search(r"goes out|blocked", text) and text.splitlines()[-1].startswith("Scores: ")
