@@ -16,7 +16,7 @@ from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.tui.narrate import RummyNarrator, StopsNarrator
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.tables import PlayOptions, TerminalTable, open_table
-from rummoli.tui.widgets import ActionBar, Notice
+from rummoli.tui.widgets import ActionBar, Notice, ShowdownScreen
 
 
 def screen_text(app: App[Any]) -> str:
@@ -31,6 +31,7 @@ class PlayApp(App[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "suits", "suit order"),
         Binding("q", "leave", "quit"),
+        Binding("question_mark", "help", "help"),
     ]
 
     def __init__(self, table: TerminalTable, ascii: bool = False, pace: float = 0.7) -> None:
@@ -41,6 +42,7 @@ class PlayApp(App[str]):
         self.narrator: StopsNarrator | RummyNarrator
         self.board: TableScreen
         self._ending = False
+        self._showdowns = 0  # showdown events of the hand already shown on their own screen
 
     # ------------------------------------------------------------------------------ set-up
     async def on_mount(self) -> None:
@@ -64,6 +66,8 @@ class PlayApp(App[str]):
 
     def start_hand(self) -> None:
         self._ending = False
+        self._showdowns = 0
+        self._showdowns = 0  # showdown events of the hand already shown on their own screen
         self.narrator.new_hand()
         self.board.hand_label = self.hand_label()
         self.board.log_lines([f"== {self.hand_label().capitalize()} =="])
@@ -78,9 +82,12 @@ class PlayApp(App[str]):
     def advance(self) -> None:
         """Let the bots (and forced plays) move until the player must act or the hand is over."""
         table = self.table
+        if self.showdown():
+            return
         if self.pace <= 0:
             while table.step():
-                pass
+                if self.showdown():
+                    return
             self.refresh_view()
             self.check_over()
             return
@@ -95,6 +102,22 @@ class PlayApp(App[str]):
         self.table.step()
         self.refresh_view()
         self.advance()
+
+    def showdown(self) -> bool:
+        """Show a new showdown on its own screen until a key (or a pause); the table goes on after it."""
+        if self.table.game != "stops":
+            return False
+        view = self.table.view()
+        count = sum(1 for event in view["events"] if event["type"] == "showdown")
+        if count <= self._showdowns:
+            return False
+        self._showdowns = count
+        self.refresh_view()
+        from rummoli.tui.stops_screen import showdown_text
+
+        pause = 10 * self.pace if self.pace > 0 else 0.0
+        self.push_screen(ShowdownScreen(showdown_text(view, self.ascii), pause), lambda _: self.advance())
+        return True
 
     def check_over(self) -> None:
         if self.table.hand.over and not self._ending:
@@ -159,6 +182,12 @@ class PlayApp(App[str]):
             self.start_hand()
         else:
             self.leave()
+
+    def action_help(self) -> None:
+        from rummoli.tui.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.table.view()["ruleset"], self.ascii))
 
     def action_suits(self) -> None:
         order = self.board.toggle_order()

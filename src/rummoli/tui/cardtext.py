@@ -4,6 +4,8 @@
 ('T♦', 'Td')
 >>> [card_text(c) for c in sort_cards(["2c", "As", "9h", "3d"], SUIT_ORDERS[0])]
 ['A♠', '9♥', '2♣', '3♦']
+>>> meld_order(["3s", "As", "2s"]), meld_order(["2h", "Ah", "Kh"]), meld_order(["Kd", "Qd", "Ad"])
+(['As', '2s', '3s'], ['Kh', 'Ah', '2h'], ['Qd', 'Kd', 'Ad'])
 """
 
 from __future__ import annotations
@@ -64,3 +66,15 @@ def cards_line(names: Iterable[str], ascii: bool = False, sep: str = " ") -> Tex
 
 def plain_cards(names: Iterable[str], ascii: bool = False) -> str:
     return " ".join(card_text(n, ascii) for n in names)
+
+
+def meld_order(names: Iterable[str]) -> list[str]:
+    """A meld's cards as a player reads them: a run rising, from below the ace when it holds A and 2 (and
+    round the corner, K A 2, when it turns it); a set in suit order."""
+    cards = sorted((Card.parse(n) for n in names), key=lambda c: (c.rank, c.suit))
+    if len({c.rank for c in cards}) == 1:
+        return [str(c) for c in sorted(cards, key=lambda c: "shdc".index(SUIT_CHARS[c.suit]))]
+    gaps = [k for k in range(len(cards) - 1) if cards[k + 1].rank - cards[k].rank > 1]
+    if gaps:  # the run goes round the ace: start after the gap
+        cards = cards[gaps[-1] + 1:] + cards[:gaps[-1] + 1]
+    return [str(c) for c in cards]

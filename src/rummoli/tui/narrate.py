@@ -19,7 +19,7 @@ from typing import Any
 
 from rummoli.cards import parse_cards
 from rummoli.poker import evaluate
-from rummoli.tui.cardtext import card_text, plain_cards
+from rummoli.tui.cardtext import card_text, meld_order, plain_cards
 
 STOPS_VERBS = {
     "keep": "keeps their hand", "swap": "swaps their hand for the widow", "pass": "passes",
@@ -192,11 +192,15 @@ class RummyNarrator:
                 return said(who, f"takes the discard pile down to {card}{forced}")
             return said(who, f"takes {card} from the discard pile{forced}")
         if kind == "meld":
-            return said(who, f"melds {plain_cards(action['cards'], self.ascii)}{forced}")
+            return said(who, f"melds {plain_cards(meld_order(action['cards']), self.ascii)}{forced}")
         if kind == "layoff":
-            return said(who, f"lays off {card_text(action['card'], self.ascii)} on meld {action['meld'] + 1}{forced}")
+            melds = view.get("melds") or []
+            target = melds[action["meld"]]["cards"] if action["meld"] < len(melds) else []
+            on = "".join(card_text(c, self.ascii) for c in meld_order(c for c in target if c != action["card"]))
+            return said(who, f"lays off {card_text(action['card'], self.ascii)} on {on or 'a meld'}{forced}")
         if kind == "pass":
-            return said(who, f"passes{forced}")
+            what = " on the upcard" if view.get("style") == "gin" else ""
+            return said(who, f"passes{what}{forced}")
         if "card" not in action:
             return said(who, f"{kind}s{forced}")
         if kind == "knock":

@@ -10,7 +10,7 @@ from rich.text import Text
 from rummoli.cards import mask_of, parse_cards
 from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset
-from rummoli.tui.cardtext import card_text, cards_line, plain_cards, sort_cards
+from rummoli.tui.cardtext import card_text, cards_line, meld_order, sort_cards
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
 
@@ -21,29 +21,39 @@ def rummy_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
     """The human's legal moves for the action bar: draws, melds, lay-offs, then discards (or knocks)."""
     out: list[Choice] = []
     top = view["discard"][-1] if view["discard"] else None
+    upcard = view["style"] == "gin" and any(a["action"] == "pass" for a in view["legal_actions"])
     order = {"draw": 0, "pass": 1, "meld": 2, "layoff": 3, "knock": 4, "discard": 5}
     for action in sorted(view["legal_actions"], key=lambda a: order.get(a["action"], 6)):
         kind = action["action"]
         body = {k: v for k, v in action.items() if k != "seat"}
         if kind == "draw":
             if action["from"] == "stock":
-                out.append(Choice("Draw from stock", body))
+                out.append(Choice("Draw from the stock", body))
+            elif upcard:
+                out.append(Choice(f"Take the upcard {card_text(top, ascii)}", body))
             else:
                 card = action.get("card", top)
                 label = f"Take {card_text(card, ascii)}" if card == top else f"Take down to {card_text(card, ascii)}"
                 out.append(Choice(label, body, cards=()))
         elif kind == "meld":
-            out.append(Choice(f"Meld {plain_cards(action['cards'], ascii).replace(' ', '')}", body,
-                              cards=tuple(action["cards"])))
+            out.append(Choice(f"Meld {meld_text(action['cards'], ascii)}", body, cards=tuple(action["cards"])))
         elif kind == "layoff":
-            out.append(Choice(f"{card_text(action['card'], ascii)} on meld {action['meld'] + 1}", body,
+            target = meld_text(view["melds"][action["meld"]]["cards"], ascii)
+            out.append(Choice(f"Lay off {card_text(action['card'], ascii)} on {target}", body,
                               cards=(action["card"],)))
+        elif kind == "pass" and upcard:
+            out.append(Choice("Pass (leave the upcard)", body))
         elif kind == "pass" or "card" not in action:
             out.append(Choice(kind.capitalize(), body))
         else:
             verb = {"knock": "Knock with", "discard": "Discard"}.get(kind, kind.capitalize())
             out.append(Choice(f"{verb} {card_text(action['card'], ascii)}", body, cards=(action["card"],)))
     return out
+
+
+def meld_text(cards: list[str], ascii: bool = False) -> str:
+    """A meld as one word, in the order a player reads it: ``A♠2♠3♠``."""
+    return "".join(card_text(c, ascii) for c in meld_order(cards))
 
 
 def hand_results(view: dict[str, Any]) -> Text:
@@ -118,13 +128,15 @@ class RummyScreen(TableScreen):
             out.append("empty", style="dim")
         out.append("\n")
         if not view["melds"]:
-            out.append("No melds on the table yet.", style="dim")
+            hidden = self.rules.style in ("gin", "knock")
+            out.append("Melds stay in the hands until the hand ends." if hidden else "No melds on the table yet.",
+                       style="dim")
             return out
         pieces: list[Text] = []
         for k, meld in enumerate(view["melds"]):
             piece = Text()
             piece.append(f"{k + 1}:", style="bold")
-            piece.append_text(cards_line(meld["cards"], self.ascii, sep=""))
+            piece.append_text(cards_line(meld_order(meld["cards"]), self.ascii, sep=""))
             piece.append(f" {view['players'][meld['owner']][:3]}", style="dim")
             pieces.append(piece)
         out.append_text(Text("  ").join(pieces))
@@ -142,7 +154,7 @@ class RummyScreen(TableScreen):
         out.append("\n")
         deadwood = self.melds.card_value(mask) - self.melds.card_value(sum(best))
         if best:
-            hint = "  ".join("".join(card_text(str(c), self.ascii) for c in held if c.bit & m) for m in best)
+            hint = "  ".join(meld_text([str(c) for c in held if c.bit & m], self.ascii) for m in best)
             out.append(f"melds: {hint} · ", style="cyan")
         else:
             out.append("no meld in hand · ", style="dim")
@@ -157,11 +169,20 @@ class RummyScreen(TableScreen):
             return Text("The hand is over.")
         if view["turn"] != view["seat"]:
             return Text("")
+        if not self.human_turn:
+            return Text("You have only one possible move: it is made for you.", style="dim")
+        top = view["discard"][-1] if view["discard"] else None
+        style = self.rules.style
         if view["phase"] == "draw":
-            top = view["discard"][-1] if view["discard"] else None
+            if any(a["action"] == "pass" for a in view["legal_actions"]):
+                return Text(f"The upcard is {card_text(top, self.ascii)}: take it, or pass and leave it "
+                            "(if both players pass, the first draws from the stock).")
             take = f" or take {card_text(top, self.ascii)} from the discard pile" if top else ""
             return Text(f"Your turn: draw from the stock{take}.")
-        if self.rules.style == "knock":
+        if style == "gin":
+            return Text(f"Discard a card, or knock with it when the cards you keep leave {self.rules.knock_limit} "
+                        "or less in deadwood (none at all: gin).")
+        if style == "knock":
             return Text("Discard a card, or knock with it to end the hand (lowest deadwood wins).")
         return Text("Meld, lay off on a meld (underlined cards meld), then discard one card.")
 

@@ -7,10 +7,11 @@ a line of keys at the bottom.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
@@ -18,8 +19,8 @@ from textual.widgets import RichLog, Static
 from rummoli.tui.cardtext import SUIT_ORDERS, order_text, sort_cards, styled_card
 from rummoli.tui.widgets import ActionBar, Choice
 
-KEYS = "←→/Tab move  Enter choose  1-9 quick  ↑↓ amount  s suits  q quit"
-KEYS_ASCII = "<-/-> Tab move  Enter choose  1-9 quick  up/dn amount  s suits  q quit"
+KEYS = "←→ move  Enter choose  1-9 pick  ↑↓ a amount  [ ] log  s suits  ? help  q quit"
+KEYS_ASCII = "<-/-> move  Enter choose  1-9 pick  up/dn a amount  [ ] log  s suits  ? help  q quit"
 
 
 class TableScreen(Screen[None]):
@@ -34,15 +35,20 @@ class TableScreen(Screen[None]):
     TableScreen #table { height: 2; }
     TableScreen #log { height: 1fr; border-top: solid $primary; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     TableScreen #hand { height: 3; border-top: solid $primary; }
-    TableScreen #prompt { height: 2; color: $warning; }
+    TableScreen #prompt { height: 3; color: $warning; }
     """
     TABLE_HEIGHT = 2
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket", "scroll_log(-1)", "log back", show=False),
+        Binding("right_square_bracket", "scroll_log(1)", "log forward", show=False),
+    ]
 
     def __init__(self, ascii: bool = False) -> None:
         super().__init__()
         self.ascii = ascii
         self.order = 0
         self.view: dict[str, Any] | None = None
+        self.human_turn = False  # the player has a decision to make now (not a forced card played for them)
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -65,8 +71,16 @@ class TableScreen(Screen[None]):
     # ----------------------------------------------------------------------------- helpers
     def log_lines(self, lines: list[str]) -> None:
         log = self.query_one("#log", RichLog)
+        at_end = log.scroll_offset.y >= log.max_scroll_y  # a player reading back is not pulled to the end
         for line in lines:
-            log.write(Text(line))
+            log.write(Text(line), scroll_end=at_end)
+
+    def action_scroll_log(self, direction: int) -> None:
+        log = self.query_one("#log", RichLog)
+        if direction < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
 
     def toggle_order(self) -> str:
         self.order = (self.order + 1) % len(SUIT_ORDERS)
@@ -111,6 +125,7 @@ class TableScreen(Screen[None]):
     def show(self, view: dict[str, Any], lines: list[str], human_turn: bool) -> None:
         """Take a new view (and the log lines it brought); rebuild the choices and redraw."""
         self.view = view
+        self.human_turn = human_turn
         self.log_lines(lines)
         waiting = self.waiting_text(view)
         self.set_choices(self.choices(view) if human_turn else [], waiting)

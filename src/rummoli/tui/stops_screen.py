@@ -29,32 +29,51 @@ def pot_label(pot: dict[str, Any], ascii: bool = False) -> str:
     return str(pot["name"])
 
 
+def amount_range(view: dict[str, Any], kind: str) -> tuple[int, int] | None:
+    """The least and most ``kind`` (bid, bet, raise) allows now (the legal action's range)."""
+    for action in view["legal_actions"]:
+        if action["action"] == kind and "min" in action:
+            return int(action["min"]), int(action["max"])
+    return None
+
+
 def stops_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
-    """The human's legal actions grouped for the action bar (amounts as one entry with limits)."""
+    """The human's legal actions for the action bar (an amount kind is one entry with its limits)."""
     out: list[Choice] = []
-    amounts: dict[str, tuple[int, int]] = {}
     betting = view.get("betting") or {}
     seat = view["seat"]
     to_call = betting.get("level", 0) - (betting.get("put") or [0] * (seat + 1))[seat] if betting else 0
+    labels = {"swap": "Swap for the widow", "keep": "Keep (widow to auction)", "call": f"Call {to_call}",
+              "pass": "Pass", "raise": "Raise by", "claim": "Claim the pot"}
     for action in view["legal_actions"]:
         kind = action["action"]
-        if "min" in action:
-            amounts[kind] = (int(action["min"]), int(action["max"]))
-            out.append(Choice(kind.capitalize(), {"action": kind}))
+        limits = amount_range(view, kind) if "min" in action else None
+        if limits is not None:
+            low, high = limits
+            out.append(Choice(labels.get(kind, kind.capitalize()), {"action": kind}, low=low, high=high, amount=low))
         elif "card" in action:
             out.append(Choice(f"{kind.capitalize()} {card_text(action['card'], ascii)}",
                               {"action": kind, "card": action["card"]}, cards=(action["card"],)))
         else:
-            label = {"swap": "Swap for the widow", "keep": "Keep my hand", "call": f"Call {to_call}",
-                     "pass": "Pass"}.get(kind, kind.capitalize())
-            out.append(Choice(label, {"action": kind}))
-    for choice in out:
-        kind = choice.action["action"]
-        if kind in amounts:
-            choice.low, choice.high = amounts[kind]
-            choice.amount = choice.low
-            if kind == "raise":
-                choice.label = "Raise by"
+            out.append(Choice(labels.get(kind, kind.capitalize()), {"action": kind}))
+    return out
+
+
+def showdown_text(view: dict[str, Any], ascii: bool = False) -> Text:
+    """Each hand shown (its best five and what it makes) and who took the poker pot."""
+    names = view["players"]
+    out = Text()
+    for event in view["events"]:
+        if event["type"] == "showdown":
+            value = evaluate(parse_cards(" ".join(event["cards"]))).describe()
+            out.append(f"{names[event['seat']]:<6}", style="bold")
+            for card in event["cards"]:
+                out.append_text(styled_card(card, ascii))
+                out.append(" ")
+            out.append(f" {value}\n")
+        elif event["type"] == "chips" and event["reason"] == "poker":
+            who = names[int(event["to"].split(":")[1])]
+            out.append(said(who, f"wins the poker pot: {event['amount']} chips") + "\n", style="bold green")
     return out
 
 
@@ -78,6 +97,9 @@ def pot_results(view: dict[str, Any], ascii: bool = False) -> Text:
             who = names[int(event["to"].split(":")[1])]
             paid.setdefault(event["from"][4:], []).append((who, event["amount"]))
     out = Text()
+    if any(event["type"] == "showdown" for event in view["events"]):
+        out.append("Showdown\n", style="bold underline")
+        out.append_text(showdown_text(view, ascii))
     leftover: dict[tuple[str, str], int] = {}
     for event in view["events"]:
         if event["type"] == "chips" and event["reason"] in ("leftover", "stall"):
@@ -111,7 +133,10 @@ class StopsScreen(TableScreen):
         if view["phase"] == "over":
             return "The hand is over."
         names = view["players"]
-        return "Waiting for " + ", ".join(names[s] for s in view["to_act"] if s != view["seat"]) + "…"
+        others = [names[s] for s in view["to_act"] if s != view["seat"]]
+        if not others:
+            return "Your only possible move is made for you…"
+        return "Waiting for " + ", ".join(others) + "…"
 
     def title_text(self, view: dict[str, Any]) -> Text:
         ruleset = view["ruleset"] if isinstance(view["ruleset"], str) else view["ruleset"].get("name", "custom")
@@ -128,7 +153,7 @@ class StopsScreen(TableScreen):
             out.append(f"Widow: {view['widow_size']} cards face down", style="dim")
             if view.get("swapped") is not None:
                 out.append(f" · {names[view['swapped']]} took the widow", style="dim")
-            if view.get("hand"):
+            if view.get("hand") and any(p["kind"] == "poker" and p["ante"] for p in view["board"]):
                 value = evaluate(parse_cards(" ".join(view["hand"])))
                 out.append(f"\nYour poker hand: {value.describe()}")
             return out
@@ -155,36 +180,45 @@ class StopsScreen(TableScreen):
 
     def prompt_text(self, view: dict[str, Any]) -> Text:
         seat, names = view["seat"], view["players"]
-        if seat not in view["to_act"] or view["phase"] == "over":
-            if view["phase"] == "over":
-                return Text("The hand is over.")
+        if view["phase"] == "over":
+            return Text("The hand is over.")
+        if seat not in view["to_act"]:
             return Text("")
+        if not self.human_turn:
+            return Text("You have only one possible move: it is made for you.", style="dim")
         phase = view["phase"]
+        amount_keys = "↑↓ or a: amount" if not self.ascii else "up/dn or a: amount"
         if phase == "widow":
-            return Text(f"You deal: keep your hand, or swap it unseen for the widow ({view['widow_size']} cards).")
+            return Text(f"You deal. Keep your hand, and the others bid for the widow ({view['widow_size']} cards): "
+                        "the winner pays you and swaps their whole hand for it. Or swap yours for the widow, "
+                        "unseen.")
         if phase == "auction":
             auction = view["auction"]
-            bid = next((a for a in view["legal_actions"] if a["action"] == "bid"), None)
+            dealer = names[view["dealer"]]
             high = f"high bid {auction['bid']} by {names[auction['bidder']]}" if auction["bidder"] is not None \
                 else "no bid yet"
-            limits = f"bid {bid['min']} to {bid['max']}" if bid else "you cannot outbid"
-            return Text(f"Widow auction: {high}. You may {limits}, or pass (final). The winner pays the dealer.")
+            limits = amount_range(view, "bid")
+            may = f"bid {limits[0]} to {limits[1]} ({amount_keys})" if limits else "not outbid it"
+            return Text(f"Widow auction, {high}. You may {may} or pass (final). The winner pays {dealer} and "
+                        "swaps their whole hand for the widow, unseen.")
         if phase == "poker":
             bet = view["betting"]
             to_call = bet["level"] - bet["put"][seat]
             pot = next(view["pots"][p["id"]] for p in view["board"] if p["kind"] == "poker")
-            limits = {a["action"]: (a["min"], a["max"]) for a in view["legal_actions"] if "min" in a}
             parts = [f"Poker: pot {pot}", f"to call {to_call}"]
             for kind in ("bet", "raise"):
-                if kind in limits:
-                    parts.append(f"{kind} {limits[kind][0]} to {limits[kind][1]}")
+                limits = amount_range(view, kind)
+                if limits:
+                    parts.append(f"{kind} {limits[0]} to {limits[1]}")
             parts.append(f"raises {bet['raises']} of {bet['max_raises']}, at most {bet['cap']} in all")
+            if amount_range(view, "bet") or amount_range(view, "raise"):
+                parts.append(amount_keys)
             return Text(" · ".join(parts))
         if any(a["action"] == "claim" for a in view["legal_actions"]):
             return Text("Claim the pot before the next card is laid, or it stays on the board.")
         cards = [a["card"] for a in view["legal_actions"] if "card" in a]
         stopped = (view.get("play") or {}).get("stopped_suit")
-        why = f"after the stop in {suit_text(stopped, self.ascii)}" if stopped else "to open"
+        why = f"after the stop in {suit_text(stopped, self.ascii)}" if stopped else "to open the play"
         return Text(f"Your lead {why}: choose one of {plain_cards(cards, self.ascii)}.")
 
     def side_text(self, view: dict[str, Any]) -> Text:

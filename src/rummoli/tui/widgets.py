@@ -42,8 +42,11 @@ class Choice:
 
 
 class ActionBar(Widget, can_focus=True):
-    """The legal actions, the selected one highlighted.  ←/→ or Tab move, Enter chooses, 1-9 choose at once;
-    ↑/↓ (+/-), PgUp/PgDn and Home/End set an amount."""
+    """The legal actions, the selected one highlighted, a page at a time (at most nine, numbered 1-9).
+
+    ←/→ or Tab move (onto the next page too), Enter chooses, 1-9 choose on the page shown; an amount:
+    ↑/↓ or +/- by one, PgUp/PgDn by ten, Home/End least/most, ``a`` to type it (Enter keeps it).
+    """
 
     DEFAULT_CSS = """
     ActionBar { height: 3; }
@@ -58,9 +61,13 @@ class ActionBar(Widget, can_focus=True):
         Binding("pagedown", "amount(-10)", "less", show=False),
         Binding("home", "extreme(-1)", "least", show=False),
         Binding("end", "extreme(1)", "most", show=False),
+        Binding("a", "type_amount", "type an amount", show=False),
+        Binding("backspace", "erase", "erase a digit", show=False),
+        Binding("escape", "stop_typing", "stop typing", show=False),
         Binding("enter,space", "choose", "choose", show=False),
-        *(Binding(str(k), f"quick({k})", show=False) for k in range(1, 10)),
+        *(Binding(str(k), f"digit({k})", show=False) for k in range(10)),
     ]
+    MARKER = 14  # columns kept for the page marker when the choices need more than one page
 
     class Chosen(Message):
         def __init__(self, action: dict[str, Any]) -> None:
@@ -75,12 +82,14 @@ class ActionBar(Widget, can_focus=True):
         self.choices: list[Choice] = []
         self.selected = 0
         self.waiting = ""
+        self.typing: str | None = None  # the digits typed so far for the selected amount, or None
 
     def set_choices(self, choices: list[Choice], waiting: str = "") -> None:
         """New legal actions; the selection stays on the same label when it can."""
         old = self.current.label if self.current else None
         self.choices = choices
         self.waiting = waiting
+        self.typing = None
         labels = [c.label for c in choices]
         self.selected = labels.index(old) if old in labels else 0
         self.refresh()
@@ -89,39 +98,76 @@ class ActionBar(Widget, can_focus=True):
     def current(self) -> Choice | None:
         return self.choices[self.selected] if 0 <= self.selected < len(self.choices) else None
 
-    def lines(self, width: int) -> tuple[list[Text], int]:
-        """The entries packed into lines of ``width``; also the line holding the selection."""
-        lines: list[Text] = [Text()]
-        chosen_line = 0
-        for k, choice in enumerate(self.choices):
-            tag = f"{k + 1}" if k < 9 else " "
-            piece = f" {tag} {choice.text()} "
-            if lines[-1].cell_len and lines[-1].cell_len + len(piece) + 1 > width:
-                lines.append(Text())
-            if lines[-1].cell_len:
-                lines[-1].append(" ")
-            style = "reverse bold" if k == self.selected else "bold green"
-            lines[-1].append(piece, style=style)
-            if k == self.selected:
-                chosen_line = len(lines) - 1
-        return lines, chosen_line
+    def piece(self, k: int, number: int) -> str:
+        choice = self.choices[k]
+        text = choice.text()
+        if k == self.selected and self.typing is not None:
+            text = f"{choice.label} [{self.typing}_] {choice.low}-{choice.high}"
+        return f" {number} {text} "
+
+    def pages(self, width: int, height: int) -> list[list[list[int]]]:
+        """The choices' indices by page and line: each page fits ``height`` lines of ``width`` and holds at
+        most nine choices; with more than one page, room for the marker is kept on every line."""
+
+        def pack(room: int) -> list[list[list[int]]]:
+            pages: list[list[list[int]]] = [[[]]]
+            used = count = 0
+            for k in range(len(self.choices)):
+                size = len(self.piece(k, 1))
+                if count == 9:
+                    pages.append([[]])
+                    used = count = 0
+                elif pages[-1][-1] and used + 1 + size > room:
+                    if len(pages[-1]) == height:
+                        pages.append([[]])
+                        count = 0
+                    else:
+                        pages[-1].append([])
+                    used = 0
+                line = pages[-1][-1]
+                used += size + (1 if line else 0)
+                line.append(k)
+                count += 1
+            return pages
+
+        pages = pack(width)
+        return pack(width - self.MARKER) if len(pages) > 1 else pages
+
+    def page_of(self, pages: list[list[list[int]]], k: int) -> int:
+        return next((p for p, page in enumerate(pages) if any(k in line for line in page)), 0)
 
     def render(self) -> Text:
         if not self.choices:
             return Text(self.waiting or "", style="dim")
         width = max(20, self.size.width)
         height = max(1, self.size.height)
-        lines, at = self.lines(width)
-        top = max(0, min(at - height + 1, len(lines) - height)) if len(lines) > height else 0
-        shown = lines[top: top + height]
-        if len(lines) > height:
-            more = f"({at + 1}/{len(lines)} lines)"
-            shown[-1 if top + height < len(lines) else 0].append(f" {more}", style="dim")
+        pages = self.pages(width, height)
+        at = self.page_of(pages, self.selected)
+        shown: list[Text] = []
+        number = 0
+        for line in pages[at]:
+            text = Text()
+            for k in line:
+                number += 1
+                if text.cell_len:
+                    text.append(" ")
+                text.append(self.piece(k, number), style="reverse bold" if k == self.selected else "bold green")
+            shown.append(text)
+        if len(pages) > 1:
+            arrows = ("<" if at else " ") + f" page {at + 1}/{len(pages)} " + (">" if at + 1 < len(pages) else " ")
+            shown[-1].append(" " * max(1, width - self.MARKER - shown[-1].cell_len + 1) + arrows, style="bold yellow")
         return Text("\n").join(shown)
+
+    def visible(self) -> list[int]:
+        """The indices of the choices on the page shown (what 1-9 choose)."""
+        width, height = max(20, self.size.width), max(1, self.size.height)
+        pages = self.pages(width, height)
+        return [k for line in pages[self.page_of(pages, self.selected)] for k in line]
 
     # ------------------------------------------------------------------------------ actions
     def action_move(self, step: int) -> None:
         if self.choices:
+            self.typing = None
             self.selected = (self.selected + step) % len(self.choices)
             self.refresh()
             self.post_message(self.Moved())
@@ -129,6 +175,7 @@ class ActionBar(Widget, can_focus=True):
     def action_amount(self, step: int) -> None:
         choice = self.current
         if choice is not None and choice.has_amount:
+            self.typing = None
             choice.amount = max(choice.low, min(choice.high, choice.amount + step))
             self.refresh()
             self.post_message(self.Moved())
@@ -136,35 +183,73 @@ class ActionBar(Widget, can_focus=True):
     def action_extreme(self, side: int) -> None:
         choice = self.current
         if choice is not None and choice.has_amount:
+            self.typing = None
             choice.amount = choice.high if side > 0 else choice.low
             self.refresh()
             self.post_message(self.Moved())
 
+    def action_type_amount(self) -> None:
+        choice = self.current
+        if choice is not None and choice.has_amount:
+            self.typing = ""
+            self.refresh()
+            self.post_message(self.Moved())
+
+    def action_erase(self) -> None:
+        if self.typing:
+            self.typing = self.typing[:-1]
+            self.refresh()
+
+    def action_stop_typing(self) -> None:
+        if self.typing is not None:
+            self.typing = None
+            self.refresh()
+
+    def action_digit(self, digit: int) -> None:
+        choice = self.current
+        if self.typing is not None and choice is not None:
+            self.typing = (self.typing + str(digit)).lstrip("0")[:6]
+            if self.typing and int(self.typing) > choice.high:  # no amount starts this way: the most allowed
+                self.typing = str(choice.high)
+            self.refresh()
+            return
+        visible = self.visible()
+        if 0 < digit <= len(visible):
+            self.selected = visible[digit - 1]
+            self.action_choose()
+
     def action_choose(self) -> None:
         choice = self.current
-        if choice is not None:
-            self.choices = []
-            self.refresh()
-            self.post_message(self.Chosen(choice.resolved()))
-
-    def action_quick(self, number: int) -> None:
-        if 0 < number <= len(self.choices):
-            self.selected = number - 1
-            self.action_choose()
+        if choice is None:
+            return
+        if self.typing is not None:
+            if not self.typing or int(self.typing) < choice.low:
+                self.typing = None  # nothing usable typed: back to the amount as it was
+                self.refresh()
+                return
+            choice.amount = int(self.typing)
+            self.typing = None
+        self.choices = []
+        self.refresh()
+        self.post_message(self.Chosen(choice.resolved()))
 
 
 class Notice(ModalScreen[bool]):
-    """The end of a hand or of the evening: a summary; Enter goes on, q quits."""
+    """The end of a hand or of the evening: a summary; Enter goes on, q quits, v hides it to look at the
+    table (and [ ] scroll the log behind)."""
 
     DEFAULT_CSS = """
     Notice { align: center middle; }
-    Notice > Vertical { width: 76; height: auto; max-height: 22; border: round $accent; padding: 0 1;
+    Notice > Vertical { width: 76; height: auto; max-height: 23; border: round $accent; padding: 0 1;
                         background: $surface; }
     Notice Static { width: 100%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "go_on", "next", show=False),
         Binding("q,escape", "leave", "quit", show=False),
+        Binding("v", "peek", "look at the table", show=False),
+        Binding("left_square_bracket", "scroll_log(-1)", "log back", show=False),
+        Binding("right_square_bracket", "scroll_log(1)", "log forward", show=False),
     ]
 
     def __init__(self, title: str, body: Text, prompt: str) -> None:
@@ -177,10 +262,54 @@ class Notice(ModalScreen[bool]):
         with Vertical():
             yield Static(Text(self.title_text, style="bold"))
             yield Static(self.body)
-            yield Static(Text(self.prompt, style="dim"))
+            yield Static(Text(self.prompt + " · v: look at the table", style="dim"))
 
     def action_go_on(self) -> None:
         self.dismiss(True)
 
     def action_leave(self) -> None:
         self.dismiss(False)
+
+    def action_peek(self) -> None:
+        box = self.query_one(Vertical)
+        box.display = not box.display
+
+    def action_scroll_log(self, direction: int) -> None:
+        behind = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        scroll = getattr(behind, "action_scroll_log", None)
+        if scroll is not None:
+            scroll(direction)
+
+
+class ShowdownScreen(ModalScreen[None]):
+    """The poker round's showdown: each contender's best five and who won; any key goes on (or, at a
+    table with a pace, it closes by itself after ``pause`` seconds)."""
+
+    DEFAULT_CSS = """
+    ShowdownScreen { align: center middle; }
+    ShowdownScreen > Vertical { width: 60; height: auto; border: round $warning; padding: 0 1;
+                                background: $surface; }
+    """
+
+    def __init__(self, body: Text, pause: float = 0.0) -> None:
+        super().__init__()
+        self.body = body
+        self.pause = pause
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Showdown", style="bold"))
+            yield Static(self.body)
+            yield Static(Text("Any key goes on", style="dim"))
+
+    def on_mount(self) -> None:
+        if self.pause > 0:
+            self.set_timer(self.pause, self.go_on)
+
+    def on_key(self, event: Any) -> None:
+        event.stop()
+        self.go_on()
+
+    def go_on(self) -> None:
+        if self.is_current:
+            self.dismiss(None)
