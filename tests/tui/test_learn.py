@@ -112,8 +112,8 @@ def test_the_dealer_is_told_what_keep_and_swap_mean(tmp_path: Path) -> None:
             return prompt, [c.label for c in app.board.query_one(ActionBar).choices]
 
     text, labels = asyncio.run(run())
-    assert "You deal. Keep your hand, and the others bid for the widow" in text
-    assert "pays you and swaps their whole hand" in text and "swap yours for the widow" in text
+    assert "You deal. Keep your hand: the others bid for the widow" in text
+    assert "the winner pays you and swaps hands with it" in text and "swap yours for the widow, unseen" in text
     assert labels == ["Swap for the widow", "Keep (widow to auction)"] or set(labels) == {
         "Swap for the widow", "Keep (widow to auction)"}
 

@@ -70,7 +70,7 @@ class PlayApp(App[str]):
         self._showdowns = 0  # showdown events of the hand already shown on their own screen
         self.narrator.new_hand()
         self.board.hand_label = self.hand_label()
-        self.board.log_lines([f"== {self.hand_label().capitalize()} =="])
+        self.board.log_lines([f"== {self.hand_label().capitalize()} =="], follow=True)
         self.refresh_view()
         self.advance()
 
@@ -115,7 +115,7 @@ class PlayApp(App[str]):
         self.refresh_view()
         from rummoli.tui.stops_screen import showdown_text
 
-        pause = 10 * self.pace if self.pace > 0 else 0.0
+        pause = max(8.0, 20 * self.pace) if self.pace > 0 else 0.0  # a table with a pace goes on by itself
         self.push_screen(ShowdownScreen(showdown_text(view, self.ascii), pause), lambda _: self.advance())
         return True
 

@@ -165,7 +165,8 @@ class RummyNarrator:
             outcome = view.get("outcome", {})
             reason = outcome.get("reason")
             if reason == "blocked" and outcome.get("winner") is None:
-                out.append("The stock ran dry: the hand is blocked, nobody scores")
+                out.append("Two cards left in the stock: the hand is a draw, nobody scores" if view.get("style") ==
+                           "gin" else "The stock ran dry: the hand is blocked, nobody scores")
             elif outcome.get("winner") is not None:
                 won = names[outcome["winner"]]
                 how = {"out": "goes out", "knock": "wins the knock", "blocked": "has the lowest hand"}.get(

@@ -63,7 +63,9 @@ def hand_results(view: dict[str, Any]) -> Text:
     out = Text()
     winner = outcome.get("winner")
     reason = outcome.get("reason", "")
-    if winner is None:
+    if winner is None and view.get("style") == "gin":
+        out.append("Only two cards are left in the stock: the hand is a draw and nobody scores.\n")
+    elif winner is None:
         out.append("The stock ran dry: the hand is blocked and nobody scores.\n")
     else:
         how = {"out": "went out", "knock": "won the knock", "blocked": "held the lowest hand"}.get(reason, "won")
@@ -99,7 +101,9 @@ class RummyScreen(TableScreen):
 
     def waiting_text(self, view: dict[str, Any]) -> str:
         if view["phase"] == "over":
-            return "The hand is over."
+            return ""
+        if view["turn"] == view["seat"]:
+            return "Your only possible move is made for you…"
         return f"Waiting for {view['players'][view['turn']]}…"
 
     def title_text(self, view: dict[str, Any]) -> Text:
@@ -170,7 +174,7 @@ class RummyScreen(TableScreen):
         if view["turn"] != view["seat"]:
             return Text("")
         if not self.human_turn:
-            return Text("You have only one possible move: it is made for you.", style="dim")
+            return Text("")  # a forced move is made for the player (the action bar says so)
         top = view["discard"][-1] if view["discard"] else None
         style = self.rules.style
         if view["phase"] == "draw":

@@ -69,9 +69,10 @@ class TableScreen(Screen[None]):
         self.query_one(ActionBar).focus()
 
     # ----------------------------------------------------------------------------- helpers
-    def log_lines(self, lines: list[str]) -> None:
+    def log_lines(self, lines: list[str], follow: bool = False) -> None:
+        """Add lines to the log; it follows them unless the player has scrolled back (or ``follow``)."""
         log = self.query_one("#log", RichLog)
-        at_end = log.scroll_offset.y >= log.max_scroll_y  # a player reading back is not pulled to the end
+        at_end = follow or log.scroll_offset.y >= log.max_scroll_y
         for line in lines:
             log.write(Text(line), scroll_end=at_end)
 

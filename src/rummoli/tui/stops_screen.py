@@ -131,7 +131,7 @@ class StopsScreen(TableScreen):
 
     def waiting_text(self, view: dict[str, Any]) -> str:
         if view["phase"] == "over":
-            return "The hand is over."
+            return ""
         names = view["players"]
         others = [names[s] for s in view["to_act"] if s != view["seat"]]
         if not others:
@@ -185,22 +185,21 @@ class StopsScreen(TableScreen):
         if seat not in view["to_act"]:
             return Text("")
         if not self.human_turn:
-            return Text("You have only one possible move: it is made for you.", style="dim")
+            return Text("")  # a forced move is made for the player (the action bar says so)
         phase = view["phase"]
-        amount_keys = "↑↓ or a: amount" if not self.ascii else "up/dn or a: amount"
+        amount_keys = "↑↓, a: amount" if not self.ascii else "up/dn, a: amount"
         if phase == "widow":
-            return Text(f"You deal. Keep your hand, and the others bid for the widow ({view['widow_size']} cards): "
-                        "the winner pays you and swaps their whole hand for it. Or swap yours for the widow, "
-                        "unseen.")
+            return Text(f"You deal. Keep your hand: the others bid for the widow ({view['widow_size']} cards) and the "
+                        "winner pays you and swaps hands with it. Or swap yours for the widow, unseen.")
         if phase == "auction":
             auction = view["auction"]
             dealer = names[view["dealer"]]
             high = f"high bid {auction['bid']} by {names[auction['bidder']]}" if auction["bidder"] is not None \
                 else "no bid yet"
             limits = amount_range(view, "bid")
-            may = f"bid {limits[0]} to {limits[1]} ({amount_keys})" if limits else "not outbid it"
-            return Text(f"Widow auction, {high}. You may {may} or pass (final). The winner pays {dealer} and "
-                        "swaps their whole hand for the widow, unseen.")
+            may = f"Bid {limits[0]} to {limits[1]} ({amount_keys})" if limits else "You cannot outbid it:"
+            return Text(f"Widow auction, {high}. {may} or pass for good. The winner pays {dealer} and swaps "
+                        "whole hands with the widow, unseen.")
         if phase == "poker":
             bet = view["betting"]
             to_call = bet["level"] - bet["put"][seat]

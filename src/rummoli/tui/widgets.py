@@ -67,7 +67,7 @@ class ActionBar(Widget, can_focus=True):
         Binding("enter,space", "choose", "choose", show=False),
         *(Binding(str(k), f"digit({k})", show=False) for k in range(10)),
     ]
-    MARKER = 14  # columns kept for the page marker when the choices need more than one page
+    MARKER = 13  # columns kept on a page's last line for its marker when the choices need several pages
 
     class Chosen(Message):
         def __init__(self, action: dict[str, Any]) -> None:
@@ -107,13 +107,14 @@ class ActionBar(Widget, can_focus=True):
 
     def pages(self, width: int, height: int) -> list[list[list[int]]]:
         """The choices' indices by page and line: each page fits ``height`` lines of ``width`` and holds at
-        most nine choices; with more than one page, room for the marker is kept on every line."""
+        most nine choices; with more than one page, room for the marker is kept on each page's last line."""
 
-        def pack(room: int) -> list[list[list[int]]]:
+        def pack(marker: int) -> list[list[list[int]]]:
             pages: list[list[list[int]]] = [[[]]]
             used = count = 0
             for k in range(len(self.choices)):
                 size = len(self.piece(k, 1))
+                room = width - (marker if len(pages[-1]) == height else 0)  # the marker sits on a page's last line
                 if count == 9:
                     pages.append([[]])
                     used = count = 0
@@ -130,8 +131,8 @@ class ActionBar(Widget, can_focus=True):
                 count += 1
             return pages
 
-        pages = pack(width)
-        return pack(width - self.MARKER) if len(pages) > 1 else pages
+        pages = pack(0)
+        return pack(self.MARKER) if len(pages) > 1 else pages
 
     def page_of(self, pages: list[list[list[int]]], k: int) -> int:
         return next((p for p, page in enumerate(pages) if any(k in line for line in page)), 0)
@@ -155,6 +156,8 @@ class ActionBar(Widget, can_focus=True):
             shown.append(text)
         if len(pages) > 1:
             arrows = ("<" if at else " ") + f" page {at + 1}/{len(pages)} " + (">" if at + 1 < len(pages) else " ")
+            if len(shown) < height:  # a short last page: the marker on a line of its own
+                shown.append(Text())
             shown[-1].append(" " * max(1, width - self.MARKER - shown[-1].cell_len + 1) + arrows, style="bold yellow")
         return Text("\n").join(shown)
 
