@@ -14,7 +14,7 @@ from __future__ import annotations
 import reprlib
 from typing import Final
 
-#: The most characters of a bad value any error message quotes (RULES.md R-NOTE-6).
+#: The most characters of a bad value any error message quotes (docs/records.md R-NOTE-6).
 QUOTE_LIMIT: Final = 80
 
 
