@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from test_play import first_of, options  # type: ignore[import-not-found]
+from test_play import first_of, first_screen, options  # type: ignore[import-not-found]
 from textual.app import App, ComposeResult
 from textual.widgets import RichLog
 
@@ -104,14 +104,8 @@ def test_a_showdown_stays_on_screen_with_each_best_five_and_the_winner(tmp_path:
 def test_the_dealer_is_told_what_keep_and_swap_mean(tmp_path: Path) -> None:
     app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", seed="0", players=3)), pace=0)
 
-    async def run() -> tuple[str, list[str]]:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            assert app.board.view is not None
-            prompt = app.board.prompt_text(app.board.view).plain
-            return prompt, [c.label for c in app.board.query_one(ActionBar).choices]
-
-    text, labels = asyncio.run(run())
+    text, labels = first_screen(app, lambda app: (app.board.prompt_text(app.board.view).plain,
+                                                  [c.label for c in app.board.query_one(ActionBar).choices]))
     assert "You deal. Keep your hand: the others bid for the widow" in text
     assert "the winner pays you and swaps hands with it" in text and "swap yours for the widow, unseen" in text
     assert labels == ["Swap for the widow", "Keep (widow to auction)"] or set(labels) == {
@@ -228,25 +222,15 @@ def test_the_log_scrolls_by_keyboard(tmp_path: Path) -> None:
 def test_michigan_shows_no_poker_hand(tmp_path: Path) -> None:
     app = PlayApp(open_table(options(tmp_path, ruleset="michigan", seed="1")), pace=0)
 
-    async def run() -> str:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            return screen_text(app)
-
-    text = asyncio.run(run())
-    assert "poker" not in text.lower()
+    assert "poker" not in first_screen(app).lower()
 
 
 def test_gin_speaks_of_the_upcard_and_of_no_melds_on_the_table(tmp_path: Path) -> None:
     app = PlayApp(open_table(PlayOptions(ruleset="gin-rummy", players=2, bots=["random"], hands=1, seed="0",
                                          pace=0, save=tmp_path)), pace=0)
 
-    async def run() -> tuple[str, list[str]]:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            return screen_text(app), [c.label for c in app.board.query_one(ActionBar).choices]
-
-    text, labels = asyncio.run(run())
+    text, labels = first_screen(app, lambda app: (screen_text(app),
+                                                  [c.label for c in app.board.query_one(ActionBar).choices]))
     assert "The upcard is" in text and "take it, or pass" in text
     assert "Melds stay in the hands" in text and "No melds on the table" not in text
     assert labels[0].startswith("Take the upcard") and "Pass (leave the upcard)" in labels

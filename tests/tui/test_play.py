@@ -70,6 +70,17 @@ def check_no_leak(app: PlayApp) -> None:
     assert not leaked, f"hidden cards on screen: {leaked}\n{screen_text(app)}"
 
 
+def first_screen(app: PlayApp, read: Callable[[PlayApp], Any] = screen_text) -> Any:
+    """What ``read`` finds on the table's first screen at 80x24 (by default the screen's text)."""
+
+    async def run() -> Any:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return read(app)
+
+    return asyncio.run(run())
+
+
 Chooser = Callable[[list[Choice]], list[str]]
 
 
@@ -182,13 +193,7 @@ def test_snapshot_of_the_table(tmp_path: Path) -> None:
     pytest tests/tui -k snapshot``, then read the diff of ``tests/tui/snapshots/`` before committing it.
     """
     app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", seed="15")), pace=0)
-
-    async def first_screen() -> str:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            return screen_text(app)
-
-    text = asyncio.run(first_screen())
+    text = first_screen(app)
     path = SNAPSHOTS / "rummoli-seed15.txt"
     if os.environ.get("RUMMOLI_UPDATE_SNAPSHOTS") or not path.exists():
         path.write_text(text + "\n", encoding="utf-8")
