@@ -54,3 +54,17 @@ def test_a_rummy_hand_says_how_it_ended_and_the_scores() -> None:
         record = rummy_record("rummy", 2, f"s{seed}")
         text = tell(record, replay(record))
         assert re.search(r"goes out|blocked", text) and text.splitlines()[-1].startswith("Scores: ")
+
+
+def test_an_evening_record_is_told_hand_by_hand() -> None:
+    from rummoli.table import Seat, Table
+
+    table = Table("rummoli", [Seat(name, bot="random") for name in ("Ann", "Bob", "Cy")], hands=2, seed="tell")
+    while not table.over:
+        if table.hand_over:
+            table.next_hand()
+        else:
+            table.play_bot()
+    record = table.evening_record()
+    text = tell(record, replay(record))
+    assert text.startswith("Hand 1. rummoli: 3 players") and "\n\nHand 2. rummoli: 3 players" in text
