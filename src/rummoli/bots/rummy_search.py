@@ -54,6 +54,7 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
     rng.shuffle(pool)
     dealt: list[list[int]] = []
     draws: dict[int, list[int]] = {}  # seat -> the cards of its blind draws, in order
+    upcard = k.turned_up if k.turned_up >= 0 else -1
     for seat in range(n):
         if seat == me:
             hidden = bits(k.hand & ~k.held_tracked[me])
@@ -66,13 +67,15 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
         current = [pool.pop() for _ in range(slots)] if slots <= len(pool) else None
         if current is None:
             return None
-        order = k.hidden_played[seat] + current
         blind = sum(1 for s, c in k.blind_draws if s == seat)
+        if upcard < 0 and current and len(k.hidden_played[seat]) + slots == size + blind + 1:
+            upcard = current.pop()  # this seat took the upcard nobody named: one it still holds
+        order = k.hidden_played[seat] + current
         if len(order) != size + blind:
             return None
         dealt.append(order[:size])
         draws[seat] = order[size:]
-    stock: list[int] = [k.turned_up if k.turned_up >= 0 else pool.pop()]
+    stock: list[int] = [upcard if upcard >= 0 else pool.pop()]
     for seat, card in k.blind_draws:
         if seat == me:
             if card < 0:
