@@ -693,7 +693,11 @@ def main() -> None:
                 for result in pool.map(run, jobs):
                     results.append(result)
                     if args.progress and len(results) % 10 == 0:
-                        print(f"  {engine} {level}: {len(results)}/{len(jobs)}", file=sys.stderr, flush=True)
+                        games = [(a, b) for r in results for a, b in zip(r["points"], r.get("theirs") or
+                                                                          [-p for p in r["points"]], strict=True)]
+                        share = statistics.fmean(win_share(a, b) for a, b in games)
+                        print(f"  {engine} {level}: {len(results)}/{len(jobs)} deals, win {share:.1%}",
+                              file=sys.stderr, flush=True)
             shares, points, ties = [], [], 0
             for r in results:
                 theirs = r.get("theirs") or [-p for p in r["points"]]

@@ -26,6 +26,7 @@ A bot's objective is its own chip change over the hand.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -44,6 +45,7 @@ from rummoli.bots.stops_policy import (
     poker_percentile,
     sequence_from,
     table_for,
+    value_percentile,
 )
 from rummoli.bots.stops_search import choose_best, evaluate, sigmoid
 from rummoli.poker import evaluate_mask
@@ -125,20 +127,27 @@ class StopsBot(Bot):
             return opts.pick("bid", bid[0])
         return opts.pick("pass")
 
-    def win_chance(self, view: dict[str, Any]) -> float:
+    def win_chance(self, view: dict[str, Any], thresholds: tuple[float, ...] = ()) -> float:
+        """The chance the hand beats every player still in.  ``thresholds``: the values of it where
+        this bot's choice changes (a counting bot may stop estimating once it is clearly off them all)."""
         hand = mask_of_texts(view["hand"])
         return float(poker_percentile(hand) ** max(1, _opponents_in(view)))
 
     def betting(self, view: dict[str, Any], opts: Options) -> ActionJSON:
-        p = self.win_chance(view)
         betting = view.get("betting") or {}
         me = view["seat"]
         to_call = int(betting.get("level", 0)) - int(betting.get("put", [0] * (me + 1))[me])
-        kind, amount = self.bet_rule(p, opts, to_call, int(view["pots"].get(self.poker_pot(view), 0)))
+        pot = int(view["pots"].get(self.poker_pot(view), 0))
+        p = self.win_chance(view, self.bet_thresholds(opts, to_call, pot))
+        kind, amount = self.bet_rule(p, opts, to_call, pot)
         return opts.pick(kind, amount if kind in ("bet", "raise") else None)
 
     def bet_rule(self, p: float, opts: Options, to_call: int, pot: int) -> tuple[str, int]:
         return easy_bet(p, opts.has("check"), opts.range("bet"), opts.range("raise"), to_call)
+
+    def bet_thresholds(self, opts: Options, to_call: int, pot: int) -> tuple[float, ...]:
+        """The win chances at which :meth:`bet_rule` changes its answer (none known: estimate fully)."""
+        return ()
 
     @staticmethod
     def poker_pot(view: dict[str, Any]) -> str:
@@ -181,7 +190,8 @@ def hand_worth(t: Table, mask: int, k: Known, opponents: int) -> float:
     if t.poker is not None and rules.poker != "none" and mask.bit_count() >= 5:
         worth += poker_percentile(mask) ** max(1, opponents) * (pots[t.poker] + 2 * opponents)
     size = mask.bit_count()
-    lowness = sum(12 - (c % 13) for c in range(52) if mask >> c & 1) / (12 * size)
+    lowness = (_LOWNESS[mask & 0x1FFF] + _LOWNESS[mask >> 13 & 0x1FFF] + _LOWNESS[mask >> 26 & 0x1FFF]
+               + _LOWNESS[mask >> 39]) / (12 * size)
     p_out = min(0.9, 2 * lowness / k.n)
     others = sum(k.sizes) - k.sizes[k.me]
     leftover = 0.5 * others if rules.leftover == "pay" else 0.0
@@ -189,9 +199,25 @@ def hand_worth(t: Table, mask: int, k: Known, opponents: int) -> float:
     return worth
 
 
+#: per 13-card suit block: the sum over its cards of 12 - rank (how low they are)
+_LOWNESS = tuple(sum(12 - r for r in range(13) if block >> r & 1) for block in range(1 << 13))
+
+
+def draw(rng: random.Random, cards: list[int], size: int) -> list[int]:
+    """``size`` distinct cards drawn at random from ``cards`` (a partial shuffle of a copy: one
+    ``random()`` per card drawn, much cheaper than ``rng.sample``)."""
+    pool = cards[:]
+    n = len(pool)
+    random_ = rng.random
+    for i in range(min(size, n)):
+        j = i + int(random_() * (n - i))
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:size]
+
+
 def _sample_subset(rng: random.Random, cards: list[int], size: int) -> int:
     m = 0
-    for c in rng.sample(cards, min(size, len(cards))):
+    for c in draw(rng, cards, size):
         m |= 1 << c
     return m
 
@@ -208,6 +234,8 @@ class NormalStopsBot(StopsBot):
         super().__init__(seed, budget, samples)
         #: what the showdowns of earlier hands told of each opponent's bets
         self.memory = BettingMemory()
+        #: samples behind the last win chance (for benchmarks)
+        self.last_poker_samples = 0
 
     def observe(self, view: View) -> None:
         self.memory.observe(view)
@@ -249,7 +277,18 @@ class NormalStopsBot(StopsBot):
                 return opts.pick("bid", bid[0])
         return opts.pick("pass")
 
-    def win_chance(self, view: dict[str, Any]) -> float:
+    #: the fewest samples behind a win chance, how often it checks whether the decision is clear, and
+    #: how many standard errors away from every threshold make it clear
+    poker_min_samples = 8
+    poker_check_every = 4
+    poker_clear_z = 2.5
+
+    def win_chance(self, view: dict[str, Any], thresholds: tuple[float, ...] = ()) -> float:
+        """Monte-Carlo over the unseen cards, each sample weighted by how likely the opponents' bets
+        were with the hands it gives them.  Only the hands that count are dealt (the active players'
+        with five cards or more: the unseen cards are exchangeable, so the folded hands and the widow
+        need no cards), and with ``thresholds`` it stops as soon as the estimate is more than
+        ``poker_clear_z`` standard errors (weighted: Kish's effective sample size) from every one."""
         k = self.known(view)
         folded = set((view.get("betting") or {}).get("folded", []))
         active = [s for s in range(k.n) if s != k.me and s not in folded]
@@ -257,32 +296,56 @@ class NormalStopsBot(StopsBot):
             return 1.0 if not active else 0.0
         mine = evaluate_mask(k.hand)
         unseen = [c for c in range(52) if k.unseen >> c & 1]
-        others = [s for s in range(k.n) if s != k.me]
-        wins = weight_sum = 0.0
-        for _ in range(self.poker_samples):
-            self.rng.shuffle(unseen)
+        dealt = [(k.sizes[s], k.aggression[s], k.credibility[s]) for s in active if k.sizes[s] >= 5]
+        need = sum(size for size, _, _ in dealt)
+        if not dealt or need > len(unseen):
+            return 1.0
+        others = k.n - 1
+        rng = self.rng
+        wins = weight_sum = weight_sq = 0.0
+        n = 0
+        limit = self.poker_samples
+        while n < limit:
+            cards = draw(rng, unseen, need)
             pos = 0
             weight = 1.0
             best_other = -1
-            for s in others:
-                size = k.sizes[s]
+            for size, aggression, credibility in dealt:
                 m = 0
-                for c in unseen[pos:pos + size]:
+                for c in cards[pos:pos + size]:
                     m |= 1 << c
                 pos += size
-                if s in active and size >= 5:
-                    best_other = max(best_other, evaluate_mask(m))
-                    if k.aggression[s]:
-                        # Players bet on a fair chance to beat the table: with this hand, would it have?
-                        q = poker_percentile(m) ** (k.n - 1)
-                        strong = max(0.05, sigmoid((q - 0.6) / 0.07))
-                        weight *= believed(k.credibility[s], strong) ** k.aggression[s]
+                value = evaluate_mask(m)
+                if value > best_other:
+                    best_other = value
+                if aggression:
+                    # Players bet on a fair chance to beat the table: with this hand, would it have?
+                    q = value_percentile(value, size) ** others
+                    strong = max(0.05, sigmoid((q - 0.6) / 0.07))
+                    weight *= believed(credibility, strong) ** aggression
+            n += 1
             weight_sum += weight
+            weight_sq += weight * weight
             if mine > best_other:
                 wins += weight
             elif mine == best_other:
                 wins += weight / 2
+            if thresholds and n >= self.poker_min_samples and n % self.poker_check_every == 0 and weight_sum:
+                p = wins / weight_sum
+                effective = weight_sum * weight_sum / weight_sq
+                error = math.sqrt(max(p * (1 - p), 0.25 / effective) / effective)  # never 0 at p = 0 or 1
+                if all(abs(p - t) > self.poker_clear_z * error for t in thresholds):
+                    break
+        self.last_poker_samples = n
         return wins / weight_sum if weight_sum else 0.0
+
+    def bet_thresholds(self, opts: Options, to_call: int, pot: int) -> tuple[float, ...]:
+        if opts.has("check"):
+            return (self.bet_from,) if opts.range("bet") is not None else (2.0,)
+        out = [to_call / (pot + to_call)] if to_call > 0 else []
+        if opts.range("raise") is not None:
+            out.append(self.raise_from)
+        return tuple(out) or (2.0,)
 
     #: ``p`` (its hand's chance to beat every player still in, as its counting weighs their bets) from
     #: which it bets, and from which it raises

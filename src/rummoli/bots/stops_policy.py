@@ -104,11 +104,14 @@ def poker_percentile(mask: int, size: int | None = None) -> float:
     True
     """
     k = mask.bit_count() if size is None else size
-    k = min(max(k, 5), 52)
     if mask.bit_count() < 5:
         return 0.0
-    table = _values(k)
-    v = evaluate_mask(mask)
+    return value_percentile(evaluate_mask(mask), k)
+
+
+def value_percentile(v: int, size: int) -> float:
+    """:func:`poker_percentile` of a hand already evaluated (``v``) of ``size`` cards."""
+    table = _values(min(max(size, 5), 52))
     lo = bisect.bisect_left(table, v)
     hi = bisect.bisect_right(table, v)
     return (lo + hi) / 2 / len(table)

@@ -1,0 +1,93 @@
+"""The adapter of ``bench/bots_external.py`` that lets our Gin bots play on OpenSpiel's and RLCard's
+engines, on a few short seeded games per engine.
+
+OpenSpiel and RLCard are bench dependencies (pyproject's ``bench`` extra), not test ones: these tests
+are skipped, by ``pytest.importorskip``, where they are not installed.  Where they are, every action
+the adapter sends is checked against that engine's legal list before it is applied (the games raise
+otherwise), and the referee counts every card a view named that the engine hides from our seat.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pyspiel")
+pytest.importorskip("rlcard")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for ``bench``
+
+from bench import bots_external as ext  # noqa: E402
+
+from rummoli.bots import rummy_search, rummy_view  # noqa: E402
+
+
+@pytest.fixture
+def strict_worlds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every world the hard bot samples from an adapter's view must replay in our engine."""
+    monkeypatch.setattr(rummy_view, "_STRICT", True)
+    sampled = [0]
+    real = rummy_search.sample_world
+
+    def checked(k: Any, rng: Any) -> Any:
+        world = real(k, rng)
+        assert world is not None, "a view the search cannot rebuild a world from"
+        sampled[0] += 1
+        return world
+
+    monkeypatch.setattr(rummy_search, "sample_world", checked)
+    return sampled
+
+
+def run(engine: str, level: str, seed: int, samples: int | None) -> dict[str, Any]:
+    """Both games of one deal, every view checked for our seat's own hand and actions."""
+    deal = ext.openspiel_deal if engine == "openspiel" else ext.rlcard_deal
+    original = ext.Seat.ask
+
+    def ask(seat: ext.Seat, phase: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        choice = original(seat, phase, legal)
+        assert all(a["seat"] == seat.me for a in legal)
+        assert "hand" in seat.view(phase, legal) and len(seat.hand) in (10, 11)
+        return choice
+
+    ext.Seat.ask = ask  # type: ignore[method-assign]
+    try:
+        result = deal((level, seed, samples))
+    finally:
+        ext.Seat.ask = original  # type: ignore[method-assign]
+    return result
+
+
+@pytest.mark.parametrize("engine", ["openspiel", "rlcard"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_normal_plays_legal_games_on_their_engine_without_reading_a_hidden_card(engine: str, seed: int) -> None:
+    result = run(engine, "normal", seed, None)
+    assert len(result["points"]) == 2  # the deal twice, seats swapped, each scored by their code
+    assert result["decisions"] > 4
+    assert result["leaks"] == 0
+
+
+@pytest.mark.parametrize("engine", ["openspiel", "rlcard"])
+def test_hard_rebuilds_every_world_from_the_adapters_view(engine: str, strict_worlds: list[int]) -> None:
+    result = run(engine, "hard", 3, 2)
+    assert result["leaks"] == 0
+    assert strict_worlds[0] > 0
+
+
+def test_the_hidden_card_check_sees_a_hidden_card() -> None:
+    """The referee's check is not empty-handed: a view that names the opponent's unseen card is caught."""
+    engine = ext._engine("openspiel")
+    assert isinstance(engine, ext.OpenSpielGin)
+    caught: list[int] = []
+
+    def check(seat: ext.Seat, state: Any) -> int:
+        hidden = engine.hidden(state, seat.me)
+        seat.named.add(sorted(hidden)[0])  # as if the view had named it
+        caught.append(len(seat.named & hidden))
+        return caught[-1]
+
+    engine.play(list(range(52)), ext.our_bot("easy", 1, None), 0, check)
+    assert caught and all(n >= 1 for n in caught)
