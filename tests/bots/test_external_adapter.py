@@ -20,9 +20,9 @@ pytest.importorskip("rlcard")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for ``bench``
 
-from bench import bots_external as ext  # noqa: E402
+from bench import bots_external as ext
 
-from rummoli.bots import rummy_search, rummy_view  # noqa: E402
+from rummoli.bots import rummy_search, rummy_view
 
 
 @pytest.fixture
