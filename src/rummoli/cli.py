@@ -220,6 +220,34 @@ def play(
         raise fail("play", error) from None
 
 
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    data: Path | None = typer.Option(None, "--data", help="Data folder (default: your data folder, rummoli/)."),
+    database_url: str | None = typer.Option(
+        None, "--database-url", help="SQLAlchemy URL of the database (default: SQLite in the data folder)."),
+    bot_pace: float | None = typer.Option(None, "--bot-pace", min=0, help="Seconds a bot's move takes at least (1)."),
+    hand_pause: float | None = typer.Option(None, "--hand-pause", min=0, help="Seconds between hands (4)."),
+    grace: float | None = typer.Option(None, "--grace", min=0, help="Seconds away before a bot plays a seat (60)."),
+    bot_workers: int | None = typer.Option(
+        None, "--bot-workers", min=-1, help="Bot worker processes (0: one per core; -1: none, a thread)."),
+    origin: list[str] = typer.Option([], "--origin", help="Another web origin allowed on the websocket."),
+    allow_seeds: bool = typer.Option(False, "--allow-seeds", help="Let tables fix their shuffle (practice, tests)."),
+) -> None:
+    """Start the game server: tables with friends and bots, in the browser or any websocket client."""
+    from rummoli.server.run import serve as run_server
+    from rummoli.server.settings import Settings
+
+    try:
+        settings = Settings.from_env(host=host, port=port, data_dir=data, database_url=database_url,
+                                     bot_pace=bot_pace, hand_pause=hand_pause, grace=grace, bot_workers=bot_workers,
+                                     allowed_origins=tuple(origin) or None, allow_seeds=allow_seeds or None)
+    except (TypeError, ValueError) as error:
+        raise fail("serve", error) from None
+    run_server(settings)
+
+
 def unwritable(folder: Path) -> str | None:
     """Why hand records cannot be written in ``folder`` (creating it if need be), or None if they can."""
     try:

@@ -1,0 +1,327 @@
+"""The web application: REST endpoints for tables and seats, the websocket for live play, health and protocol.
+
+:func:`create_app` builds it from :class:`~rummoli.server.settings.Settings`. At start it applies the
+migrations shipped in the package, opens the bots' worker pool and brings back every table that was waiting
+or in play. Every error a client sees is one JSON object ``{"error": {"code", "message", "rule"}}`` (or, on
+the websocket, an ``error`` message): never a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rummoli.bots.worker import BotWorkers
+from rummoli.server.connection import CLOSE_POLICY, Connection, dumps, error_message
+from rummoli.server.hub import Hub
+from rummoli.server.live import LiveTable, ServerError, TableManager
+from rummoli.server.protocol import (
+    PROTOCOL_VERSION,
+    CreateTable,
+    ErrorResponse,
+    Joined,
+    JoinTable,
+    TableCreated,
+    TableList,
+    TableSummary,
+    protocol_schema,
+)
+from rummoli.server.settings import Settings
+from rummoli.server.store import Store
+
+log = logging.getLogger("rummoli.server")
+
+MAX_BODY = 64 * 1024
+Auth = Annotated[str | None, Header(description="`Bearer` and the seat token.")]
+
+DESCRIPTION = """
+Rummoli's game server: tables of friends and computer players, played live over one websocket per client.
+
+* Create a table (`POST /api/tables`): you get its id, an invite link to send your friends, and your
+  **seat token**, a secret that is your seat (there are no accounts). Send it as `Authorization: Bearer TOKEN`
+  to the endpoints that act for a seat, and in the websocket's `hello`.
+* Friends take the open seats (`POST /api/tables/{id}/seats`); the evening starts when every seat is taken
+  (or when the creator starts it: bots take the open seats).
+* Play on `/ws/tables/{id}`: the messages, both ways, are described by `GET /api/protocol.json`.
+"""
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "Refused: the message names the problem (and the rule)."},
+    404: {"model": ErrorResponse, "description": "No such table."},
+}
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413) before any of it is parsed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _BodyTooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _BodyTooLarge:
+            await _too_large(send, self.limit)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = dumps({"error": {"code": "too_large", "message": f"a request body holds at most {limit} bytes",
+                            "rule": None}}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "rule": rule}}, status_code=status)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The application for ``settings`` (see the module's docstring)."""
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        await asyncio.to_thread(store.migrate)
+        workers = BotWorkers(worker_count(settings.bot_workers)) if settings.bot_workers >= 0 else None
+        manager = TableManager(settings, store, Hub(), workers)
+        state["manager"] = manager
+        restored = await manager.recover_all()
+        if restored:
+            log.warning("brought back %d table(s) from %s", restored, settings.database_url.split("://")[0])
+        try:
+            yield
+        finally:
+            await manager.close()
+            if workers is not None:
+                await asyncio.to_thread(workers.close)
+            store.close()
+
+    app = FastAPI(title="Rummoli", version=f"protocol {PROTOCOL_VERSION}", description=DESCRIPTION,
+                  lifespan=lifespan)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    def manager() -> TableManager:
+        found: TableManager = state["manager"]
+        return found
+
+    def base_url(request: Request) -> str:
+        return str(request.base_url).rstrip("/")
+
+    # ----------------------------------------------------------------------------------- errors
+    @app.exception_handler(ServerError)
+    async def _server_error(_request: Request, error: ServerError) -> JSONResponse:
+        return _error(error.status, error.code, error.message, error.rule)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = str(first.get("msg", "invalid request"))
+        if first.get("type") == "json_invalid":
+            message, where = "the body is not valid JSON", ""
+        return _error(422, "malformed", f"{where}: {message}"[:200] if where else message[:200])
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "error")
+        return _error(error.status_code, code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, error: Exception) -> JSONResponse:
+        log.error("internal error: %s", type(error).__name__, exc_info=error)
+        return _error(500, "internal", "the server failed to answer; nothing was changed")
+
+    # ----------------------------------------------------------------------------------- helpers
+    async def table_of(table_id: str) -> LiveTable:
+        live = await manager().get(table_id)
+        if live is None:
+            raise ServerError("not_found", "no such table", status=404)
+        return live
+
+    def seat_of(live: LiveTable, authorization: str | None) -> int:
+        if authorization is None or not authorization.startswith("Bearer "):
+            raise ServerError("unauthorized", "send your seat token as 'Authorization: Bearer TOKEN'", status=401)
+        seat = live.seat_of_token(authorization.removeprefix("Bearer ").strip())
+        if seat is None:
+            raise ServerError("unauthorized", "that seat token holds no seat at this table", status=403)
+        return seat
+
+    # ----------------------------------------------------------------------------------- service
+    @app.get("/healthz", summary="Health", tags=["service"])
+    async def healthz() -> JSONResponse:
+        """`200` when the server and its database answer (`503` when the database does not)."""
+        m = manager()
+        try:
+            ok = await asyncio.to_thread(m.store.ping)
+        except Exception:
+            ok = False
+        body = {"status": "ok" if ok else "degraded", "database": "ok" if ok else "unreachable",
+                "tables": len(m.tables), "clients": m.hub.count(), "protocol": PROTOCOL_VERSION}
+        return JSONResponse(body, status_code=200 if ok else 503)
+
+    @app.get("/api/protocol.json", summary="The websocket protocol", tags=["service"])
+    async def protocol() -> dict[str, Any]:
+        """The JSON Schema of every websocket message (client to server and back) and the protocol version."""
+        return protocol_schema()
+
+    # ----------------------------------------------------------------------------------- tables
+    @app.post("/api/tables", status_code=201, response_model=TableCreated, summary="Create a table",
+              tags=["tables"], responses={**ERRORS, 503: {"model": ErrorResponse}})
+    async def create_table(request: Request, body: Annotated[CreateTable, Body()]) -> TableCreated:
+        """A new table: its ruleset (a built-in name or an inline ruleset, never a path), its seats (`{"bot":
+        LEVEL}` or `{}` for a person), starting chips, evening length and optional turn timer. Answers the id,
+        the invite link, the creator's seat and **seat token** (shown only here). The evening starts when
+        every person's seat is taken."""
+        live, seat, token = await manager().create(body.model_dump())
+        return TableCreated(id=live.id, invite=live.summary(base_url(request))["invite"], seat=seat, token=token)
+
+    @app.get("/api/tables", response_model=TableList, summary="List tables", tags=["tables"])
+    async def list_tables(request: Request, open: bool = False) -> TableList:
+        """The tables waiting or in play (newest first, at most 100); with `open=true`, only those with a
+        seat free to take."""
+        lives = [t for t in manager().tables.values() if t.status != "over"]
+        lives.sort(key=lambda t: -t.created_at)
+        summaries = [t.summary(base_url(request)) for t in lives]
+        if open:
+            summaries = [s for s in summaries if s["open_seats"] > 0]
+        return TableList(tables=[TableSummary(**s) for s in summaries[:100]])
+
+    @app.get("/api/tables/{table_id}", response_model=TableSummary, summary="A table's public summary",
+             tags=["tables"], responses=ERRORS)
+    async def get_table(request: Request, table_id: str) -> TableSummary:
+        """Game, ruleset, seats (names, bots, who is connected, which are open), hand number and `seq`:
+        what anyone may see (a spectator needs no token)."""
+        return TableSummary(**(await table_of(table_id)).summary(base_url(request)))
+
+    @app.post("/api/tables/{table_id}/seats", status_code=201, response_model=Joined, summary="Take a seat",
+              tags=["seats"], responses={**ERRORS, 409: {"model": ErrorResponse}})
+    async def join(table_id: str, body: JoinTable) -> Joined:
+        """Take an open seat with a display name (text, at most 24 characters): the answer holds its seat
+        token. `409` when no seat is open (the evening has started) or the name is taken."""
+        live = await table_of(table_id)
+        seat, token = await manager().join(live, body.name, body.seat)
+        return Joined(id=live.id, seat=seat, token=token)
+
+    @app.post("/api/tables/{table_id}/leave", summary="Leave your seat", tags=["seats"],
+              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
+    async def leave(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
+        """Give up your seat: the token stops working. Before the evening starts the seat opens again;
+        during it, a bot plays the seat to the end."""
+        live = await table_of(table_id)
+        await manager().leave(live, seat_of(live, authorization))
+        return TableSummary(**live.summary(base_url(request)))
+
+    @app.post("/api/tables/{table_id}/start", summary="Start now (creator)", tags=["seats"],
+              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
+    async def start(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
+        """The creator deals the first hand without waiting: bots take the seats still open."""
+        live = await table_of(table_id)
+        creator_only(live, seat_of(live, authorization))
+        await manager().start_now(live)
+        return TableSummary(**live.summary(base_url(request)))
+
+    @app.post("/api/tables/{table_id}/end", summary="End the evening (creator)", tags=["tables"],
+              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
+    async def end(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
+        """The creator ends the evening: no new hand is dealt; the hand in play is played to its end."""
+        live = await table_of(table_id)
+        creator_only(live, seat_of(live, authorization))
+        await live.end()
+        return TableSummary(**live.summary(base_url(request)))
+
+    def creator_only(live: LiveTable, seat: int) -> None:
+        if seat != live.creator_seat:
+            raise ServerError("unauthorized", "only the table's creator may do that", status=403)
+
+    # ----------------------------------------------------------------------------------- history
+    @app.get("/api/tables/{table_id}/history", summary="Your view of the hands so far", tags=["history"],
+             responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
+    async def history(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """Every event of the evening as your seat saw it (your cards, never another seat's), grouped by
+        hand: `{"format": "rummoli-seat-history/1", "seat", "hands": [{"hand_no", "events"}]}`."""
+        live = await table_of(table_id)
+        seat = seat_of(live, authorization)
+        async with live.lock:
+            events = live.events_since(0, seat)
+        hands: dict[int, list[dict[str, Any]]] = {}
+        for event in events:
+            hands.setdefault(int(event.get("hand_no", 0) or 0), []).append(event)
+        return {"format": "rummoli-seat-history/1", "table": live.id, "seat": seat, "seq": live.seq,
+                "hands": [{"hand_no": k, "events": v} for k, v in sorted(hands.items())]}
+
+    @app.get("/api/tables/{table_id}/record", summary="The evening's record (when it is over)",
+             tags=["history"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
+                                          409: {"model": ErrorResponse}})
+    async def record(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+        """The full `rummoli-evening/1` record (every hand with every card), for the table's players once
+        the evening is over; `rummoli replay FILE` checks it. `409` while the evening goes on."""
+        live = await table_of(table_id)
+        seat_of(live, authorization)
+        if live.status != "over" or live.table is None:
+            raise ServerError("unavailable", "the record is available once the evening is over", status=409)
+        async with live.lock:
+            data: dict[str, Any] = live.table.evening_record()
+        return data
+
+    # ----------------------------------------------------------------------------------- live play
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        """Live play (see /api/protocol.json)."""
+        await websocket.accept()
+        if not origin_allowed(websocket, settings):
+            await websocket.send_text(dumps(error_message("unauthorized", "this page's origin may not connect")))
+            await websocket.close(CLOSE_POLICY, "origin not allowed")
+            return
+        await Connection(websocket, manager()).run(table_id)
+
+    return app
+
+
+def worker_count(asked: int) -> int:
+    """``asked`` bot workers, or for 0 one per core (at most 4)."""
+    return asked if asked > 0 else max(1, min(4, os.cpu_count() or 1))
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """A browser's ``Origin`` must be this server's own address or one the settings allow; a client that
+    sends none (a program, not a page a stranger could load) may connect."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    if origin in (f"http://{host}", f"https://{host}"):
+        return True
+    return origin in settings.allowed_origins

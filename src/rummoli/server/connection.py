@@ -1,0 +1,241 @@
+"""One websocket client: its hello, its messages checked by size, rate and type, and its own updates.
+
+Each client has one writer task and a queue, so the messages it receives keep their order (welcome first,
+then updates) and a slow client never holds up a table: updates it has not taken yet merge into one, built
+when it is sent, from exactly what its seat may see (``events_since`` and ``view`` of its seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rummoli.server.live import LiveTable, ServerError, TableManager
+from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Ping, client_message
+
+log = logging.getLogger("rummoli.server")
+
+HELLO_TIMEOUT = 15.0
+CLOSE_POLICY = 1008
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "rule": rule, "seq": seq}
+
+
+def one_line(error: ValidationError) -> str:
+    """The first problem pydantic found, as one line naming where it is."""
+    first = error.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    text = f"{where}: {first['msg']}" if where else str(first["msg"])
+    if first["type"] == "json_invalid":
+        text = "a message is one JSON object"
+    return text[:200]
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.
+
+    >>> r = RateLimit(1.0, 2)
+    >>> r.allow(0.0), r.allow(0.0), r.allow(0.0), r.allow(1.0)
+    (True, True, False, True)
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp: float | None = None
+        self.refused = 0
+
+    def allow(self, now: float) -> bool:
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+class Connection:
+    """A client of one table (see the module's docstring)."""
+
+    def __init__(self, websocket: WebSocket, manager: TableManager) -> None:
+        self.ws = websocket
+        self.manager = manager
+        self.live: LiveTable | None = None
+        self.seat: int | None = None
+        self.last_seq = 0
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._update_pending = False
+        self.closing = False
+        settings = manager.settings
+        self.limit = RateLimit(settings.rate, settings.burst)
+
+    # ------------------------------------------------------------------------------------- hub side
+    def poke(self) -> None:
+        if not self._update_pending:
+            self._update_pending = True
+            self.queue.put_nowait("update")
+
+    def poke_seats(self) -> None:
+        self.queue.put_nowait("seats")
+
+    def close(self, code: int, reason: str) -> None:
+        self.closing = True
+        self.queue.put_nowait(("close", code, reason))
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.queue.put_nowait(message)
+
+    async def writer(self) -> None:
+        ws = self.ws
+        while True:
+            item = await self.queue.get()
+            live = self.live
+            if item == "update" and live is not None:
+                self._update_pending = False
+                async with live.lock:
+                    seq = live.seq
+                    if seq <= self.last_seq:
+                        continue
+                    text = live.update_text(self.seat, self.last_seq)
+                    self.last_seq = seq
+                await ws.send_text(text)
+            elif item == "seats" and live is not None:
+                await ws.send_text(dumps({"type": "seats", "seats": live.seat_infos()}))
+            elif isinstance(item, tuple):
+                await ws.close(item[1], item[2])
+                return
+            elif isinstance(item, dict):
+                await ws.send_text(dumps(item))
+
+    # ------------------------------------------------------------------------------------- reading
+    async def _receive(self) -> str | None:
+        """The next text message, or ``None`` once the client is gone."""
+        message = await self.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        if message.get("text") is None:
+            return ""  # a binary frame: not a protocol message
+        text: str = message["text"]
+        return text
+
+    def _check(self, text: str) -> Hello | Act | Ping | None:
+        """The message read and checked, or ``None`` after sending the client its error."""
+        settings = self.manager.settings
+        if not self.limit.allow(time.monotonic()):
+            self.send(error_message("rate_limited", f"too many messages: at most {settings.rate:g} a second"))
+            if self.limit.refused > 3 * settings.burst:
+                self.close(CLOSE_POLICY, "too many messages")
+            return None
+        if len(text) > settings.max_message or len(text.encode("utf-8")) > settings.max_message:
+            self.send(error_message("too_large", f"a message holds at most {settings.max_message} bytes"))
+            return None
+        if not text:
+            self.send(error_message("malformed", "a message is one JSON object, sent as text"))
+            return None
+        try:
+            parsed: Hello | Act | Ping = client_message.validate_json(text)
+        except ValidationError as error:
+            self.send(error_message("malformed", one_line(error)))
+            return None
+        return parsed
+
+    async def run(self, table_id: str) -> None:
+        """The whole life of the connection: hello, then messages until the client goes."""
+        writer = asyncio.get_running_loop().create_task(self.writer())
+        try:
+            await self._serve(table_id)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            if self.live is not None:
+                self.manager.hub.unsubscribe(self.live.id, self)
+                with contextlib.suppress(Exception):
+                    await self.live.depart(self.seat)
+            # Let the writer send what is queued (an error, a close), then stop it.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._drain()), 1.0)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def _drain(self) -> None:
+        while not self.queue.empty():
+            await asyncio.sleep(0.01)
+
+    async def _serve(self, table_id: str) -> None:
+        try:
+            text = await asyncio.wait_for(self._receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            self.send(error_message("protocol", "say hello first"))
+            self.close(CLOSE_POLICY, "no hello")
+            return
+        if text is None:
+            return
+        hello = self._check(text)
+        if hello is None:
+            self.close(CLOSE_POLICY, "bad hello")
+            return
+        if not isinstance(hello, Hello):
+            self.send(error_message("protocol", "the first message is a hello"))
+            self.close(CLOSE_POLICY, "no hello")
+            return
+        if hello.protocol != PROTOCOL_VERSION:
+            self.send(error_message("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, "
+                                                f"not {hello.protocol}"))
+            self.close(CLOSE_POLICY, "protocol version")
+            return
+        live = await self.manager.get(table_id)
+        if live is None:
+            self.send(error_message("malformed", "no such table"))
+            self.close(4004, "no such table")
+            return
+        if hello.token is not None:
+            self.seat = live.seat_of_token(hello.token)
+            if self.seat is None:
+                self.send(error_message("unauthorized", "that seat token holds no seat at this table"))
+                self.close(4003, "bad token")
+                return
+        self.live = live
+        async with live.lock:
+            since = hello.since if hello.since is not None and hello.since <= live.seq else live.seq
+            self.last_seq = live.seq
+            self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": live.id, "seat": self.seat,
+                       "seq": live.seq, "view": live.view(self.seat), "events": live.events_since(since, self.seat),
+                       "seats": live.seat_infos(), "clock": live.clock_info()})
+            self.manager.hub.subscribe(live.id, self)
+        await live.arrive(self.seat)
+        while True:
+            text = await self._receive()
+            if text is None:
+                return
+            message = self._check(text)
+            if self.closing:
+                return
+            if message is None:
+                continue
+            if isinstance(message, Ping):
+                self.send({"type": "pong"})
+            elif isinstance(message, Hello):
+                self.send(error_message("protocol", "hello was already said"))
+            elif self.seat is None:
+                self.send(error_message("unauthorized", "spectators cannot act: say hello with a seat token"))
+            else:
+                try:
+                    await live.act(self.seat, message.action, message.seq)
+                except ServerError as error:
+                    self.send(error_message(error.code, error.message, error.rule, error.seq))

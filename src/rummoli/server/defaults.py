@@ -1,0 +1,53 @@
+"""The safe default a turn timer plays for a person who did not decide in time.
+
+It picks from the view's own ``legal_actions`` (never a second copy of the rules), in this order of
+preference: check, pass, keep (the dealer's widow choice), fold, draw from the stock, the lowest legal card
+to lead or play; and for a Rummy discard the card worth the most, so the late player's penalty stays small.
+
+>>> safe_default({"legal_actions": [{"seat": 1, "action": "bet", "min": 1, "max": 5},
+...                                 {"seat": 1, "action": "check"}]})
+{'seat': 1, 'action': 'check'}
+>>> safe_default({"legal_actions": [{"seat": 0, "action": "play", "card": "Kd"},
+...                                 {"seat": 0, "action": "play", "card": "4d"}]})
+{'seat': 0, 'action': 'play', 'card': '4d'}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummoli.cards import Card
+
+PREFERENCE = ("check", "pass", "keep", "fold")
+
+
+def _rank(action: dict[str, Any]) -> int:
+    card = action.get("card")
+    return Card.parse(card).rank if isinstance(card, str) else 99
+
+
+def safe_default(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The action to play for a seat that ran out of time, or ``None`` if it has no legal action."""
+    legal: list[dict[str, Any]] = list(view.get("legal_actions") or [])
+    if not legal:
+        return None
+    names = [a.get("action") for a in legal]
+    for name in PREFERENCE:
+        if name in names:
+            return legal[names.index(name)]
+    draws = [a for a in legal if a.get("action") == "draw"]
+    if draws:
+        return next((a for a in draws if a.get("from") == "stock"), draws[0])
+    for name in ("lead", "play"):
+        cards = [a for a in legal if a.get("action") == name]
+        if cards:
+            return min(cards, key=_rank)
+    discards = [a for a in legal if a.get("action") == "discard"]
+    if discards:
+        return max(discards, key=_rank)
+    # Anything else with a range (a bid or bet) at its least, else the first listed action.
+    first = dict(legal[0])
+    if "min" in first:
+        first["amount"] = first.pop("min")
+        first.pop("max", None)
+    return first

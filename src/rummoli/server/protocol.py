@@ -1,0 +1,230 @@
+"""The messages of the game server, as pydantic models: the REST bodies and every websocket message.
+
+``GET /api/protocol.json`` serves :func:`protocol_schema`: the JSON Schema of each message and
+:data:`PROTOCOL_VERSION`, which changes whenever a message changes in a way an old client would misread.
+
+Display names are plain text: they are checked for length and control characters and never interpreted.
+
+>>> clean_name("  Ann   Lee ")
+'Ann Lee'
+>>> clean_name("a\\x00b")
+Traceback (most recent call last):
+...
+ValueError: a name may not hold control characters
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+PROTOCOL_VERSION = 1
+MAX_NAME = 24
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+Level = Literal["random", "easy", "normal", "hard"]
+
+
+def clean_name(text: str, limit: int = MAX_NAME) -> str:
+    """A display name as the server keeps it: inner spaces collapsed, 1 to ``limit`` characters, no controls."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
+        raise ValueError("a name may not hold control characters")
+    name = " ".join(text.split())
+    if not name:
+        raise ValueError("a name needs at least one visible character")
+    if len(name) > limit:
+        raise ValueError(f"a name has at most {limit} characters")
+    return name
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_max_length=4096)
+
+
+# ============================================================================================ REST
+class SeatSpec(Strict):
+    """A seat at a new table: ``{"bot": "easy"}`` for a computer player, ``{}`` for a person (open)."""
+
+    bot: Level | None = None
+
+
+class CreateTable(Strict):
+    """``POST /api/tables``: the table's game and options, and the creator's own seat and name."""
+
+    ruleset: str | dict[str, Any] = Field(
+        "rummoli", description="A built-in ruleset's name, or a ruleset given inline as a JSON object (never a path).")
+    seats: list[SeatSpec] = Field(
+        default_factory=lambda: [SeatSpec(), SeatSpec(bot="easy"), SeatSpec(bot="easy"), SeatSpec(bot="easy")],
+        min_length=2, max_length=8, description="Every seat in order; the creator sits at `creator_seat`.")
+    name: str = Field(..., description="The creator's display name (text, at most 24 characters).")
+    creator_seat: int = Field(0, ge=0, le=7, description="The creator's seat (a person's seat).")
+    chips: int | None = Field(None, ge=1, le=100_000, description="Starting chips (stops games; default: the ruleset's).")
+    hands: int | None = Field(None, ge=1, le=500, description="Hands in the evening (default: the ruleset's own end).")
+    turn_timer: float | None = Field(
+        None, ge=5, le=600, description="Seconds a person has for a decision before a safe default is played.")
+    seed: str | None = Field(None, max_length=64, description="A fixed shuffle (only if the server allows seeds).")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class TableCreated(BaseModel):
+    id: str
+    invite: str = Field(description="The address to send to friends; it gives no seat by itself.")
+    seat: int
+    token: str = Field(description="The creator's seat token: a secret, shown only once.")
+    protocol: int = PROTOCOL_VERSION
+
+
+class JoinTable(Strict):
+    """``POST /api/tables/{id}/seats``: take an open seat (the first open one unless ``seat`` is given)."""
+
+    name: str
+    seat: int | None = Field(None, ge=0, le=7)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class Joined(BaseModel):
+    id: str
+    seat: int
+    token: str = Field(description="The seat token: a secret, shown only once.")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    bot: str | None = Field(description="The bot level playing this seat now (a bot's seat, or an absent person's).")
+    person: bool = Field(description="A person's seat (taken or open), not a computer player's.")
+    open: bool = Field(description="A person's seat nobody holds: anyone with the invite may take it.")
+    connected: bool
+
+
+class TableSummary(BaseModel):
+    id: str
+    game: str
+    ruleset: str
+    seats: list[SeatInfo]
+    open_seats: int
+    hand_no: int
+    seq: int
+    over: bool
+    turn_timer: float | None
+    created_at: float
+    invite: str
+
+
+class TableList(BaseModel):
+    tables: list[TableSummary]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    rule: str | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+# ============================================================================================ websocket
+class Hello(Strict):
+    """The first message of a client: a seat token to play, none to watch; ``since`` asks for missed events."""
+
+    type: Literal["hello"]
+    protocol: int = PROTOCOL_VERSION
+    token: str | None = Field(None, max_length=128)
+    since: int | None = Field(None, ge=0, description="The last seq this client saw (after a reconnect).")
+
+
+class Act(Strict):
+    """A decision: an R-NOTE-3 action object as listed in the view's ``legal_actions`` (``seat`` is filled in
+    by the server) and the ``seq`` of the view it was chosen from."""
+
+    type: Literal["act"]
+    seq: int = Field(ge=0)
+    action: dict[str, Any]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+class Clock(BaseModel):
+    seat: int
+    seconds: float = Field(description="Seconds left for that seat's decision when the message was sent.")
+
+
+class Welcome(BaseModel):
+    """The answer to hello: the seat (``null`` for a spectator), its whole view, and the events it missed."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    table: str
+    seat: int | None
+    seq: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    seats: list[SeatInfo]
+    clock: Clock | None = None
+
+
+class Update(BaseModel):
+    """Something changed: the events this client may see since its last message, and its new view."""
+
+    type: Literal["update"] = "update"
+    seq: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    clock: Clock | None = None
+
+
+class Seats(BaseModel):
+    """Who is at the table changed (someone joined, left, went away or came back, a bot took a seat over)."""
+
+    type: Literal["seats"] = "seats"
+    seats: list[SeatInfo]
+
+
+class ErrorMessage(BaseModel):
+    """A refused message: nothing changed. ``rule`` names the rule an illegal action breaks."""
+
+    type: Literal["error"] = "error"
+    code: Literal["malformed", "too_large", "rate_limited", "protocol", "unauthorized", "stale", "not_your_turn",
+                  "illegal", "over", "unavailable", "internal"]
+    message: str
+    rule: str | None = None
+    seq: int | None = Field(None, description="The table's seq now (after a stale action).")
+
+
+class Pong(BaseModel):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[Welcome | Update | Seats | ErrorMessage | Pong, Field(discriminator="type")]
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of every websocket message, both ways, with the protocol version."""
+    client = {m.__name__.lower(): m.model_json_schema() for m in (Hello, Act, Ping)}
+    server = {m.__name__.lower() if m is not ErrorMessage else "error": m.model_json_schema()
+              for m in (Welcome, Update, Seats, ErrorMessage, Pong)}
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "websocket": "/ws/tables/{id}",
+        "client_messages": client,
+        "server_messages": server,
+        "client_message": TypeAdapter(ClientMessage).json_schema(),
+        "server_message": TypeAdapter(ServerMessage).json_schema(),
+    }

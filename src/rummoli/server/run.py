@@ -1,0 +1,26 @@
+"""Start the server on uvicorn (what ``rummoli serve`` does)."""
+
+from __future__ import annotations
+
+import logging
+
+from rummoli.server.settings import Settings
+
+
+def serve(settings: Settings, announce: bool = True) -> None:
+    """Serve until interrupted; print the address to open first."""
+    import uvicorn
+
+    from rummoli.server.app import create_app
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    if announce:
+        where = settings.database_url if not settings.database_url.startswith("sqlite") else settings.data_dir
+        print(f"Rummoli is at http://{host}:{settings.port}/  (API: http://{host}:{settings.port}/docs; "
+              f"data: {where})", flush=True)
+    config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
+                            ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
+                            ws_ping_timeout=20, lifespan="on", server_header=False, proxy_headers=False)
+    uvicorn.Server(config).run()

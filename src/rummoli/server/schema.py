@@ -1,0 +1,81 @@
+"""The database schema (SQLAlchemy Core), the single source the migrations are checked against.
+
+Tables:
+
+* ``tables``    one row per table: its options, its creator's seat and ``seq``, the number of the last event
+  stored -- the compare-and-set point every write goes through, so two writers can never both extend a table.
+* ``seats``     who sits where: a display name, a bot level, or a person's seat token stored only as a hash.
+* ``actions``   every change to a table in order, keyed by ``(table_id, seq)`` (unique: an action is stored
+  once, or not at all), with the seat and the action as the engine received it.
+* ``snapshots`` the table's full state at some ``seq`` (each deal, each bot move): the deck of the hand in
+  play and the bots' memory live here, on the server only. A restart restores the latest snapshot and applies
+  the actions stored after it.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("ruleset", String(64), nullable=False),  # the ruleset's name (inline ones keep their own)
+    Column("options", Text, nullable=False),  # JSON: the creation request as validated
+    Column("creator_seat", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("status", String(16), nullable=False),  # playing | over
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(16), nullable=True),  # a bot's level; NULL for a person's seat
+    Column("token_hash", String(64), nullable=True, unique=True),  # sha256 of the seat token; NULL: open
+    Column("left", Boolean, nullable=False, default=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # act | bot | deal | end | seat
+    Column("seat", Integer, nullable=True),
+    Column("payload", Text, nullable=False),  # JSON
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "seq"),
+)
+
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("data", Text, nullable=False),  # JSON: Table.snapshot()
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "seq"),
+)
+
+Index("ix_tables_status", tables.c.status)

@@ -1,0 +1,89 @@
+"""The server's settings: where it keeps its data, what it listens on, its limits and its pace.
+
+Every value has a safe default; ``rummoli serve`` sets the few a person changes from its options, and
+environment variables (``RUMMOLI_*``) set any of them for deployments.
+
+>>> s = Settings(data_dir=Path("/tmp/x"))
+>>> s.database_url
+'sqlite:////tmp/x/rummoli.sqlite3'
+>>> Settings(data_dir=Path("/tmp/x"), database_url="sqlite:////elsewhere.db").database_url
+'sqlite:////elsewhere.db'
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+def default_data_dir() -> Path:
+    """The user's data folder for Rummoli (``$XDG_DATA_HOME/rummoli``, else ``~/.local/share/rummoli``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "rummoli"
+
+
+@dataclass
+class Settings:
+    """Everything the server needs to know before it starts."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = field(default_factory=default_data_dir)
+    #: SQLAlchemy URL; empty means the embedded SQLite file ``rummoli.sqlite3`` in ``data_dir``.
+    database_url: str = ""
+    #: Browser origins allowed on the websocket besides the server's own address (``https://example.org``).
+    allowed_origins: tuple[str, ...] = ()
+    #: Seconds between a bot's turn coming up and its move being shown (so people can follow).
+    bot_pace: float = 1.0
+    #: Seconds the table rests at the end of a hand before the next deal.
+    hand_pause: float = 4.0
+    #: Seconds a person may be away before a bot plays their seat (until they return).
+    grace: float = 60.0
+    #: The level of the bot that plays an absent person's seat.
+    takeover_level: str = "easy"
+    #: Worker processes in which bots decide (0: one per core, at most 4; -1: none, bots decide in a thread).
+    bot_workers: int = 0
+    #: Seconds a bot may think at most: past it, it answers its best so far.
+    bot_deadline: float = 10.0
+    #: Worlds per decision for hard bots (a budget in samples, so a decision costs the same on any machine).
+    bot_samples: int = 200
+    #: Let a table's creator fix the shuffle with a seed (practice and tests; off on a public server).
+    allow_seeds: bool = False
+    #: Largest websocket message the server reads, in bytes (bigger ones get an error and change nothing).
+    max_message: int = 8192
+    #: Messages a client may send per second on average, and in one burst.
+    rate: float = 10.0
+    burst: int = 30
+    #: Longest display name, in characters.
+    max_name: int = 24
+    #: Most tables that may be in play at once (creating more answers 503).
+    max_tables: int = 5000
+
+    def __post_init__(self) -> None:
+        self.data_dir = Path(self.data_dir)
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.data_dir / 'rummoli.sqlite3'}"
+
+    @classmethod
+    def from_env(cls, **given: object) -> Settings:
+        """Settings from ``RUMMOLI_<NAME>`` environment variables, overridden by ``given`` (not ``None``)."""
+        values: dict[str, object] = {}
+        defaults = cls(data_dir=Path("."))
+        for f in fields(cls):
+            raw = os.environ.get(f"RUMMOLI_{f.name.upper()}")
+            if raw is None:
+                continue
+            kind = type(getattr(defaults, f.name))
+            if kind is bool:
+                values[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
+            elif kind is tuple:
+                values[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
+            elif kind in (int, float):
+                values[f.name] = kind(raw)
+            elif f.name == "data_dir":
+                values[f.name] = Path(raw)
+            else:
+                values[f.name] = raw
+        values.update({k: v for k, v in given.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

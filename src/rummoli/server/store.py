@@ -1,0 +1,268 @@
+"""The server's memory on disk: tables, seats, actions and snapshots through SQLAlchemy 2.
+
+Everything here is synchronous and short; the application calls it from a worker thread so the event loop
+never waits on the disk. Each write that extends a table is one transaction that moves the table's ``seq``
+from the value the writer saw to the new one (a compare-and-set): if anything else wrote first, nothing is
+stored and :class:`StoreConflict` is raised. The same code runs on SQLite (the embedded default) and on
+PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+
+from rummoli.server import schema
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class StoreConflict(Exception):
+    """The table's ``seq`` in the database is not the one the writer started from."""
+
+
+def token_hash(token: str) -> str:
+    """How a seat token is kept: its SHA-256 (tokens are 192 random bits, so no salt or stretching is needed).
+
+    >>> len(token_hash("abc")), token_hash("abc") == token_hash("abc")
+    (64, True)
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    bot: str | None
+    token_hash: str | None
+    left: bool
+
+    @property
+    def person(self) -> bool:
+        return self.bot is None
+
+
+@dataclass
+class TableRow:
+    id: str
+    created_at: float
+    game: str
+    ruleset: str
+    options: dict[str, Any]
+    creator_seat: int
+    seq: int
+    status: str
+    seats: list[SeatRow]
+
+
+@dataclass
+class Recovery:
+    """What a restart needs to rebuild one table: its latest snapshot and the actions stored after it."""
+
+    table: TableRow
+    snapshot_seq: int
+    snapshot: dict[str, Any]
+    actions: list[dict[str, Any]]  # {"seq", "kind", "seat", "payload"} in order
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL (readers never block the writer) and a busy timeout."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL is durable against a killed process (the crash the tests make); only a power cut
+            # can lose the last commits, never corrupt the file.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema with the migrations shipped inside the package."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """Reads and writes of the game server (see the module's docstring)."""
+
+    def __init__(self, url: str) -> None:
+        if url.startswith("sqlite:///"):
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        self.engine = make_engine(url)
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def ping(self) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(select(1)).scalar() == 1
+
+    # ------------------------------------------------------------------------------------- tables
+    def create_table(self, table_id: str, game: str, ruleset: str, options: dict[str, Any], creator_seat: int,
+                     seats: list[SeatRow]) -> None:
+        """A new table, waiting for its people (``start_table`` deals its first hand)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(schema.tables).values(
+                id=table_id, created_at=now, updated_at=now, game=game, ruleset=ruleset, options=_dumps(options),
+                creator_seat=creator_seat, seq=0, status="waiting"))
+            conn.execute(insert(schema.seats), [
+                {"table_id": table_id, "seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
+                 "left": s.left} for s in seats])
+
+    def start_table(self, table_id: str, seq: int, snapshot: dict[str, Any]) -> None:
+        """The evening starts: its first snapshot (the first deal) and ``seq``, or :class:`StoreConflict`."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            moved = conn.execute(update(schema.tables).where(
+                schema.tables.c.id == table_id, schema.tables.c.status == "waiting", schema.tables.c.seq == 0,
+            ).values(seq=seq, status="playing", updated_at=now))
+            if moved.rowcount != 1:
+                raise StoreConflict(f"table {table_id} has already started")
+            conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=seq, data=_dumps(snapshot),
+                                                         created_at=now))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
+                         .values(status=status, updated_at=time.time()))
+
+    def _seats(self, conn: Any, table_id: str) -> list[SeatRow]:
+        rows = conn.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)
+                            .order_by(schema.seats.c.seat)).mappings()
+        return [SeatRow(r["seat"], r["name"], r["bot"], r["token_hash"], bool(r["left"])) for r in rows]
+
+    def _table(self, conn: Any, row: Any) -> TableRow:
+        return TableRow(row["id"], row["created_at"], row["game"], row["ruleset"], json.loads(row["options"]),
+                        row["creator_seat"], row["seq"], row["status"], self._seats(conn, row["id"]))
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.tables).where(schema.tables.c.id == table_id)).mappings().first()
+            return None if row is None else self._table(conn, row)
+
+    def count_tables(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(schema.tables)).scalar_one())
+
+    # ------------------------------------------------------------------------------------- seats
+    def take_seat(self, table_id: str, seat: int, name: str, hashed: str) -> bool:
+        """Give an open person's seat to someone; False if it was taken meanwhile."""
+        with self.engine.begin() as conn:
+            result = conn.execute(update(schema.seats).where(
+                schema.seats.c.table_id == table_id, schema.seats.c.seat == seat,
+                schema.seats.c.bot.is_(None), schema.seats.c.token_hash.is_(None),
+            ).values(name=name, token_hash=hashed, left=False))
+            return bool(result.rowcount == 1)
+
+    def leave_seat(self, table_id: str, seat: int, for_good: bool) -> None:
+        """The seat's token stops working. Before the evening starts the seat opens again; during it the
+        seat is marked as left (a bot plays it)."""
+        values: dict[str, Any] = {"token_hash": None, "left": for_good}
+        if not for_good:
+            values["name"] = f"Seat {seat + 1}"
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.seats).where(
+                schema.seats.c.table_id == table_id, schema.seats.c.seat == seat).values(**values))
+
+    def make_bot_seat(self, table_id: str, seat: int, name: str, level: str) -> None:
+        """An open seat goes to a bot (the creator started without waiting for it)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.seats).where(
+                schema.seats.c.table_id == table_id, schema.seats.c.seat == seat).values(name=name, bot=level))
+
+    def seat_of_token(self, table_id: str, hashed: str) -> int | None:
+        with self.engine.connect() as conn:
+            seat = conn.execute(select(schema.seats.c.seat).where(
+                schema.seats.c.table_id == table_id, schema.seats.c.token_hash == hashed)).scalar()
+            return None if seat is None else int(seat)
+
+    # ------------------------------------------------------------------------------------- the log
+    def append(self, table_id: str, seen_seq: int, new_seq: int, kind: str, seat: int | None,
+               payload: dict[str, Any], snapshot: dict[str, Any] | None = None, status: str | None = None) -> None:
+        """Store one change of a table in one transaction, or nothing (:class:`StoreConflict`).
+
+        The table's ``seq`` moves from ``seen_seq`` to ``new_seq``. A change that made events
+        (``new_seq > seen_seq``) is logged as an action at ``new_seq``; one that made none (a seat handed
+        to a bot) is kept only as a snapshot. ``snapshot`` (the whole table at ``new_seq``) replaces any
+        earlier snapshot at that seq.
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            values: dict[str, Any] = {"seq": new_seq, "updated_at": now}
+            if status is not None:
+                values["status"] = status
+            moved = conn.execute(update(schema.tables).where(
+                schema.tables.c.id == table_id, schema.tables.c.seq == seen_seq).values(**values))
+            if moved.rowcount != 1:
+                raise StoreConflict(f"table {table_id} is no longer at seq {seen_seq}")
+            if new_seq > seen_seq:
+                conn.execute(insert(schema.actions).values(table_id=table_id, seq=new_seq, kind=kind, seat=seat,
+                                                           payload=_dumps(payload), created_at=now))
+            if snapshot is not None:
+                conn.execute(delete(schema.snapshots).where(schema.snapshots.c.table_id == table_id,
+                                                            schema.snapshots.c.seq == new_seq))
+                conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=new_seq, data=_dumps(snapshot),
+                                                             created_at=now))
+
+    # ------------------------------------------------------------------------------------- recovery
+    def recover(self, table_id: str) -> Recovery | None:
+        """The latest snapshot of a table and every action stored after it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.tables).where(schema.tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            snap = conn.execute(select(schema.snapshots.c.seq, schema.snapshots.c.data)
+                                .where(schema.snapshots.c.table_id == table_id)
+                                .order_by(schema.snapshots.c.seq.desc()).limit(1)).first()
+            if snap is None:
+                return None
+            acts = conn.execute(select(schema.actions.c.seq, schema.actions.c.kind, schema.actions.c.seat,
+                                       schema.actions.c.payload)
+                                .where(schema.actions.c.table_id == table_id, schema.actions.c.seq > snap.seq)
+                                .order_by(schema.actions.c.seq)).all()
+            return Recovery(self._table(conn, row), snap.seq, json.loads(snap.data),
+                            [{"seq": a.seq, "kind": a.kind, "seat": a.seat, "payload": json.loads(a.payload)}
+                             for a in acts])
+
+    def table_ids(self, status: str | None = None) -> list[str]:
+        query = select(schema.tables.c.id).order_by(schema.tables.c.created_at)
+        if status is not None:
+            query = query.where(schema.tables.c.status == status)
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    def prune_snapshots(self, table_id: str, keep_from: int) -> None:
+        """Forget snapshots older than ``keep_from`` (the actions stay: they are the table's history)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(schema.snapshots).where(schema.snapshots.c.table_id == table_id,
+                                                        schema.snapshots.c.seq < keep_from))

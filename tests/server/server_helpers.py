@@ -1,0 +1,209 @@
+"""A real server for the tests: ``rummoli serve`` in its own process on a free loopback port, with a
+temporary data folder (a real SQLite file), and clients that speak HTTP (httpx) and websockets to it."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+import rummoli
+
+SRC = Path(rummoli.__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``rummoli serve`` as a child process; ``kill()`` is ``kill -9``, ``start()`` again restarts it on the
+    same data folder and port."""
+
+    def __init__(self, data: Path, *args: str, **env: str) -> None:
+        self.data = data
+        self.args = ["--bot-pace", "0", "--hand-pause", "0", "--bot-workers", "1", "--allow-seeds", *args]
+        self.env = env
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, table_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}"
+
+    def start(self) -> Server:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+               **self.env}
+        log = (self.data / "server.log").open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data", str(self.data),
+             *self.args], stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped at start:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer in 30 s:\n{self.log()}")
+
+    def log(self) -> str:
+        path = self.data / "server.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        # The bot workers lose their parent and end by themselves; nothing else is left running.
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    # ------------------------------------------------------------------------------------------ HTTP
+    def post(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.post(self.url + path, json=body, headers=headers, timeout=10)
+
+    def get(self, path: str, token: str | None = None) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.get(self.url + path, headers=headers, timeout=10)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        body.setdefault("name", "Ann")
+        answer = self.post("/api/tables", body)
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
+
+    def client(self, table_id: str, token: str | None = None, since: int | None = None,
+               origin: str | None = None) -> Client:
+        return Client(self, table_id, token, since, origin)
+
+
+class Client:
+    """One websocket client: says hello, keeps the latest view and every event and message it received."""
+
+    def __init__(self, server: Server, table_id: str, token: str | None, since: int | None = None,
+                 origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self.ws: ClientConnection = connect(server.ws_url(table_id), additional_headers=headers,
+                                           open_timeout=10).__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.view: dict[str, Any] = {}
+        self.seq = 0
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if since is not None:
+            hello["since"] = since
+        self.send(hello)
+        self.welcome = self.recv(10)
+        self.seat: int | None = self.welcome.get("seat")
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        self.messages.append(message)
+        kind = message["type"]
+        if kind in ("welcome", "update"):
+            self.events.extend(message["events"])
+            self.view = message["view"]
+            self.seq = message["seq"]
+        elif kind == "error":
+            self.errors.append(message)
+        return message
+
+    def poll(self) -> dict[str, Any] | None:
+        try:
+            return self.recv(0)
+        except TimeoutError:
+            return None
+
+    def drain(self, quiet: float = 0.2) -> None:
+        """Read until nothing has come for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(quiet)
+            except TimeoutError:
+                return
+
+    def until(self, test: Any, timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no such message in {timeout} s; last: {self.messages[-3:]}")
+            message = self.recv(left)
+            if test(message):
+                return message
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return bool(view.get("hand")) and self.seat in view.get("to_act", []) and bool(
+            view["hand"].get("legal_actions")) and not view.get("over")
+
+    def act(self, action: dict[str, Any], seq: int | None = None) -> None:
+        self.send({"type": "act", "seq": self.seq if seq is None else seq, "action": action})
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action from a view (an amount drawn from its range)."""
+    action = dict(rng.choice(view["hand"]["legal_actions"]))
+    if "min" in action:
+        action["amount"] = rng.randint(action.pop("min"), action.pop("max"))
+    return action
+
+
+def play(clients: list[Client], rng: random.Random, until: Any, timeout: float = 60) -> None:
+    """Let the people at ``clients`` answer their turns at random until ``until()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"play did not reach its goal in {timeout} s: {[c.view.get('to_act') for c in clients]}")
+        moved = False
+        for client in clients:
+            while client.poll() is not None:
+                pass
+            if client.my_turn():
+                seq = client.seq
+                client.act(choose(client.view, rng))
+                client.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
+                moved = True
+        if not moved:
+            for client in clients:
+                try:
+                    client.recv(0.05)
+                except TimeoutError:
+                    pass

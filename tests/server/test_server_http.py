@@ -1,0 +1,153 @@
+"""The REST endpoints against a real server process, and every refusal they make (one clear line, no trace)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import httpx
+from server_helpers import Server
+
+from rummoli.server.store import token_hash
+
+def error_of(answer: httpx.Response, status: int, code: str) -> str:
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    message: str = body["error"]["message"]
+    assert "\n" not in message and not any(w in message for w in ("Traceback", 'File "'))
+    return message
+
+
+def test_healthz_and_protocol(server: Server) -> None:
+    health = server.get("/healthz")
+    assert health.status_code == 200 and health.json()["status"] == "ok" and health.json()["database"] == "ok"
+    protocol = server.get("/api/protocol.json").json()
+    assert protocol["protocol"] == 1
+    assert set(protocol["client_messages"]) == {"hello", "act", "ping"}
+    assert set(protocol["server_messages"]) == {"welcome", "update", "seats", "error", "pong"}
+    for schema in [*protocol["client_messages"].values(), *protocol["server_messages"].values()]:
+        assert schema["type"] == "object" and "properties" in schema
+
+
+def test_openapi_page_documents_every_endpoint(server: Server) -> None:
+    paths = server.get("/openapi.json").json()["paths"]
+    for path in ("/healthz", "/api/protocol.json", "/api/tables", "/api/tables/{table_id}",
+                 "/api/tables/{table_id}/seats", "/api/tables/{table_id}/leave", "/api/tables/{table_id}/start",
+                 "/api/tables/{table_id}/end", "/api/tables/{table_id}/history", "/api/tables/{table_id}/record"):
+        assert path in paths, path
+        for operation in paths[path].values():
+            assert operation.get("description"), (path, operation)
+    assert server.get("/docs").status_code == 200
+
+
+def test_create_table_answers_201_with_id_invite_seat_and_token(server: Server) -> None:
+    answer = server.post("/api/tables", {"name": "Ann", "ruleset": "michigan",
+                                         "seats": [{}, {"bot": "easy"}, {"bot": "random"}], "chips": 50, "hands": 2})
+    assert answer.status_code == 201
+    created = answer.json()
+    assert created["seat"] == 0 and len(created["token"]) >= 32 and created["protocol"] == 1
+    assert created["invite"].endswith(f"/tables/{created['id']}")
+    summary = server.get(f"/api/tables/{created['id']}").json()
+    assert summary["game"] == "stops" and summary["ruleset"] == "michigan" and summary["hand_no"] == 1
+    assert [s["name"] for s in summary["seats"]] == ["Ann", "Bot 2 (easy)", "Bot 3 (random)"]
+    assert created["token"] not in str(summary)
+    listed = server.get("/api/tables").json()["tables"]
+    assert created["id"] in [t["id"] for t in listed]
+
+
+def test_seat_tokens_are_stored_hashed(server: Server) -> None:
+    created = server.create(seats=[{}, {"bot": "easy"}])
+    db = sqlite3.connect(server.data / "rummoli.sqlite3")
+    rows = db.execute("select token_hash from seats where table_id = ? and seat = 0", (created["id"],)).fetchall()
+    assert rows == [(token_hash(created["token"]),)]
+    dump = "\n".join(db.iterdump())
+    assert created["token"] not in dump
+    db.close()
+
+
+def test_two_people_join_through_the_invite(server: Server) -> None:
+    created = server.create(ruleset="rummy", seats=[{}, {}, {"bot": "easy"}])
+    table = created["id"]
+    summary = server.get(f"/api/tables/{table}").json()
+    assert summary["open_seats"] == 1 and summary["hand_no"] == 0
+    assert table in [t["id"] for t in server.get("/api/tables?open=true").json()["tables"]]
+    joined = server.post(f"/api/tables/{table}/seats", {"name": "Bob"})
+    assert joined.status_code == 201 and joined.json()["seat"] == 1
+    assert joined.json()["token"] != created["token"]
+    summary = server.get(f"/api/tables/{table}").json()
+    assert summary["open_seats"] == 0 and summary["hand_no"] == 1  # the evening started
+    assert table not in [t["id"] for t in server.get("/api/tables?open=true").json()["tables"]]
+    error_of(server.post(f"/api/tables/{table}/seats", {"name": "Cy"}), 409, "unavailable")
+
+
+def test_a_name_already_at_the_table_is_refused(server: Server) -> None:
+    table = server.create(seats=[{}, {}, {}])["id"]
+    message = error_of(server.post(f"/api/tables/{table}/seats", {"name": "ann"}), 409, "malformed")
+    assert "already called" in message
+
+
+def test_display_names_are_limited_and_kept_as_text(server: Server) -> None:
+    table = server.create(seats=[{}, {}, {}])["id"]
+    error_of(server.post(f"/api/tables/{table}/seats", {"name": "x" * 25}), 422, "malformed")
+    error_of(server.post(f"/api/tables/{table}/seats", {"name": "a\u0000b"}), 422, "malformed")
+    error_of(server.post(f"/api/tables/{table}/seats", {"name": "   "}), 422, "malformed")
+    tricky = "<img src=x onerror=1>"[:24]
+    assert server.post(f"/api/tables/{table}/seats", {"name": tricky}).status_code == 201
+    assert tricky in [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]]
+
+
+def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
+    before = len(server.get("/api/tables").json()["tables"])
+    error_of(server.post("/api/tables", {"name": "Ann", "ruleset": "no-such-game"}), 400, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "ruleset": "/etc/passwd"}), 400, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "seats": [{}]}), 422, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "seats": [{"bot": "genius"}, {}]}), 422, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "seats": [{"bot": "easy"}, {}]}), 400, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "chips": -5}), 422, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "turn_timer": 1}), 422, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "surprise": 1}), 422, "malformed")
+    error_of(server.post("/api/tables", {"ruleset": "rummoli"}), 422, "malformed")
+    error_of(server.post("/api/tables", {"name": "Ann", "ruleset": {"game": "stops", "board": 7}}), 400, "malformed")
+    bad_json = httpx.post(server.url + "/api/tables", content=b"{not json", timeout=5,
+                          headers={"content-type": "application/json"})
+    error_of(bad_json, 422, "malformed")
+    huge = httpx.post(server.url + "/api/tables", content=b"x" * 70_000, timeout=5,
+                      headers={"content-type": "application/json"})
+    error_of(huge, 413, "too_large")
+    assert len(server.get("/api/tables").json()["tables"]) == before
+
+
+def test_unknown_tables_and_routes_are_404(server: Server) -> None:
+    error_of(server.get("/api/tables/nope"), 404, "not_found")
+    error_of(server.post("/api/tables/nope/seats", {"name": "Bob"}), 404, "not_found")
+    error_of(server.get("/api/nothing"), 404, "not_found")
+
+
+def test_seat_endpoints_need_the_right_token(server: Server) -> None:
+    created = server.create(seats=[{}, {}, {"bot": "easy"}])
+    table = created["id"]
+    bob = server.post(f"/api/tables/{table}/seats", {"name": "Bob"}).json()
+    error_of(server.post(f"/api/tables/{table}/end"), 401, "unauthorized")
+    error_of(server.post(f"/api/tables/{table}/end", token="not-a-token"), 403, "unauthorized")
+    error_of(server.post(f"/api/tables/{table}/end", token=bob["token"]), 403, "unauthorized")
+    other = server.create(seats=[{}, {"bot": "easy"}])
+    error_of(server.get(f"/api/tables/{table}/history", token=other["token"]), 403, "unauthorized")
+    error_of(server.get(f"/api/tables/{table}/record", token=bob["token"]), 409, "unavailable")
+
+
+def test_leaving_before_the_start_opens_the_seat_again(server: Server) -> None:
+    table = server.create(seats=[{}, {}, {}])["id"]
+    bob = server.post(f"/api/tables/{table}/seats", {"name": "Bob"}).json()
+    assert server.post(f"/api/tables/{table}/leave", token=bob["token"]).status_code == 200
+    summary = server.get(f"/api/tables/{table}").json()
+    assert summary["open_seats"] == 2 and summary["seats"][1]["name"] == "Seat 2"
+    error_of(server.post(f"/api/tables/{table}/leave", token=bob["token"]), 403, "unauthorized")
+
+
+def test_the_creator_starts_early_and_bots_take_the_open_seats(server: Server) -> None:
+    created = server.create(seats=[{}, {}, {}])
+    table = created["id"]
+    answer = server.post(f"/api/tables/{table}/start", token=created["token"])
+    assert answer.status_code == 200, answer.text
+    summary = answer.json()
+    assert summary["hand_no"] == 1 and [s["bot"] for s in summary["seats"]] == [None, "easy", "easy"]

@@ -1,0 +1,235 @@
+"""Live play over the websocket against a real server: every message type, every refusal, whole evenings."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter
+from server_helpers import Client, Server, choose, play
+from websockets.exceptions import ConnectionClosed
+
+from rummoli.server.protocol import ServerMessage
+
+SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def check_schema(client: Client) -> None:
+    """Every message the client received is one the protocol describes."""
+    for message in client.messages:
+        SERVER_MESSAGE.validate_python(message)
+
+
+def wait_turn(client: Client, timeout: float = 20) -> None:
+    if not client.my_turn():
+        client.until(lambda m: client.my_turn(), timeout)
+
+
+def test_hello_with_a_token_gets_the_seat_and_its_whole_view(server: Server) -> None:
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}])
+    ann = server.client(created["id"], created["token"])
+    welcome = ann.welcome
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0 and welcome["protocol"] == 1
+    assert welcome["view"]["you"] == 0 and welcome["view"]["hand"]["seat"] is not None
+    assert welcome["seq"] == welcome["view"]["seq"] > 0
+    assert [s["connected"] for s in welcome["seats"]][:1] in ([False], [True])
+    ann.until(lambda m: m["type"] == "seats" and m["seats"][0]["connected"])
+    ann.send({"type": "ping"})
+    ann.until(lambda m: m["type"] == "pong")
+    check_schema(ann)
+    ann.close()
+
+
+def test_a_spectator_needs_no_token_and_cannot_act(server: Server) -> None:
+    created = server.create(ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}])
+    watcher = server.client(created["id"], None)
+    assert watcher.welcome["seat"] is None and watcher.welcome["view"]["you"] is None
+    watcher.act({"action": "pass"})
+    error = watcher.until(lambda m: m["type"] == "error")
+    assert error["code"] == "unauthorized"
+    check_schema(watcher)
+    watcher.close()
+
+
+@pytest.mark.parametrize(("hello", "code"), [
+    ({"type": "hello", "token": "wrong"}, "unauthorized"),
+    ({"type": "hello", "protocol": 99}, "protocol"),
+    ({"type": "act", "seq": 0, "action": {}}, "protocol"),
+    ({"type": "hello", "extra": 1}, "malformed"),
+    ("not json at all", "malformed"),
+])
+def test_a_bad_hello_gets_one_error_and_the_socket_closes(server: Server, hello: Any, code: str) -> None:
+    created = server.create(seats=[{}, {"bot": "easy"}])
+    from websockets.sync.client import connect
+
+    with connect(server.ws_url(created["id"])) as ws:
+        ws.send(hello if isinstance(hello, str) else json.dumps(hello))
+        error = json.loads(ws.recv(5))
+        assert error["type"] == "error" and error["code"] == code and "Traceback" not in error["message"]
+        with pytest.raises(ConnectionClosed):
+            ws.recv(5)
+
+
+def test_a_foreign_origin_is_refused_and_the_own_origin_allowed(server: Server) -> None:
+    created = server.create(seats=[{}, {"bot": "easy"}])
+    from websockets.sync.client import connect
+
+    with connect(server.ws_url(created["id"]), additional_headers={"Origin": "https://evil.example"}) as ws:
+        assert json.loads(ws.recv(5))["code"] == "unauthorized"
+        with pytest.raises(ConnectionClosed):
+            ws.recv(5)
+    own = server.client(created["id"], created["token"], origin=server.url)
+    assert own.welcome["seat"] == 0
+    own.close()
+
+
+def test_malformed_oversized_and_binary_messages_change_nothing(server: Server) -> None:
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}])
+    ann = server.client(created["id"], created["token"])
+    ann.drain()
+    seq = ann.seq
+    for bad, code in [("{", "malformed"), ('{"type": "act"}', "malformed"), ('{"type": "dance"}', "malformed"),
+                      ('{"type": "act", "seq": "x", "action": {}}', "malformed"), (b"\x00\x01", "malformed"),
+                      (json.dumps({"type": "act", "seq": seq, "action": {"pad": "x" * 9000}}), "too_large"),
+                      ('{"type": "hello"}', "protocol")]:
+        ann.send(bad)
+        error = ann.until(lambda m: m["type"] == "error")
+        assert error["code"] == code, (bad[:40], error)
+        assert "\n" not in error["message"] and "Traceback" not in error["message"]
+    ann.drain()
+    assert ann.seq == seq  # nothing changed
+    check_schema(ann)
+    ann.close()
+
+
+def test_too_many_messages_are_refused_then_the_socket_closed(server: Server) -> None:
+    created = server.create(seats=[{}, {"bot": "easy"}])
+    ann = server.client(created["id"], created["token"])
+    for _ in range(200):
+        try:
+            ann.send({"type": "ping"})
+        except ConnectionClosed:
+            break
+    codes = []
+    with pytest.raises(ConnectionClosed):
+        while True:
+            codes.append(ann.recv(5).get("code"))
+    assert "rate_limited" in codes and codes.count(None) <= 40
+
+
+def test_stale_out_of_turn_and_illegal_actions_name_the_problem_and_change_nothing(server: Server) -> None:
+    created = server.create(ruleset="rummy", seats=[{}, {}], seed="ws-errors")
+    bob_seat = server.post(f"/api/tables/{created['id']}/seats", {"name": "Bob"}).json()
+    ann = server.client(created["id"], created["token"])
+    bob = server.client(created["id"], bob_seat["token"])
+    ann.drain()
+    bob.drain()
+    mover, waiter = (ann, bob) if ann.my_turn() else (bob, ann)
+    assert mover.my_turn() and not waiter.my_turn()
+    seq = mover.seq
+    legal = mover.view["hand"]["legal_actions"]
+    # Stale: the seq of an older view.
+    mover.act(legal[0], seq=seq - 1)
+    stale = mover.until(lambda m: m["type"] == "error")
+    assert stale["code"] == "stale" and stale["seq"] == seq
+    # Out of turn: the other seat tries the same kind of move.
+    waiter.act({k: v for k, v in legal[0].items() if k != "seat"})
+    out = waiter.until(lambda m: m["type"] == "error")
+    assert out["code"] == "not_your_turn" and out["rule"], out
+    # Illegal: a discard before drawing names its rule.
+    card = mover.view["hand"]["hand"][0]
+    mover.act({"action": "discard", "card": card})
+    illegal = mover.until(lambda m: m["type"] == "error")
+    assert illegal["code"] == "illegal" and illegal["rule"].startswith("R-"), illegal
+    # Another seat's action: refused as malformed (the seat is the sender's own).
+    mover.act({**legal[0], "seat": 1 - mover.view["hand"]["seat"]})
+    other = mover.until(lambda m: m["type"] == "error")
+    assert other["code"] == "malformed"
+    for client in (ann, bob):
+        client.drain()
+        assert client.seq == seq
+    # A good action is applied once and both seats are told.
+    mover.act(legal[0])
+    mover.until(lambda m: m["type"] == "update")
+    waiter.until(lambda m: m["type"] == "update")
+    assert mover.seq == waiter.seq > seq
+    check_schema(ann)
+    check_schema(bob)
+    ann.close()
+    bob.close()
+
+
+def test_two_people_play_an_evening_through_the_invite_and_get_its_record(server: Server) -> None:
+    created = server.create(ruleset="michigan", seats=[{}, {}, {"bot": "random"}], hands=2, chips=40,
+                            seed="invite")
+    table = created["id"]
+    joined = server.post(f"/api/tables/{table}/seats", {"name": "Bob"}).json()
+    ann = server.client(table, created["token"])
+    bob = server.client(table, joined["token"])
+    watcher = server.client(table)
+    rng = random.Random(3)
+    play([ann, bob], rng, until=lambda: ann.view.get("over") and bob.view.get("over"), timeout=90)
+    watcher.drain()
+    for client in (ann, bob, watcher):
+        assert [e["seq"] for e in client.events] == list(range(client.events[0]["seq"], client.seq + 1))
+        assert client.events[-1]["type"] == "evening_over"
+        check_schema(client)
+    summary = server.get(f"/api/tables/{table}").json()
+    assert summary["over"] and summary["hand_no"] == 2
+    history = server.get(f"/api/tables/{table}/history", token=joined["token"]).json()
+    assert history["format"] == "rummoli-seat-history/1" and history["seat"] == 1
+    assert [h["hand_no"] for h in history["hands"] if h["hand_no"]] == [1, 2]
+    record = server.get(f"/api/tables/{table}/record", token=created["token"])
+    assert record.status_code == 200 and record.json()["format"] == "rummoli-evening/1"
+    hands = record.json()["hands"]
+    assert len(hands) == 2
+    for number, hand in enumerate(hands, start=1):  # each hand of the evening replays with `rummoli replay`
+        path = server.data / f"hand-{number}.json"
+        path.write_text(json.dumps(hand))
+        replayed = subprocess.run([sys.executable, "-m", "rummoli.cli", "replay", str(path)], capture_output=True,
+                                  text=True, timeout=60)
+        assert replayed.returncode == 0, replayed.stderr
+    for client in (ann, bob, watcher):
+        client.close()
+
+
+def test_the_creator_ends_the_evening_after_the_hand_in_play(server: Server) -> None:
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "random"}, {"bot": "random"}], chips=30)
+    ann = server.client(created["id"], created["token"])
+    answer = server.post(f"/api/tables/{created['id']}/end", token=created["token"])
+    assert answer.status_code == 200 and answer.json()["hand_no"] == 1
+    play([ann], random.Random(5), until=lambda: bool(ann.view.get("over")), timeout=60)
+    assert ann.view["hand_no"] == 1 and ann.events[-1]["type"] == "evening_over"
+    ann.act({"action": "pass"})
+    assert ann.until(lambda m: m["type"] == "error")["code"] == "over"
+    ann.close()
+
+
+def test_bots_play_at_the_configured_pace_and_take_a_seat_that_was_left(tmp_path: Any) -> None:
+    slow = Server(tmp_path, "--bot-pace", "0.3").start()
+    try:
+        created = slow.create(ruleset="rummy", seats=[{}, {"bot": "random"}, {"bot": "random"}])
+        watcher = slow.client(created["id"])
+        assert slow.post(f"/api/tables/{created['id']}/leave", token=created["token"]).status_code == 200
+        watcher.until(lambda m: m["type"] == "update" and any(e["type"] == "seat" for e in m["events"]))
+        assert watcher.view["seats"][0]["bot"] == "easy"
+        stamps = []
+        for _ in range(4):
+            watcher.until(lambda m: m["type"] == "update", timeout=10)
+            stamps.append(time.monotonic())
+        gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+        assert min(gaps) >= 0.2, gaps
+        watcher.close()
+    finally:
+        slow.stop()
+
+
+def test_choose_and_play_helpers_only_send_listed_actions() -> None:
+    view = {"hand": {"legal_actions": [{"seat": 0, "action": "bet", "min": 1, "max": 3}]}}
+    action = choose(view, random.Random(1))
+    assert action["action"] == "bet" and 1 <= action["amount"] <= 3 and "min" not in action
