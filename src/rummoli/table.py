@@ -136,7 +136,9 @@ class Table:
         self.hand: Any = None
         self.hand_seats: list[int] = []
         self._hands: list[dict[str, Any]] = []  # per hand: the engine hand, its seats, deck, first seq
-        self._blocks: list[tuple[int, str, Any]] = []  # (seq before it, "event" | "hand", payload)
+        # (seq before it, "event", the event) or (seq before it, "hand", (hand index, hand seq it starts after)):
+        # a table event in the middle of a hand (a bot taking a seat over) splits the hand into two blocks.
+        self._blocks: list[tuple[int, str, Any]] = []
         self._closed = False
         self._replaying = False
         self._settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
@@ -303,7 +305,7 @@ class Table:
         self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
                       "dealer": seats[hand.dealer]})
         self._hands.append({"hand": hand, "seats": list(seats), "deck": cards, "finished": False})
-        self._blocks.append((self.seq, "hand", len(self._hands) - 1))
+        self._blocks.append((self.seq, "hand", (len(self._hands) - 1, 0)))
         self._after_move()  # a hand can end before anyone decides (every stop forced)
 
     def _finish_hand(self) -> None:
@@ -409,10 +411,17 @@ class Table:
         if not self._blocks:
             return 0
         base, kind, payload = self._blocks[-1]
-        return base + (_hand_seq(self._hands[payload]["hand"]) if kind == "hand" else 1)
+        if kind == "hand":
+            index, start = payload
+            return base + _hand_seq(self._hands[index]["hand"]) - int(start)
+        return base + 1
 
     def _public(self, event: dict[str, Any]) -> None:
-        self._blocks.append((self.seq, "event", event))
+        seq = self.seq
+        self._blocks.append((seq, "event", event))
+        if self._hands and self._hands[-1]["hand"] is self.hand and not self.hand_over:
+            # The hand goes on after this event: its next events are numbered after it.
+            self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, _hand_seq(self.hand))))
 
     def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
         """Events ``seq + 1`` to :attr:`seq` as evening ``seat`` may learn them (``None``: a spectator),
@@ -421,19 +430,29 @@ class Table:
         if seat is not None:
             seat = self._seat(seat)
         out: list[dict[str, Any]] = []
-        for base, kind, payload in self._blocks:
+        ends: dict[int, int] = {}  # block -> the hand seq where it ends (where the hand's next block starts)
+        last: dict[int, int] = {}
+        for k, (_base, kind, payload) in enumerate(self._blocks):
+            if kind == "hand":
+                if payload[0] in last:
+                    ends[last[payload[0]]] = payload[1]
+                last[payload[0]] = k
+        for k, (base, kind, payload) in enumerate(self._blocks):
             if kind == "event":
                 if base + 1 > seq:
                     out.append({**payload, "seq": base + 1})
                 continue
-            entry = self._hands[payload]
+            index, start = payload
+            entry = self._hands[index]
             hand = entry["hand"]
-            end = base + _hand_seq(hand)
-            if end <= seq:
+            end = ends.get(k, _hand_seq(hand))
+            if base + end - start <= seq:
                 continue
             hand_seat = entry["seats"].index(seat) if seat is not None and seat in entry["seats"] else None
-            for event in _hand_events(hand, max(0, seq - base), hand_seat):
-                out.append({**event, "seq": base + event["seq"], "hand_no": payload + 1})
+            for event in _hand_events(hand, max(start, seq - base + start), hand_seat):
+                if event["seq"] > end:
+                    break
+                out.append({**event, "seq": base + event["seq"] - start, "hand_no": index + 1})
         return out
 
     # ---------------------------------------------------------------------------------- keeping
