@@ -3,6 +3,7 @@ temporary data folder (a real SQLite file), and clients that speak HTTP (httpx) 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -203,7 +204,5 @@ def play(clients: list[Client], rng: random.Random, until: Any, timeout: float =
                 moved = True
         if not moved:
             for client in clients:
-                try:
+                with contextlib.suppress(TimeoutError):
                     client.recv(0.05)
-                except TimeoutError:
-                    pass

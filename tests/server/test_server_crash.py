@@ -79,7 +79,7 @@ class Party:
 
 def open_table(server: Server, ruleset: str, people: int, bots: list[str], seed: str | None) -> Party:
     seats: list[dict[str, Any]] = [{} for _ in range(people)] + [{"bot": b} for b in bots]
-    created = server.create(ruleset=ruleset, seats=seats, seed=seed, hands=2, chips=60)
+    created = server.create(ruleset=ruleset, seats=seats, seed=seed, hands=3, chips=60)
     tokens = {0: created["token"]}
     for k in range(1, people):
         joined = server.post(f"/api/tables/{created['id']}/seats", {"name": f"P{k}"}).json()
@@ -89,7 +89,10 @@ def open_table(server: Server, ruleset: str, people: int, bots: list[str], seed:
     return party
 
 
-def step(pair: tuple[Party, Party], rng: random.Random) -> bool:
+STEER = {"auction": "keep", "poker": "swap"}  # the dealer's choice that leads to that phase
+
+
+def step(pair: tuple[Party, Party], rng: random.Random, towards: str | None = None) -> bool:
     """One person's decision, made at both servers; False once the evening is over."""
     a, b = pair
     assert a.views() == b.views()
@@ -97,6 +100,9 @@ def step(pair: tuple[Party, Party], rng: random.Random) -> bool:
     if mover is None:
         return False
     action = choose(mover.view, rng)
+    steer = [x for x in mover.view["hand"]["legal_actions"] if x["action"] == STEER.get(towards or "")]
+    if steer:
+        action = dict(steer[0])
     seat, seq = mover.seat, mover.seq
     for party in pair:
         party.seats[seat].act(action)  # type: ignore[index]
@@ -111,7 +117,7 @@ def drive_to(pair: tuple[Party, Party], rng: random.Random, phase: str | None, m
         hand = pair[0].watcher.view.get("hand") or {}
         if phase is not None and hand.get("phase") == phase and not pair[0].watcher.view.get("hand_over"):
             return
-        if not step(pair, rng):
+        if not step(pair, rng, phase):
             return
 
 

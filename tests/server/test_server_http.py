@@ -9,6 +9,7 @@ from server_helpers import Server
 
 from rummoli.server.store import token_hash
 
+
 def error_of(answer: httpx.Response, status: int, code: str) -> str:
     assert answer.status_code == status, answer.text
     body = answer.json()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import subprocess
@@ -222,7 +223,7 @@ def test_bots_play_at_the_configured_pace_and_take_a_seat_that_was_left(tmp_path
         for _ in range(4):
             watcher.until(lambda m: m["type"] == "update", timeout=10)
             stamps.append(time.monotonic())
-        gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(stamps)]
         assert min(gaps) >= 0.2, gaps
         watcher.close()
     finally:

@@ -59,7 +59,8 @@ class CreateTable(Strict):
         min_length=2, max_length=8, description="Every seat in order; the creator sits at `creator_seat`.")
     name: str = Field(..., description="The creator's display name (text, at most 24 characters).")
     creator_seat: int = Field(0, ge=0, le=7, description="The creator's seat (a person's seat).")
-    chips: int | None = Field(None, ge=1, le=100_000, description="Starting chips (stops games; default: the ruleset's).")
+    chips: int | None = Field(None, ge=1, le=100_000,
+                              description="Starting chips (stops games; default: the ruleset's).")
     hands: int | None = Field(None, ge=1, le=500, description="Hands in the evening (default: the ruleset's own end).")
     turn_timer: float | None = Field(
         None, ge=5, le=600, description="Seconds a person has for a decision before a safe default is played.")
