@@ -397,9 +397,10 @@ class LiveTable:
             await self.set_bot(seat, self.manager.settings.takeover_level)
 
     def start_clocks(self) -> None:
-        """After a restart: every person's seat starts its grace period (nobody is connected yet)."""
+        """At the start of the evening or after a restart: every person's seat with nobody connected starts
+        its grace period; then the table makes its next move by itself if it has one."""
         for seat, state in enumerate(self.seats):
-            if state.person and self.present.get(seat, 0) == 0:
+            if state.person and self.present.get(seat, 0) == 0 and seat not in self._away:
                 self._start_away(seat)
         self._plan()
 
@@ -539,7 +540,7 @@ class TableManager:
             live._bot_states = [None if b is None else b.state() for b in table.bots]
             await asyncio.to_thread(self.store.start_table, live.id, int(table.seq), table.snapshot())
             live.status = "playing"
-            live._plan()
+            live.start_clocks()  # a person who never comes is played by a bot after the grace period
         self.hub.publish(live.id)
         self.hub.publish_seats(live.id)
 
