@@ -1,6 +1,6 @@
 """Tables in play: each a :class:`~rummoli.table.Table` with its seats, its clients, its bots and its clock.
 
-The rule every change follows (DESIGN.md, "The server, in one paragraph"): under the table's lock, hand the
+The rule every change follows (docs/ARCHITECTURE.md): under the table's lock, hand the
 change to the table (which checks it and changes nothing on error), store what it added to the table's
 journal in one transaction that moves the stored ``seq`` from the value seen before to the new one, and only
 then tell the hub, whose listeners each fetch what their own seat may see. If the store refuses, the table is
