@@ -253,3 +253,5 @@ def test_lay_offs_read_as_actions_and_runs_in_order() -> None:
     assert narrator.line(view, {"seat": 1, "action": "meld", "cards": ["3s", "2s", "As"]}, None) == "Bob melds A♠ 2♠ 3♠"
     view["style"] = "gin"
     assert narrator.line(view, {"seat": 1, "action": "pass"}, None) == "Bob passes on the upcard"
+    take = {"seat": 0, "action": "draw", "from": "discard", "card": "9c"}
+    assert narrator.line(view, take, None, upcard=True) == "You take the upcard 9♣"

@@ -155,7 +155,8 @@ class RummyNarrator:
         out: list[str] = []
         for index in range(self.told, len(history)):
             if "action" in history[index]:
-                out.append(self.line(view, history[index], drawn.get(index)))
+                upcard = view.get("style") == "gin" and all(h.get("action") == "pass" for h in history[:index])
+                out.append(self.line(view, history[index], drawn.get(index), upcard))
         self.told = len(history)
         if view["flips"] > self.flips:
             self.flips = view["flips"]
@@ -178,7 +179,7 @@ class RummyNarrator:
                 out.append("Points: " + ", ".join(scored))
         return out
 
-    def line(self, view: dict[str, Any], action: dict[str, Any], drawn: str | None) -> str:
+    def line(self, view: dict[str, Any], action: dict[str, Any], drawn: str | None, upcard: bool = False) -> str:
         who = view["players"][action["seat"]]
         kind = action["action"]
         forced = " (forced)" if action.get("forced") else ""
@@ -191,6 +192,8 @@ class RummyNarrator:
             card = card_text(action["card"], self.ascii)
             if view.get("style") == "500":
                 return said(who, f"takes the discard pile down to {card}{forced}")
+            if upcard:
+                return said(who, f"takes the upcard {card}{forced}")
             return said(who, f"takes {card} from the discard pile{forced}")
         if kind == "meld":
             return said(who, f"melds {plain_cards(meld_order(action['cards']), self.ascii)}{forced}")
