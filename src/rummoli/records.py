@@ -8,13 +8,13 @@ a record belongs to and turns every problem into a :class:`RecordError` that nam
 from __future__ import annotations
 
 import json
-import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rummoli.datafiles import read_toml
-from rummoli.errors import MalformedInput
+from rummoli.datafiles import builtin_toml, decode, read_local, read_toml
+from rummoli.errors import MalformedInput, quote
+from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
@@ -32,13 +32,77 @@ class RecordError(MalformedInput):
         self.message = message
 
 
-def read_record(source: str | Path) -> dict[str, Any]:
-    """Load a record from a file path or a JSON text, checking only its envelope."""
-    text = source.read_text(encoding="utf-8") if isinstance(source, Path) else source
+def _whole_number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS} are read)",
+                          rule="R-NOTE-6")
+    return int(text)
+
+
+def _not_a_number(text: str) -> float:
+    raise RecordError(f"{text} is not a JSON number", rule="R-NOTE-6")
+
+
+def _depth_within(value: object, limit: int) -> bool:
+    """Whether ``value`` nests at most ``limit`` lists and objects deep (walked without recursion)."""
+    level: list[object] = [value]
+    for _ in range(limit + 1):
+        inner: list[object] = []
+        for item in level:
+            if isinstance(item, dict):
+                inner.extend(item.values())
+            elif isinstance(item, list):
+                inner.extend(item)
+        if not inner:
+            return True
+        level = inner
+    return False
+
+
+def parse_json(text: str | bytes, what: str = "a record") -> Any:
+    """JSON from outside, read with R-NOTE-6's limits: UTF-8 (a byte-order mark is accepted), at most
+    :data:`~rummoli.limits.MAX_RECORD_BYTES` long, nesting at most
+    :data:`~rummoli.limits.MAX_DEPTH` deep, whole numbers of at most
+    :data:`~rummoli.limits.MAX_DIGITS` digits, no ``NaN`` or ``Infinity``.  Any breach is one
+    :class:`RecordError` line; nothing else escapes.
+
+    >>> parse_json('{"chips": [' + "9" * 40 + ']}')
+    Traceback (most recent call last):
+    ...
+    rummoli.records.RecordError: R-NOTE-6: a number of 40 digits (at most 30 are read)
+    """
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"{what} is larger than the {MAX_RECORD_BYTES:,} bytes allowed", rule="R-NOTE-6")
+    if isinstance(text, bytes):
+        try:
+            text = decode(text, what)
+        except MalformedInput as error:
+            raise RecordError(str(error), rule="R-NOTE-6") from None
     try:
-        record = json.loads(text)
+        value = json.loads(text.removeprefix("\ufeff"), parse_int=_whole_number, parse_constant=_not_a_number)
+    except RecursionError:
+        raise RecordError(f"{what} nests deeper than {MAX_DEPTH} levels", rule="R-NOTE-6") from None
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}", rule="R-NOTE-2") from None
+    except RecordError:
+        raise
+    except ValueError as error:  # a number the parser itself refuses
+        raise RecordError(f"not JSON: {quote(str(error))}", rule="R-NOTE-2") from None
+    if not _depth_within(value, MAX_DEPTH):
+        raise RecordError(f"{what} nests deeper than {MAX_DEPTH} levels", rule="R-NOTE-6")
+    return value
+
+
+def read_record(source: str | bytes | Path) -> dict[str, Any]:
+    """Load a record from JSON text or bytes (a client's, a file's) or from a local file the user
+    named (a regular file only), checking its size, nesting and numbers (:func:`parse_json`) and its
+    envelope.  A hand record (``rummoli-hand/1``) or an evening record (``rummoli-evening/1``)."""
+    if isinstance(source, Path):
+        try:
+            source = read_local(source, f"record file {quote(str(source))}", MAX_RECORD_BYTES)
+        except MalformedInput as error:
+            raise RecordError(str(error), rule="R-NOTE-6") from None
+    record = parse_json(source)
     if isinstance(record, dict) and record.get("format") == EVENING_FORMAT:
         return record  # its hands are checked one by one when it is replayed
     check_envelope(record)
@@ -49,7 +113,7 @@ def check_envelope(record: object) -> None:
     if not isinstance(record, dict):
         raise RecordError("a hand record is one JSON object", rule="R-NOTE-2")
     if record.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, got {record.get('format')!r}", rule="R-NOTE-2")
+        raise RecordError(f"format must be {FORMAT!r}, got {quote(record.get('format'))}", rule="R-NOTE-2")
     for key in ("ruleset", "players", "deal", "actions"):
         if key not in record:
             raise RecordError(f"missing {key!r}", rule="R-NOTE-2")
@@ -58,19 +122,21 @@ def check_envelope(record: object) -> None:
 
 
 def game_of(ruleset: object) -> str:
-    """``"stops"`` or ``"rummy"``: which engine plays a ruleset given by name or inline."""
+    """``"stops"`` or ``"rummy"``: which engine plays a ruleset given by built-in name or inline.
+
+    A name is only ever a built-in's: ``../x`` or ``x.toml`` is an unknown ruleset, never a file."""
     if isinstance(ruleset, dict):
         game = ruleset.get("game")
     elif isinstance(ruleset, str):
-        path = resources.files("rummoli") / "rulesets" / f"{ruleset}.toml"
-        if not path.is_file():
-            raise RecordError(f"unknown ruleset {ruleset!r} (built-ins: {', '.join(builtin_names())})",
+        file = builtin_toml(ruleset)
+        if file is None:
+            raise RecordError(f"unknown ruleset {quote(ruleset)} (built-ins: {', '.join(builtin_names())})",
                               rule="R-NOTE-2")
-        game = tomllib.loads(path.read_text(encoding="utf-8")).get("game")
+        game = read_toml(file, f"ruleset {ruleset!r}").get("game")
     else:
         raise RecordError("'ruleset' must be a built-in name or an object", rule="R-NOTE-2")
     if game not in ("stops", "rummy"):
-        raise RecordError(f"ruleset game must be 'stops' or 'rummy', got {game!r}", rule="R-NOTE-2")
+        raise RecordError(f"ruleset game must be 'stops' or 'rummy', got {quote(game)}", rule="R-NOTE-2")
     return str(game)
 
 
@@ -108,11 +174,22 @@ def default_players(ruleset: str | dict[str, Any], usual: int = 4) -> int:
 
 
 def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
-    """A ``--ruleset`` option: a built-in name stays a name; a ``.toml`` file becomes an inline object."""
-    if name_or_path.endswith(".toml"):
-        return read_toml(Path(name_or_path), f"ruleset file {name_or_path!r}")
-    game_of(name_or_path)  # refuses an unknown name
-    return name_or_path
+    """A ``--ruleset`` option of the local user: a built-in name stays a name; a ``.toml`` file (a
+    regular file only) becomes an inline object, its board too when it names a board file (found as
+    written, or else beside the ruleset file).  What comes back names no file, so it goes on to the
+    engines, the table and the records as input that may travel."""
+    if not name_or_path.endswith(".toml"):
+        game_of(name_or_path)  # refuses an unknown name
+        return name_or_path
+    path = Path(name_or_path)
+    data = read_toml(path, f"ruleset file {quote(name_or_path)}")
+    board = data.get("board")
+    if isinstance(board, str) and board.endswith(".toml"):
+        board_path = Path(board)
+        if not board_path.is_absolute() and not board_path.exists() and (path.parent / board_path).exists():
+            board_path = path.parent / board_path
+        data = {**data, "board": read_toml(board_path, f"board file {quote(board)}")}
+    return data
 
 
 def replay(record: dict[str, Any]) -> dict[str, Any]:

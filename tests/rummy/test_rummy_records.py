@@ -107,7 +107,7 @@ def test_rulesets_are_data_and_bad_ones_are_refused(tmp_path: Path) -> None:
         assert load_ruleset(ruleset.to_dict()) == ruleset
     path = tmp_path / "mine.toml"
     path.write_text('game = "rummy"\nname = "mine"\naces = "around"\nboathouse = true\n', encoding="utf-8")
-    assert load_ruleset(str(path)).boathouse is True
+    assert load_ruleset(str(path), trusted=True).boathouse is True
     for bad, message in (
         ({"game": "stops"}, "'game' must be 'rummy'"),
         ({"game": "rummy", "aces": "up"}, "'aces' must be one of"),
@@ -116,6 +116,7 @@ def test_rulesets_are_data_and_bad_ones_are_refused(tmp_path: Path) -> None:
         ({"game": "rummy", "colour": "red"}, "unknown option 'colour'"),
         ({"game": "rummy", "style": "knock", "boathouse": True}, "boathouse"),
         ({"game": "rummy", "boathouse": "yes"}, "true or false"),
+        ({"game": "rummy", "style": "500", "boathouse": True}, "no legal move"),
     ):
         with pytest.raises(MalformedInput, match=message):
             load_ruleset(bad)

@@ -154,10 +154,10 @@ def test_user_ruleset_and_board_files_load(tmp_path: Path) -> None:
     board = tmp_path / "board.toml"
     board.write_text('name = "mine"\n[[pots]]\nkind = "centre"\nante = 3\n[[pots]]\nkind = "combo"\n'
                      'cards = ["Qh", "Kh", "Ah"]\n', encoding="utf-8")
-    assert [p.id for p in load_board(board).pots] == ["centre", "Qh-Kh-Ah"]
+    assert [p.id for p in load_board(board, trusted=True).pots] == ["centre", "Qh-Kh-Ah"]
     rules = tmp_path / "rules.toml"
     rules.write_text(f'game = "stops"\nboard = "{board}"\ndealer_ante = "double"\n', encoding="utf-8")
-    loaded = load_ruleset(rules)
+    loaded = load_ruleset(rules, trusted=True)
     assert loaded.dealer_ante == "double" and load_ruleset(loaded.to_dict()) == loaded
     for name in BUILTIN_RULESETS:
         assert load_ruleset(name).reference() == name

@@ -9,12 +9,12 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
 from rummoli.cards import CARDS, Card
 from rummoli.errors import MalformedInput
+from rummoli.limits import MAX_SCORE
 from rummoli.rummy.hand import RummyHand
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
 
@@ -45,8 +45,16 @@ class RummyGame:
         self.rules.hand_size_for(len(players))
         self.players = list(players)
         self.scores = list(scores) if scores is not None else [0] * len(players)
+        if len(self.scores) != len(players) or any(
+            isinstance(s, bool) or not isinstance(s, int) or not -MAX_SCORE <= s <= MAX_SCORE for s in self.scores
+        ):
+            raise MalformedInput(f"scores: one whole number from {-MAX_SCORE:,} to {MAX_SCORE:,} per player")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < len(players):
+            raise MalformedInput(f"dealer must be a seat from 0 to {len(players) - 1}")
         self.dealer = dealer
-        self.rng: random.Random = random.Random(seed) if seed is not None else random.Random(secrets.randbits(128))
+        # R-RNG-1: a real game shuffles from the operating system's secure source; a seed is for tests,
+        # simulations and replays only.
+        self.rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
         self.hand: RummyHand | None = None
         self.hands_played = 0
         self.hands_won = [0] * len(players)

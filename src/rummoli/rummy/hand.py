@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from rummoli.cards import CARDS, Card, cards_of
 from rummoli.errors import IllegalAction, MalformedInput, quote
+from rummoli.limits import MAX_NAME, MAX_SCORE
 from rummoli.rummy import settle
 from rummoli.rummy.actions import Action, check_action
 from rummoli.rummy.melds import MeldTable, meld_table
@@ -67,8 +68,14 @@ class RummyHand:
         size = rules.hand_size_for(n)
         if len(scores) != n or len(hands) != n:
             raise MalformedInput(f"{n} players need {n} scores and {n} hands")
-        if not 0 <= dealer < n:
-            raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
+        if any(not isinstance(p, str) or len(p) > MAX_NAME for p in players):
+            raise MalformedInput(f"players: each a name of at most {MAX_NAME} characters")
+        if any(isinstance(s, bool) or not isinstance(s, int) or not -MAX_SCORE <= s <= MAX_SCORE for s in scores):
+            raise MalformedInput(f"scores: whole numbers from {-MAX_SCORE:,} to {MAX_SCORE:,}")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}, not {quote(dealer)}")
+        if not all(isinstance(c, Card) for cards in (*hands, stock) for c in cards):
+            raise MalformedInput("the deal is made of cards (rummoli.cards.Card)")
         seen = 0
         masks = []
         for seat, cards in enumerate(hands):

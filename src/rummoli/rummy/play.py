@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
 from rummoli.cards import CARDS, Card
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.records import RecordError
+from rummoli.records import RecordError, check_envelope
 from rummoli.rummy.actions import Action
 from rummoli.rummy.game import deal_cards
 from rummoli.rummy.hand import RummyHand
@@ -18,7 +17,7 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 def _cards(value: object, what: str) -> list[Card]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or len(value) > 52 or not all(isinstance(v, str) for v in value):
         raise RecordError(f"{what} must be a list of cards", rule="R-NOTE-2")
     try:
         return [Card.parse(v) for v in value]
@@ -28,6 +27,9 @@ def _cards(value: object, what: str) -> list[Card]:
 
 def hand_from_record(record: dict[str, Any]) -> RummyHand:
     """The hand a record starts from (before any action)."""
+    check_envelope(record)
+    if record.get("pots", {}) != {}:
+        raise RecordError("a Rummy record carries no pots ('pots' is {} or left out)", rule="R-NOTE-2")
     try:
         rules = load_ruleset(record["ruleset"])
     except MalformedInput as error:
@@ -40,8 +42,10 @@ def hand_from_record(record: dict[str, Any]) -> RummyHand:
         raise RecordError("'chips' (the scores before the hand) must be whole numbers", rule="R-NOTE-2")
     dealer = record.get("dealer", 0)
     deal = record.get("deal")
-    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
-        raise RecordError("'deal' must hold 'hands' and 'stock'", rule="R-NOTE-2")
+    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list) or set(deal) - {"hands", "stock"}:
+        raise RecordError("'deal' must hold 'hands' and 'stock' (and nothing else)", rule="R-NOTE-2")
+    if len(deal["hands"]) > 8:
+        raise RecordError("deal: one hand per player", rule="R-NOTE-2")
     hands = [_cards(h, f"hand {i}") for i, h in enumerate(deal["hands"])]
     stock = _cards(deal.get("stock"), "stock")
     if isinstance(dealer, bool) or not isinstance(dealer, int):
@@ -109,7 +113,7 @@ def random_hand(
 def random_hand_record(ruleset_ref: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
     """One hand played with random legal decisions (seeded), as its record."""
     rules = load_ruleset(ruleset_ref)
-    rng = random.Random(seed if seed is not None else secrets.randbits(128))
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()  # R-RNG-1
     hand = random_hand(rules, players, rng)
     out = hand.record()
     if isinstance(ruleset_ref, dict):

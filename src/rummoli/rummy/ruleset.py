@@ -23,8 +23,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from rummoli.datafiles import builtin_file, read_toml
-from rummoli.errors import MalformedInput
+from rummoli.datafiles import builtin_toml, read_toml
+from rummoli.errors import MalformedInput, quote
+from rummoli.limits import MAX_NAME
 
 STYLES: Final = ("straight", "500", "knock", "gin")
 ACES: Final = ("low", "high", "around", "either")
@@ -121,50 +122,64 @@ def builtin_names() -> list[str]:
     return sorted(names)
 
 
-def load_ruleset(source: str | Path | dict[str, Any] | Ruleset) -> Ruleset:
-    """A ruleset from a built-in name, a ``.toml`` path or a dict; bad input raises ``MalformedInput``."""
+def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool = False) -> Ruleset:
+    """A ruleset from a built-in name or a dict; bad input raises ``MalformedInput``.
+
+    A ``.toml`` path is read only with ``trusted=True`` (the local user's own file): input from outside
+    names a built-in or carries its table inline, never a file (R-NOTE-6).
+
+    >>> load_ruleset("../../rulesets/rummy")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummoli.errors.MalformedInput: unknown Rummy ruleset '../../rulesets/rummy' (built-ins: ...)
+    """
     if isinstance(source, Ruleset):
         return source
     if isinstance(source, dict):
-        return _from_dict(source, str(source.get("name", "custom")))
-    text = str(source)
-    if isinstance(source, Path) or text.endswith(".toml"):
-        path = Path(text)
-        data = read_toml(path, f"ruleset file {text!r}")
-        return _from_dict(data, str(data.get("name", path.stem)))
-    resource = builtin_file(f"{text}.toml")
-    if not resource.is_file():
-        raise MalformedInput(f"unknown Rummy ruleset {text!r} (built-ins: {', '.join(builtin_names())})")
-    data = read_toml(resource, f"ruleset {text!r}")
-    return _from_dict(data, str(data.get("name", text)))
+        return _from_dict(source, "custom")
+    if isinstance(source, Path) or (isinstance(source, str) and source.endswith(".toml")):
+        if not trusted:
+            raise MalformedInput("a ruleset from outside is a built-in name or an inline table, never a file: "
+                                 f"{quote(str(source))}", "R-NOTE-6")
+        path = Path(source)
+        data = read_toml(path, f"ruleset file {quote(str(source))}")
+        return _from_dict(data, path.stem[:MAX_NAME])
+    resource = builtin_toml(source)
+    if resource is None:
+        raise MalformedInput(f"unknown Rummy ruleset {quote(source)} (built-ins: {', '.join(builtin_names())})")
+    return _from_dict(read_toml(resource, f"ruleset {source!r}"), str(source))
 
 
 def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
     def fail(message: str) -> MalformedInput:
         return MalformedInput(f"ruleset {name!r}: {message}")
 
-    unknown = sorted(set(data) - _KNOWN)
+    given = data.get("name", name)
+    if not isinstance(given, str) or len(given) > MAX_NAME:
+        raise MalformedInput(f"a ruleset's name is text of at most {MAX_NAME} characters, not {quote(given)}")
+    name = given
+    unknown = sorted(str(key) for key in set(data) - _KNOWN)
     if unknown:
-        raise fail(f"unknown option {unknown[0]!r}")
+        raise fail(f"unknown option {quote(unknown[0])}")
     if data.get("game") != "rummy":
-        raise fail(f"'game' must be 'rummy', got {data.get('game')!r}")
+        raise fail(f"'game' must be 'rummy', got {quote(data.get('game'))}")
 
     def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
         value = data.get(key, default)
-        if value not in allowed:
-            raise fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
-        return str(value)
+        if not isinstance(value, str) or value not in allowed:
+            raise fail(f"{key!r} must be one of {', '.join(allowed)}, not {quote(value)}")
+        return value
 
     def integer(key: str, default: int, low: int, high: int) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise fail(f"{key!r} must be a whole number from {low} to {high}, not {value!r}")
+            raise fail(f"{key!r} must be a whole number from {low} to {high}, not {quote(value)}")
         return value
 
     def flag(key: str, default: bool) -> bool:
         value = data.get(key, default)
         if not isinstance(value, bool):
-            raise fail(f"{key!r} must be true or false, not {value!r}")
+            raise fail(f"{key!r} must be true or false, not {quote(value)}")
         return value
 
     style = choice("style", STYLES, "straight")
@@ -175,17 +190,15 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
         raise fail("'hand_size' must be a table of players = cards, e.g. { 2 = 10, 3 = 7 }")
     hand_size: list[tuple[int, int]] = []
     for key, size in sizes.items():
-        try:
-            players = int(key)
-        except ValueError:
-            raise fail(f"'hand_size' key {key!r} is not a number of players") from None
-        if not 2 <= players <= 8:
-            raise fail(f"'hand_size' seats 2 to 8 players, not {players}")
+        text = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
+        if text not in ("2", "3", "4", "5", "6", "7", "8"):
+            raise fail(f"'hand_size' seats 2 to 8 players: a key is a number of players, not {quote(key)}")
+        players = int(text)
         if isinstance(size, bool) or not isinstance(size, int) or size < 1 or players * size > 50:
             raise fail(f"'hand_size' for {players} players must leave at least 2 cards for the stock")
         hand_size.append((players, size))
     ruleset = Ruleset(
-        name=str(data.get("name", name)),
+        name=name,
         style=style,
         hand_size=tuple(sorted(hand_size)),
         aces=aces,
@@ -205,6 +218,10 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
     )
     if style in ("knock", "gin") and (ruleset.boathouse or ruleset.discard_depth):
         raise fail("'boathouse' and 'discard_depth' need melding in play; Knock and Gin Rummy have none")
+    if style == "500" and ruleset.boathouse:
+        # A card taken from the pile must be melded at once (R-500-2) but boathouse forbids going out by
+        # melding: a player whose last cards are that meld would have no legal move.
+        raise fail("'boathouse' does not combine with 500 Rum: a player could be left with no legal move")
     if style == "gin" and (ruleset.hand_size != ((2, ruleset.hand_size[0][1]),) or ruleset.aces != "low"):
         raise fail("Gin Rummy is for two players (hand_size = { 2 = 10 }) with aces low")
     return ruleset

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.errors import IllegalAction, MalformedInput, quote
+from rummoli.limits import MAX_CHIPS, MAX_NAME
 from rummoli.stops import report
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
@@ -84,8 +85,11 @@ class Hand(Bidding, Play):
         if not rules.min_players <= n <= rules.max_players:
             raise MalformedInput(f"{rules.title} seats {rules.min_players} to {rules.max_players} players, "
                                  f"not {n}")
-        if len(chips) != n or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips):
-            raise MalformedInput("chips: one whole number of at least 0 per player")
+        if any(not isinstance(p, str) or len(p) > MAX_NAME for p in players):
+            raise MalformedInput(f"players: each a name of at most {MAX_NAME} characters")
+        if len(chips) != n or any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= MAX_CHIPS
+                                  for c in chips):
+            raise MalformedInput(f"chips: one whole number from 0 to {MAX_CHIPS:,} per player")
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}")
         board = rules.board
@@ -93,12 +97,14 @@ class Hand(Bidding, Play):
         pot_balance = [0] * len(ids)
         for key, value in (pots or {}).items():
             if key not in ids:
-                raise MalformedInput(f"pots: no pot {key!r} on the {board.title} board")
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise MalformedInput(f"pots: {key!r} must hold a whole number of at least 0 chips")
+                raise MalformedInput(f"pots: no pot {quote(key)} on the {board.title} board")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
+                raise MalformedInput(f"pots: {key!r} must hold a whole number from 0 to {MAX_CHIPS:,} chips")
             pot_balance[ids.index(key)] = value
         if len(hands) != n:
             raise MalformedInput(f"deal: one hand per player ({n}), got {len(hands)}")
+        if not all(isinstance(c, Card) for cards in (*hands, widow) for c in cards):
+            raise MalformedInput("deal: the hands and the widow are made of cards (rummoli.cards.Card)")
         try:
             masks = [mask_of(h) for h in hands]
             widow_mask = mask_of(widow)

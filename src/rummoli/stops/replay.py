@@ -15,11 +15,10 @@ every forced action that the record does not name itself (R-NOTE-3).
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
 from rummoli.cards import CARDS, Card, CardError
-from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.records import RecordError, check_envelope
 from rummoli.stops.actions import Action
 from rummoli.stops.hand import Hand
@@ -31,8 +30,10 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 def _cards(value: object, where: str) -> list[Card]:
     if not isinstance(value, list):
         raise RecordError(f"{where} must be a list of cards", rule="R-NOTE-2")
+    if len(value) > 52 or not all(isinstance(v, str) for v in value):
+        raise RecordError(f"{where} must be a list of cards written as text", rule="R-NOTE-1")
     try:
-        return [Card.parse(v) if isinstance(v, str) else Card.parse(repr(v)) for v in value]
+        return [Card.parse(v) for v in value]
     except CardError as error:
         raise RecordError(f"{where}: {error}", rule="R-NOTE-1") from None
 
@@ -53,9 +54,12 @@ def hand_from_record(record: dict[str, Any], *, auto: bool = False) -> Hand:
     deal = record["deal"]
     if not isinstance(chips, list) or not isinstance(pots, dict) or not isinstance(deal, dict):
         raise RecordError("'chips' must be a list, 'pots' and 'deal' objects", rule="R-NOTE-2")
+    if set(deal) - {"hands", "widow"}:
+        raise RecordError(f"deal: a stops deal holds 'hands' and 'widow' only, not "
+                          f"{quote(sorted(map(str, set(deal) - {'hands', 'widow'})))}", rule="R-NOTE-2")
     hands_raw = deal.get("hands")
-    if not isinstance(hands_raw, list):
-        raise RecordError("deal: 'hands' must be a list of hands", rule="R-NOTE-2")
+    if not isinstance(hands_raw, list) or len(hands_raw) > 8:
+        raise RecordError("deal: 'hands' must be a list of hands, one per player", rule="R-NOTE-2")
     hands = [_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
     widow = _cards(deal.get("widow"), "deal widow")
     ante = record.get("ante", True)
@@ -139,8 +143,8 @@ def random_hand(
 
 def random_hand_record(ruleset_ref: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
     """Play one hand with random legal decisions (shuffle and decisions from one seeded
-    :class:`random.Random`; no seed means a secure seed) and return its record."""
-    rng = random.Random(seed if seed is not None else secrets.randbits(64))
+    :class:`random.Random`; no seed: the operating system's secure source, R-RNG-1) and return its record."""
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()  # R-RNG-1
     try:
         return random_hand(ruleset_ref, players, rng).record()
     except ValueError as error:

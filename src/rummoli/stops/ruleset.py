@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from rummoli.cards import RANK_CHARS, Card, CardError
-from rummoli.datafiles import builtin_file, read_toml
-from rummoli.errors import MalformedInput
+from rummoli.datafiles import builtin_toml, read_toml
+from rummoli.errors import MalformedInput, quote
+from rummoli.limits import MAX_ANTE, MAX_BET, MAX_NAME, MAX_POTS, MAX_START_CHIPS
 
 CENTRE, POKER, CARD, COMBO = "centre", "poker", "card", "combo"
 
@@ -45,11 +46,11 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "leftover": ("pay", "none"),
 }
 NUMBERS: Final[dict[str, tuple[int, int, int]]] = {  # name: (default, minimum, maximum)
-    "max_bet": (10, 1, 1_000_000),
+    "max_bet": (10, 1, MAX_BET),
     "max_raises": (3, 0, 1000),
     "min_players": (2, 2, 8),
     "max_players": (8, 2, 8),
-    "starting_chips": (100, 1, 10**9),
+    "starting_chips": (100, 1, MAX_START_CHIPS),
 }
 _TEXT_KEYS: Final = ("game", "name", "title", "board")
 BUILTIN_RULESETS: Final = ("rummoli", "rummoli-tripoley", "tripoley", "michigan")
@@ -165,24 +166,51 @@ class Ruleset:
 
 def _card(text: object, where: str) -> Card:
     if not isinstance(text, str):
-        raise MalformedInput(f"{where}: a card must be text like 'Ts', got {text!r}")
+        raise MalformedInput(f"{where}: a card must be text like 'Ts', got {quote(text)}")
     try:
         return Card.parse(text)
     except CardError:
-        raise MalformedInput(f"{where}: unknown card {text!r}") from None
+        raise MalformedInput(f"{where}: unknown card {quote(text)}") from None
 
 
-def _int(value: object, where: str, minimum: int = 0) -> int:
+def _int(value: object, where: str, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedInput(f"{where} must be a whole number, got {value!r}")
+        raise MalformedInput(f"{where} must be a whole number, got {quote(value)}")
     if value < minimum:
-        raise MalformedInput(f"{where} must be at least {minimum}, got {value}")
+        raise MalformedInput(f"{where} must be at least {minimum}, got {quote(value)}")
+    if maximum is not None and value > maximum:
+        raise MalformedInput(f"{where} must be at most {maximum:,}, got {quote(value)}")
     return value
 
 
+def _text(value: object, where: str) -> str:
+    """A name or a title: text of at most :data:`~rummoli.limits.MAX_NAME` characters."""
+    if not isinstance(value, str) or len(value) > MAX_NAME:
+        raise MalformedInput(f"{where} must be text of at most {MAX_NAME} characters, got {quote(value)}")
+    return value
+
+
+def _table_of(source: object, what: str, trusted: bool) -> tuple[dict[str, Any], bool]:
+    """The TOML table ``source`` stands for, and whether it is a built-in: an inline table, a built-in's
+    plain name, or (``trusted`` only: the local user's own) the path of a ``.toml`` file."""
+    folder = "boards" if what == "board" else None
+    if isinstance(source, dict):
+        return source, False
+    if isinstance(source, Path) or (isinstance(source, str) and source.endswith(".toml")):
+        if not trusted:
+            raise MalformedInput(f"a {what} from outside is a built-in name or an inline table, never a file: "
+                                 f"{quote(str(source))}", "R-NOTE-6")
+        return read_toml(Path(source), f"{what} file {quote(str(source))}"), False
+    file = builtin_toml(source, folder)
+    if file is None:
+        known = f" (built-ins: {', '.join(BUILTIN_RULESETS)})" if what == "ruleset" else ""
+        raise MalformedInput(f"unknown {what} {quote(source)}{known}")
+    return read_toml(file, f"{what} {source!r}"), True
+
+
 def _combo(cards: object, where: str) -> tuple[tuple[int, ...], int | None]:
-    if not isinstance(cards, list) or len(cards) < 2:
-        raise MalformedInput(f"{where}: a combo lists two or more cards")
+    if not isinstance(cards, list) or not 2 <= len(cards) <= 13:
+        raise MalformedInput(f"{where}: a combo lists two to thirteen cards")
     ranks: list[int] = []
     suits: set[int | None] = set()
     for text in cards:
@@ -195,11 +223,11 @@ def _combo(cards: object, where: str) -> tuple[tuple[int, ...], int | None]:
             ranks.append(card.rank)
             suits.add(card.suit)
     if len(suits) != 1:
-        raise MalformedInput(f"{where}: combo {cards!r} mixes suits (or suited and any-suit cards), "
+        raise MalformedInput(f"{where}: combo {quote(cards)} mixes suits (or suited and any-suit cards), "
                              "so it cannot occur in one rising run")
     ranks.sort()
     if any(b != a + 1 for a, b in itertools.pairwise(ranks)):
-        raise MalformedInput(f"{where}: combo {cards!r} is not consecutive ranks, so it cannot occur "
+        raise MalformedInput(f"{where}: combo {quote(cards)} is not consecutive ranks, so it cannot occur "
                              "in one rising run")
     return tuple(ranks), suits.pop()
 
@@ -210,11 +238,11 @@ def _pot(data: object, index: int) -> Pot:
         raise MalformedInput(f"{where} must be a table")
     unknown = set(data) - {"name", "kind", "ante", "card", "cards"}
     if unknown:
-        raise MalformedInput(f"{where}: unknown key(s) {sorted(unknown)}")
+        raise MalformedInput(f"{where}: unknown key(s) {quote(sorted(map(str, unknown)))}")
     kind = data.get("kind")
     if kind not in (CENTRE, POKER, CARD, COMBO):
-        raise MalformedInput(f"{where}: kind must be centre, poker, card or combo, got {kind!r}")
-    ante = _int(data.get("ante", 1), f"{where} ante")
+        raise MalformedInput(f"{where}: kind must be centre, poker, card or combo, got {quote(kind)}")
+    ante = _int(data.get("ante", 1), f"{where} ante", 0, MAX_ANTE)
     ranks: tuple[int, ...]
     suit: int | None
     if kind == CARD:
@@ -229,29 +257,20 @@ def _pot(data: object, index: int) -> Pot:
         if "card" in data or "cards" in data:
             raise MalformedInput(f"{where}: a {kind} pot names no cards")
         ranks, suit, pot_id = (), None, str(kind)
-    name = data.get("name", pot_id)
-    if not isinstance(name, str):
-        raise MalformedInput(f"{where}: name must be text")
+    name = _text(data.get("name", pot_id), f"{where} name")
     return Pot(pot_id, name, str(kind), ante, ranks, suit)
 
 
-def load_board(source: str | Path | dict[str, Any]) -> Board:
-    """A board by built-in name, ``.toml`` path, or inline table, validated."""
-    if isinstance(source, dict):
-        data = source
-    elif isinstance(source, Path) or source.endswith(".toml"):
-        data = read_toml(Path(source), f"board file {str(source)!r}")
-    else:
-        file = builtin_file("boards", f"{source}.toml")
-        if not file.is_file():
-            raise MalformedInput(f"unknown board {source!r}")
-        data = read_toml(file, f"board {source!r}")
+def load_board(source: str | Path | dict[str, Any], *, trusted: bool = False) -> Board:
+    """A board by built-in name or inline table, validated; a ``.toml`` path only when ``trusted``
+    (the local user named it: see :func:`load_ruleset`)."""
+    data, _ = _table_of(source, "board", trusted)
     unknown = set(data) - {"name", "title", "pots"}
     if unknown:
         raise MalformedInput(f"board: unknown key(s) {sorted(unknown)}")
     raw = data.get("pots")
-    if not isinstance(raw, list) or not raw:
-        raise MalformedInput("board: 'pots' must be a non-empty list of tables")
+    if not isinstance(raw, list) or not 0 < len(raw) <= MAX_POTS:
+        raise MalformedInput(f"board: 'pots' must be a list of 1 to {MAX_POTS} tables")
     pots = tuple(_pot(p, i) for i, p in enumerate(raw))
     ids = [p.id for p in pots]
     for pot_id in ids:
@@ -262,12 +281,16 @@ def load_board(source: str | Path | dict[str, Any]) -> Board:
         raise MalformedInput("board: needs exactly one centre pot (the first player out takes it)")
     if kinds.count(POKER) > 1:
         raise MalformedInput("board: at most one poker pot")
-    name = str(data.get("name", "custom"))
-    return Board(name, str(data.get("title", name)), pots)
+    name = _text(data.get("name", "custom"), "board name")
+    return Board(name, _text(data.get("title", name), "board title"), pots)
 
 
-def load_ruleset(source: str | Path | dict[str, Any] | Ruleset) -> Ruleset:
-    """A ruleset by built-in name, ``.toml`` path or inline dict (as in a record), validated.
+def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool = False) -> Ruleset:
+    """A ruleset by built-in name or inline dict (as in a record or a client's message), validated.
+
+    Input from outside may never name a file (R-NOTE-6): a ``.toml`` path -- for the ruleset or for
+    its board -- is read only with ``trusted=True``, which only the local user's own command line
+    passes.  A built-in's name is a plain name (``rummoli``), never a path in disguise.
 
     >>> load_ruleset("michigan").board.pots[-1].ante
     2
@@ -275,46 +298,41 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset) -> Ruleset:
     Traceback (most recent call last):
     ...
     rummoli.errors.MalformedInput: unknown ruleset option(s) ['colour']
+    >>> load_ruleset("../../../etc/passwd")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummoli.errors.MalformedInput: unknown ruleset '../../../etc/passwd' (built-ins: ...)
     """
     if isinstance(source, Ruleset):
         return source
-    builtin = False
-    if isinstance(source, dict):
-        data = source
-    elif isinstance(source, Path) or source.endswith(".toml"):
-        data = read_toml(Path(source), f"ruleset file {str(source)!r}")
-    else:
-        file = builtin_file(f"{source}.toml")
-        if not file.is_file():
-            raise MalformedInput(f"unknown ruleset {source!r} (built-ins: {', '.join(BUILTIN_RULESETS)})")
-        data = read_toml(file, f"ruleset {source!r}")
-        builtin = True
+    data, builtin = _table_of(source, "ruleset", trusted)
     if not isinstance(data, dict):
         raise MalformedInput("a ruleset is a table of options")
     unknown = set(data) - set(CHOICES) - set(NUMBERS) - set(_TEXT_KEYS)
     if unknown:
-        raise MalformedInput(f"unknown ruleset option(s) {sorted(unknown)}")
+        raise MalformedInput(f"unknown ruleset option(s) {quote(sorted(map(str, unknown)))}")
     if data.get("game", "stops") != "stops":
-        raise MalformedInput(f"not a stops ruleset: game = {data.get('game')!r}")
+        raise MalformedInput(f"not a stops ruleset: game = {quote(data.get('game'))}")
     board_ref = data.get("board", "copp-clark")
     if not isinstance(board_ref, str | dict):
-        raise MalformedInput("ruleset 'board' must be a board name, a .toml path or a table")
-    board = load_board(board_ref)
+        raise MalformedInput("ruleset 'board' must be a board name or a table")
+    board = load_board(board_ref, trusted=trusted)
     options: dict[str, Any] = {}
     for key, allowed in CHOICES.items():
         value = data.get(key, allowed[0])
-        if value not in allowed:
-            raise MalformedInput(f"ruleset option {key!r} cannot be {value!r} (one of: {', '.join(allowed)})")
+        if not isinstance(value, str) or value not in allowed:
+            raise MalformedInput(f"ruleset option {key!r} cannot be {quote(value)} (one of: {', '.join(allowed)})")
         options[key] = value
     for key, (default, low, high) in NUMBERS.items():
-        value = _int(data.get(key, default), f"ruleset option {key!r}", low)
-        if value > high:
-            raise MalformedInput(f"ruleset option {key!r} must be at most {high}, got {value}")
-        options[key] = value
+        options[key] = _int(data.get(key, default), f"ruleset option {key!r}", low, high)
     if options["min_players"] > options["max_players"]:
         raise MalformedInput("ruleset: min_players is above max_players")
-    name = data.get("name", "custom")
-    title = data.get("title", name)
-    if not isinstance(name, str) or not isinstance(title, str):
-        raise MalformedInput("ruleset name and title must be text")
-    return Ruleset(name=name, title=title, board=board, builtin=builtin, **options)
+    name = _text(data.get("name", "custom"), "ruleset name")
+    title = _text(data.get("title", name), "ruleset title")
+    rules = Ruleset(name=name, title=title, board=board, builtin=builtin, **options)
+    ante = rules.ante_per_seat() * (2 if rules.dealer_ante == "double" else 1)
+    if rules.starting_chips < ante:
+        raise MalformedInput(f"ruleset: starting_chips ({rules.starting_chips}) is below one hand's ante "
+                             f"({ante}{' for the dealer' if rules.dealer_ante == 'double' else ''}): "
+                             "nobody could play a hand", "R-ANTE-1")
+    return rules

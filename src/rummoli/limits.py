@@ -1,0 +1,31 @@
+"""The largest numbers, texts and inputs the engines accept (RULES.md R-NOTE-6; docs/limits.md).
+
+Every value that reaches a view, an event or a record is bounded, so that no input -- a record sent
+by a stranger, a custom ruleset, a table's options -- can make a view large or a computation slow.
+The bounds are far above any real game: a table of eight with a billion chips each fits.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Starting chips per player (a stops ruleset's ``starting_chips``, a table's ``chips``).
+MAX_START_CHIPS: Final = 10**9
+#: Any one stack or pot balance in a record or a hand: room for eight starting stacks and more.
+MAX_CHIPS: Final = 10**10
+#: One pot's ante on a board.
+MAX_ANTE: Final = 10**6
+#: A stops ruleset's ``max_bet`` (the largest bet or raise in the poker round).
+MAX_BET: Final = 10**6
+#: Pots on one board (a pot for every card would be 52).
+MAX_POTS: Final = 64
+#: A Rummy running score, either sign (targets are at most 100,000).
+MAX_SCORE: Final = 10**9
+#: A player's, a ruleset's, a board's or a pot's name or title, in characters.
+MAX_NAME: Final = 64
+#: The largest hand record or evening record read, in bytes.
+MAX_RECORD_BYTES: Final = 64 << 20
+#: How deep a record's JSON may nest (a real one nests 7 deep at most).
+MAX_DEPTH: Final = 64
+#: Digits in any whole number of a record (a chip count needs 11).
+MAX_DIGITS: Final = 30
