@@ -72,9 +72,9 @@ def test_R_NOTE_6_from_outside_a_ruleset_or_board_file_is_refused_unread(tmp_pat
     mine = tmp_path / "mine.toml"
     mine.write_text('game = "stops"\n', encoding="utf-8")
     for source in (str(mine), mine):
-        with pytest.raises(MalformedInput, match="R-NOTE-6: .* never a file"):
+        with pytest.raises(MalformedInput, match=r"R-NOTE-6: .* never a file"):
             load_stops(source)
-        with pytest.raises(MalformedInput, match="R-NOTE-6: .* never a file"):
+        with pytest.raises(MalformedInput, match=r"R-NOTE-6: .* never a file"):
             load_rummy(source)
     with pytest.raises(MalformedInput, match="R-NOTE-6"):
         load_stops({"game": "stops", "board": str(board)})
