@@ -2,7 +2,7 @@
 
 One place for it, so that every engine refuses an unreadable or broken file with the same clear
 message (a :class:`~rummoli.errors.MalformedInput` naming the file), and so that what comes from
-outside can never make the program open a file it was not meant to (RULES.md R-NOTE-6):
+outside can never make the program open a file it was not meant to (docs/records.md, R-NOTE-6):
 
 * a built-in is found by a plain name (:data:`BUILTIN_NAME`: lower-case letters, digits and dashes),
   never by a name that could climb out of the package's ``rulesets`` folder;

@@ -1,4 +1,4 @@
-"""The largest numbers, texts and inputs the engines accept (RULES.md R-NOTE-6; docs/limits.md).
+"""The largest numbers, texts and inputs the engines accept (docs/records.md R-NOTE-6; docs/limits.md).
 
 Every value that reaches a view, an event or a record is bounded, so that no input -- a record sent
 by a stranger, a custom ruleset, a table's options -- can make a view large or a computation slow.

@@ -1,5 +1,5 @@
 """Input from outside: rulesets and records that name no file, one clear line for every bad one, and
-limits that keep every view small (RULES.md R-NOTE-6, R-RNG-1, docs/limits.md)."""
+limits that keep every view small (docs/records.md R-NOTE-6, docs/rules.md R-RNG-1, docs/limits.md)."""
 
 from __future__ import annotations
 
