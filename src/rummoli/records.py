@@ -14,7 +14,7 @@ from typing import Any
 
 from rummoli.datafiles import builtin_toml, decode, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
+from rummoli.limits import MAX_CHIPS, MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
@@ -226,25 +226,32 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     for entry in ledger:
         kind = entry.get("type") if isinstance(entry, dict) else None
-        if kind == "out":
-            pots[entry["pot"]] = pots.get(entry["pot"], 0) + entry["chips_to_centre"]
-            chips[entry["player"]] = 0
-            continue
-        if kind == "bonus":
-            chips[entry["player"]] = chips.get(entry["player"], 0) + entry["points"]
+        if kind in ("out", "bonus"):
+            assert isinstance(entry, dict)
+            player, pot = entry.get("player"), entry.get("pot", "centre")
+            amount = entry.get("chips_to_centre" if kind == "out" else "points")
+            if not isinstance(player, str) or not isinstance(pot, str) or isinstance(amount, bool) \
+                    or not isinstance(amount, int) or not -MAX_CHIPS <= amount <= MAX_CHIPS:
+                raise RecordError(f"ledger entry {quote(entry)} names a player and a whole number of chips",
+                                  rule="R-NOTE-2")
+            if kind == "out":
+                pots[pot] = pots.get(pot, 0) + amount
+                chips[player] = 0
+            else:
+                chips[player] = chips.get(player, 0) + amount
             continue
         if kind != "hand" or entry.get("hand_no") != len(results) + 1 or len(results) >= len(hands):
-            raise RecordError(f"ledger entry {str(entry)[:80]} is out of order", rule="R-NOTE-2")
+            raise RecordError(f"ledger entry {quote(entry)} is out of order", rule="R-NOTE-2")
         number = len(results) + 1
         hand = hands[number - 1]
         try:
-            check_envelope(hand)
+            check_envelope(hand)  # a hand record, never an evening inside an evening
+            result = replay(hand)  # checks every field's type before the evening compares them
             start = dict(zip(hand["players"], hand.get("chips", []), strict=False))
             if results and any(chips.get(name) != value for name, value in start.items()):
                 raise RecordError("its players' chips are not what the evening left them", rule="R-SESSION-1")
             if results and {k: v for k, v in hand.get("pots", {}).items() if v} != {k: v for k, v in pots.items() if v}:
                 raise RecordError("its pots are not what the evening left on the board", rule="R-BOARD-3")
-            result = replay(hand)
         except RecordError as error:
             raise RecordError(f"hand {number}: {error}") from None
         chips.update(zip(hand["players"], result["chips"], strict=True))
