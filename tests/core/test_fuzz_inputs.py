@@ -1,4 +1,4 @@
-"""Fuzzing ``rummoli replay`` and ``rummoli hand`` with broken records and rulesets (RULES.md R-NOTE-6).
+"""Fuzzing ``rummoli replay`` and ``rummoli hand`` with broken records and rulesets (docs/records.md, R-NOTE-6).
 
 Seeded, about 2,000 cases: valid records and rulesets of every built-in, bent at random -- a value of
 the wrong type or size, a key lost or added, actions dropped, doubled, swapped or swapped for the other

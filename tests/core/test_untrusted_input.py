@@ -191,6 +191,12 @@ def test_R_NOTE_6_limits_on_chips_antes_and_bets() -> None:
     assert load_stops({"game": "stops", "board": "michigan", "starting_chips": 6}).starting_chips == 6
     with pytest.raises(MalformedInput, match="scores"):
         RummyGame("rummy", ["Ann", "Bob"], scores=[0, 10**10], seed=1).deal()
+    from rummoli.stops import Session
+
+    for chips in (8, MAX_START_CHIPS + 1, 2.5, True):  # Rummoli antes 9 a hand
+        with pytest.raises(MalformedInput, match="starting chips"):
+            Session("rummoli", ["Ann", "Bob", "Cy"], chips=chips)  # type: ignore[arg-type]
+    assert Session("rummoli", ["Ann", "Bob", "Cy"], chips=9).chips == [9, 9, 9]
 
 
 def test_a_million_chip_table_keeps_its_views_small() -> None:

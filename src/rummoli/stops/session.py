@@ -26,7 +26,8 @@ from typing import Any
 
 from rummoli.cards import CARDS, Card, shuffled_deck
 from rummoli.dealing import deal_with_widow
-from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.errors import IllegalAction, MalformedInput, quote
+from rummoli.limits import MAX_START_CHIPS
 from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops.hand import Hand
 from rummoli.stops.ruleset import Ruleset, load_ruleset
@@ -52,8 +53,10 @@ class Session:
             raise MalformedInput(f"R-SESSION-1: {self.rules.title} seats {self.rules.min_players} to "
                                  f"{self.rules.max_players} players, not {n}")
         start = self.rules.starting_chips if chips is None else chips
-        if start < 1:
-            raise MalformedInput("R-SESSION-1: starting chips must be at least 1")
+        ante = self.rules.ante_per_seat() * (2 if self.rules.dealer_ante == "double" else 1)
+        if isinstance(start, bool) or not isinstance(start, int) or not max(1, ante) <= start <= MAX_START_CHIPS:
+            raise MalformedInput(f"R-SESSION-1: starting chips are a whole number from {max(1, ante)} (one hand's "
+                                 f"ante) to {MAX_START_CHIPS:,}, not {quote(start)}")
         self.names = list(players)
         self.chips: list[int | Fraction] = [start] * n
         self.seated = [True] * n
