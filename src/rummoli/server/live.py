@@ -68,18 +68,6 @@ def merge_snapshot(snapshot: dict[str, Any], actions: list[dict[str, Any]]) -> d
 
 
 @dataclass
-class SeatState:
-    name: str
-    bot: str | None  # a bot's seat (its level); None: a person's
-    token_hash: str | None
-    left: bool = False
-
-    @property
-    def person(self) -> bool:
-        return self.bot is None
-
-
-@dataclass
 class Clock:
     seat: int
     seq: int
@@ -93,7 +81,7 @@ class LiveTable:
     id: str
     options: dict[str, Any]
     creator_seat: int
-    seats: list[SeatState]
+    seats: list[SeatRow]
     manager: TableManager
     status: str = "waiting"  # waiting | playing | over
     table: Any = None  # rummoli.table.Table once the evening has started
@@ -465,7 +453,7 @@ class TableManager:
             row = await asyncio.to_thread(self.store.table, table_id)
             if row is None or (active_only and row.status == "over"):
                 return None
-            seats = [SeatState(s.name, s.bot, s.token_hash, s.left) for s in row.seats]
+            seats = row.seats
             live = LiveTable(row.id, row.options, row.creator_seat, seats, self, status=row.status,
                              created_at=row.created_at)
             if row.seq > 0 or row.status != "waiting":
@@ -506,15 +494,15 @@ class TableManager:
                    "hands": request.get("hands"), "turn_timer": request.get("turn_timer"),
                    "seed": request.get("seed"), "seats": [s.get("bot") for s in specs]}
         token = new_token()
-        seats: list[SeatState] = []
+        seats: list[SeatRow] = []
         for seat, spec in enumerate(specs):
             level = spec.get("bot")
             if level is not None:
-                seats.append(SeatState(bot_name(seat, level), level, None))
+                seats.append(SeatRow(bot_name(seat, level), level, None))
             elif seat == creator:
-                seats.append(SeatState(request["name"], None, token_hash(token)))
+                seats.append(SeatRow(request["name"], None, token_hash(token)))
             else:
-                seats.append(SeatState(f"Seat {seat + 1}", None, None))
+                seats.append(SeatRow(f"Seat {seat + 1}", None, None))
         try:
             trial = self._new_table(options, [s.name for s in seats], [s.bot for s in seats])
         except (MalformedInput, IllegalAction, ValueError) as error:
@@ -523,7 +511,7 @@ class TableManager:
         full = all(s.token_hash is not None for s in seats if s.person)
         await asyncio.to_thread(
             self.store.create_table, live.id, game, ruleset_name, options, creator,
-            [SeatRow(i, s.name, s.bot, s.token_hash, s.left) for i, s in enumerate(seats)])
+            seats)
         self.tables[live.id] = live
         if full:
             await self._start(live, trial)
@@ -564,7 +552,7 @@ class TableManager:
             hashed = token_hash(token)
             if not await asyncio.to_thread(self.store.take_seat, live.id, seat, name, hashed):
                 raise ServerError("unavailable", f"seat {seat} was just taken", status=409)
-            live.seats[seat] = SeatState(name, None, hashed)
+            live.seats[seat] = SeatRow(name, None, hashed)
             full = all(s.token_hash is not None for s in live.seats if s.person)
         self.hub.publish_seats(live.id)
         if full:
@@ -579,7 +567,7 @@ class TableManager:
             level = self.settings.takeover_level
             for seat, state in enumerate(live.seats):
                 if state.person and state.token_hash is None:
-                    live.seats[seat] = SeatState(bot_name(seat, level), level, None)
+                    live.seats[seat] = SeatRow(bot_name(seat, level), level, None)
                     await asyncio.to_thread(self.store.make_bot_seat, live.id, seat, live.seats[seat].name, level)
         await self._start(live)
 
@@ -590,7 +578,7 @@ class TableManager:
             state = live.seats[seat]
             await asyncio.to_thread(self.store.leave_seat, live.id, seat, live.status != "waiting")
             if live.status == "waiting":
-                live.seats[seat] = SeatState(f"Seat {seat + 1}", None, None)
+                live.seats[seat] = SeatRow(f"Seat {seat + 1}", None, None)
             else:
                 state.token_hash, state.left = None, True
         for listener in self.hub.listeners(live.id):

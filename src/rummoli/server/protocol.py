@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
@@ -36,6 +36,9 @@ def clean_name(text: str, limit: int = MAX_NAME) -> str:
     if len(name) > limit:
         raise ValueError(f"a name has at most {limit} characters")
     return name
+
+
+Name = Annotated[str, AfterValidator(clean_name)]
 
 
 class Strict(BaseModel):
@@ -57,7 +60,7 @@ class CreateTable(Strict):
     seats: list[SeatSpec] = Field(
         default_factory=lambda: [SeatSpec(), SeatSpec(bot="easy"), SeatSpec(bot="easy"), SeatSpec(bot="easy")],
         min_length=2, max_length=8, description="Every seat in order; the creator sits at `creator_seat`.")
-    name: str = Field(..., description="The creator's display name (text, at most 24 characters).")
+    name: Name = Field(..., description="The creator's display name (text, at most 24 characters).")
     creator_seat: int = Field(0, ge=0, le=7, description="The creator's seat (a person's seat).")
     chips: int | None = Field(None, ge=1, le=100_000,
                               description="Starting chips (stops games; default: the ruleset's).")
@@ -65,11 +68,6 @@ class CreateTable(Strict):
     turn_timer: float | None = Field(
         None, ge=5, le=600, description="Seconds a person has for a decision before a safe default is played.")
     seed: str | None = Field(None, max_length=64, description="A fixed shuffle (only if the server allows seeds).")
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        return clean_name(value)
 
 
 class TableCreated(BaseModel):
@@ -83,13 +81,8 @@ class TableCreated(BaseModel):
 class JoinTable(Strict):
     """``POST /api/tables/{id}/seats``: take an open seat (the first open one unless ``seat`` is given)."""
 
-    name: str
+    name: Name = Field(..., description="Your display name (text, at most 24 characters).")
     seat: int | None = Field(None, ge=0, le=7)
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        return clean_name(value)
 
 
 class Joined(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 from rummoli.server.settings import Settings
 
@@ -23,4 +24,17 @@ def serve(settings: Settings, announce: bool = True) -> None:
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
                             ws_ping_timeout=20, lifespan="on", server_header=False, proxy_headers=False)
-    uvicorn.Server(config).run()
+    server = uvicorn.Server(config)
+    profile = os.environ.get("RUMMOLI_PROFILE")  # for bench.server: where the time goes
+    if not profile:
+        server.run()
+        return
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        server.run()
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)

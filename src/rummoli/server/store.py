@@ -42,11 +42,13 @@ def _dumps(data: Any) -> str:
 
 @dataclass
 class SeatRow:
-    seat: int
+    """One seat (its number is its place in the table's list): a name, a bot level (``None``: a person's
+    seat), the hash of its token (``None``: open), and whether its person left during the evening."""
+
     name: str
     bot: str | None
     token_hash: str | None
-    left: bool
+    left: bool = False
 
     @property
     def person(self) -> bool:
@@ -136,8 +138,8 @@ class Store:
                 id=table_id, created_at=now, updated_at=now, game=game, ruleset=ruleset, options=_dumps(options),
                 creator_seat=creator_seat, seq=0, status="waiting"))
             conn.execute(insert(schema.seats), [
-                {"table_id": table_id, "seat": s.seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
-                 "left": s.left} for s in seats])
+                {"table_id": table_id, "seat": seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
+                 "left": s.left} for seat, s in enumerate(seats)])
 
     def start_table(self, table_id: str, seq: int, snapshot: dict[str, Any]) -> None:
         """The evening starts: its first snapshot (the first deal) and ``seq``, or :class:`StoreConflict`."""
@@ -159,7 +161,7 @@ class Store:
     def _seats(self, conn: Any, table_id: str) -> list[SeatRow]:
         rows = conn.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)
                             .order_by(schema.seats.c.seat)).mappings()
-        return [SeatRow(r["seat"], r["name"], r["bot"], r["token_hash"], bool(r["left"])) for r in rows]
+        return [SeatRow(r["name"], r["bot"], r["token_hash"], bool(r["left"])) for r in rows]
 
     def _table(self, conn: Any, row: Any) -> TableRow:
         return TableRow(row["id"], row["created_at"], row["game"], row["ruleset"], json.loads(row["options"]),
