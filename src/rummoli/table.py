@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import json
 import secrets
 from collections.abc import Callable, Sequence
@@ -430,14 +431,17 @@ class Table:
         if seat is not None:
             seat = self._seat(seat)
         out: list[dict[str, Any]] = []
+        # Blocks are contiguous and in order: only the one holding seq + 1 and those after it have news.
+        first = max(0, bisect.bisect_right(self._blocks, seq, key=lambda block: block[0]) - 1)
+        blocks = self._blocks[first:]
         ends: dict[int, int] = {}  # block -> the hand seq where it ends (where the hand's next block starts)
         last: dict[int, int] = {}
-        for k, (_base, kind, payload) in enumerate(self._blocks):
+        for k, (_base, kind, payload) in enumerate(blocks):
             if kind == "hand":
                 if payload[0] in last:
                     ends[last[payload[0]]] = payload[1]
                 last[payload[0]] = k
-        for k, (base, kind, payload) in enumerate(self._blocks):
+        for k, (base, kind, payload) in enumerate(blocks):
             if kind == "event":
                 if base + 1 > seq:
                     out.append({**payload, "seq": base + 1})
@@ -445,7 +449,7 @@ class Table:
             index, start = payload
             entry = self._hands[index]
             hand = entry["hand"]
-            end = ends.get(k, _hand_seq(hand))
+            end = ends[k] if k in ends else _hand_seq(hand)
             if base + end - start <= seq:
                 continue
             hand_seat = entry["seats"].index(seat) if seat is not None and seat in entry["seats"] else None
