@@ -23,7 +23,8 @@ def serve(settings: Settings, announce: bool = True) -> None:
               f"data: {where})", flush=True)
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
-                            ws_ping_timeout=20, lifespan="on", server_header=False, proxy_headers=False)
+                            ws_ping_timeout=20, ws_per_message_deflate=settings.ws_deflate, lifespan="on",
+                            server_header=False, proxy_headers=False)
     server = uvicorn.Server(config)
     profile = os.environ.get("RUMMOLI_PROFILE")  # for bench.server: where the time goes
     if not profile:

@@ -57,6 +57,8 @@ class Settings:
     burst: int = 30
     #: Longest display name, in characters.
     max_name: int = 24
+    #: Compress websocket messages (permessage-deflate): fewer bytes on a slow link, more CPU per update.
+    ws_deflate: bool = False
     #: Most tables that may be in play at once (creating more answers 503).
     max_tables: int = 5000
 

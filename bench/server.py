@@ -1,0 +1,305 @@
+"""Game server under load: many tables of scripted players on loopback, against one ``rummoli serve`` process.
+
+    python -m bench.server [--tables 200] [--seconds 30] [--think 0.5 1.5] [--sweep] [--ruleset rummoli]
+
+Each table has four people (scripted websocket clients, no bots). A client whose turn comes waits a think
+time drawn from ``--think`` (as a person does), then sends a random legal action with the ``seq`` it saw.
+Printed, over the measured window (after a warm-up):
+
+* actions per second offered and served;
+* p50 / p99 (and max) of the time from an action being sent to the update reaching *every* seat of its table;
+* the server process's CPU time per action (user + system, from /proc), beside a baseline measured in the
+  same run: the same work done in-process by the engine alone (``Table.act`` plus the four seats' events and
+  views), so the ratio is what the server adds (HTTP-free websocket framing, JSON, the store's transaction,
+  fan-out);
+* with ``--profile``, where the server's time goes (cProfile of the server process, by area);
+* with ``--sweep``, the same at shorter think times, and the highest offered load whose p99 stays under 100 ms.
+
+The load generator runs in this process and shares the machine's cores with the server, as the issue asks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    legal = view["hand"]["legal_actions"]
+    keen = [a for a in legal if a["action"] in ("meld", "layoff", "knock")]
+    action = dict(rng.choice(keen or legal))
+    if "min" in action:
+        action["amount"] = rng.randint(action.pop("min"), action.pop("max"))
+    return action
+
+
+@dataclass
+class Pending:
+    sent: float
+    waiting: set[int]
+    last: float = 0.0
+
+
+@dataclass
+class Recorder:
+    """Times from each action to the update reaching every seat of its table."""
+
+    seats: int
+    measuring: bool = False
+    pending: dict[tuple[str, int], Pending] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    sent: int = 0
+    errors: int = 0
+
+    def on_send(self, table: str, seq: int) -> None:
+        self.pending[(table, seq)] = Pending(time.perf_counter(), set(range(self.seats)))
+        if self.measuring:
+            self.sent += 1
+
+    def on_update(self, table: str, seat: int, seq: int) -> None:
+        now = time.perf_counter()
+        for key in [k for k in self.pending if k[0] == table and k[1] < seq]:
+            entry = self.pending[key]
+            if seat in entry.waiting:
+                entry.waiting.discard(seat)
+                entry.last = now
+                if not entry.waiting:
+                    del self.pending[key]
+                    if self.measuring:
+                        self.latencies.append(entry.last - entry.sent)
+
+
+async def player(url: str, table: str, token: str, seat: int, think: tuple[float, float], recorder: Recorder,
+                 stop: asyncio.Event, rng: random.Random) -> None:
+    async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        acting: asyncio.Task[None] | None = None
+        view: dict[str, Any] = {}
+        seq = 0
+
+        async def act(at_seq: int) -> None:
+            await asyncio.sleep(rng.uniform(*think))
+            if seq != at_seq or stop.is_set():
+                return
+            recorder.on_send(table, at_seq)
+            await ws.send(json.dumps({"type": "act", "seq": at_seq, "action": choose(view, rng)}))
+
+        while not stop.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+            except TimeoutError:
+                continue
+            if message["type"] == "error":
+                recorder.errors += 1
+                continue
+            if message["type"] not in ("welcome", "update"):
+                continue
+            view, seq = message["view"], message["seq"]
+            recorder.on_update(table, seat, seq)
+            hand = view.get("hand") or {}
+            my_turn = seat in view.get("to_act", []) and hand.get("legal_actions") and not view.get("over")
+            if my_turn and (acting is None or acting.done()):
+                acting = asyncio.get_running_loop().create_task(act(seq))
+
+
+async def open_tables(base: str, count: int, ruleset: str) -> list[tuple[str, list[str]]]:
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        async def one(k: int) -> tuple[str, list[str]]:
+            created = (await http.post("/api/tables", json={"name": f"A{k}", "ruleset": ruleset, "chips": 100000,
+                                                            "seats": [{}, {}, {}, {}]})).json()
+            tokens = [created["token"]]
+            for name in ("B", "C", "D"):
+                joined = (await http.post(f"/api/tables/{created['id']}/seats", json={"name": f"{name}{k}"})).json()
+                tokens.append(joined["token"])
+            return created["id"], tokens
+
+        return list(await asyncio.gather(*(one(k) for k in range(count))))
+
+
+async def run_load(port: int, pid: int, tables: list[tuple[str, list[str]]], think: tuple[float, float],
+                   warmup: float, seconds: float) -> dict[str, float]:
+    recorder = Recorder(seats=4)
+    stop = asyncio.Event()
+    rng = random.Random(12)
+    tasks = [asyncio.create_task(player(f"ws://127.0.0.1:{port}/ws/tables/{table}", table, token, seat, think,
+                                        recorder, stop, random.Random(rng.random())))
+             for table, tokens in tables for seat, token in enumerate(tokens)]
+    await asyncio.sleep(warmup)
+    recorder.measuring = True
+    cpu0, t0, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    await asyncio.sleep(seconds)
+    recorder.measuring = False
+    cpu1, t1, own1 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    lat = sorted(recorder.latencies)
+    served = len(lat)
+    elapsed = t1 - t0
+    return {
+        "offered": recorder.sent / elapsed, "served": served / elapsed,
+        "p50": statistics.median(lat) * 1000 if lat else float("nan"),
+        "p99": lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else float("nan"),
+        "max": lat[-1] * 1000 if lat else float("nan"),
+        "cpu_per_action_ms": (cpu1 - cpu0) / max(1, served) * 1000, "cpu_share": (cpu1 - cpu0) / elapsed,
+        "errors": recorder.errors, "generator_share": (own1 - own0) / elapsed,
+    }
+
+
+def engine_baseline(ruleset: str, actions: int = 3000) -> float:
+    """CPU ms per action for the engine alone: act, then each of 4 seats' new events and view (JSON)."""
+    from rummoli.table import Seat, Table
+
+    rng = random.Random(5)
+    table = Table(ruleset, [Seat(n) for n in "ABCD"], chips=100000, seed="bench")
+    done = 0
+    start = time.process_time()
+    while done < actions:
+        if table.hand_over:
+            table.next_hand()
+            continue
+        seat = table.to_act()[0]
+        seq = table.seq
+        table.act(seat, choose(table.view(seat), rng), seq=seq)
+        for s in range(4):
+            json.dumps({"events": table.events_since(seq, s), "view": table.view(s)})
+        done += 1
+    return (time.process_time() - start) / actions * 1000
+
+
+class ServerProcess:
+    def __init__(self, data: Path, profile: Path | None) -> None:
+        self.port = free_port()
+        env = {**os.environ}
+        if profile is not None:
+            env["RUMMOLI_PROFILE"] = str(profile)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data", str(data),
+             "--hand-pause", "1", "--bot-workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def show(label: str, r: dict[str, float], baseline: float) -> None:
+    print(f"{label:>14}  offered {r['offered']:6.1f}/s  served {r['served']:6.1f}/s  "
+          f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  max {r['max']:6.0f} ms  "
+          f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine  "
+          f"({r['cpu_share'] * 100:.0f}% of a core; load generator {r['generator_share'] * 100:.0f}%)  "
+          f"errors {r['errors']:.0f}", flush=True)
+
+
+def areas(profile: Path) -> list[tuple[str, float]]:
+    """The server's own time (tottime) by area, from a cProfile dump."""
+    import pstats
+
+    stats = pstats.Stats(str(profile))
+    groups = {"engine (rules, views, events)": ("rummoli/stops", "rummoli/rummy", "rummoli/table", "rummoli/evening",
+                                                "rummoli/cards", "rummoli/poker", "rummoli/bots"),
+              "store (SQLAlchemy, SQLite)": ("sqlalchemy", "sqlite3", "rummoli/server/store"),
+              "JSON": ("json/",), "websockets framing and sockets": ("websockets", "uvicorn", "ssl", "socket"),
+              "asyncio and threads": ("asyncio", "threading", "concurrent", "selectors", "queue"),
+              "server (live, connection, app)": ("rummoli/server",), "HTTP framework": ("starlette", "fastapi",
+                                                                                         "pydantic", "anyio")}
+    totals: dict[str, float] = dict.fromkeys(groups, 0.0)
+    totals["other"] = 0.0
+    for (filename, _line, name), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        if "poll" in name or name in ("<method 'acquire' of '_thread.lock' objects>",):
+            continue  # waiting for something to do, not work
+        for area, marks in groups.items():
+            if any(m in filename for m in marks):
+                totals[area] += tottime
+                break
+        else:
+            totals["other"] += tottime
+    whole = sum(totals.values()) or 1.0
+    return sorted(((a, t / whole) for a, t in totals.items()), key=lambda x: -x[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
+    parser.add_argument("--ruleset", default="rummoli")
+    parser.add_argument("--sweep", action="store_true", help="also at 1/2, 1/4 and 1/8 of the think time")
+    parser.add_argument("--profile", action="store_true", help="profile the server and show where its time goes")
+    args = parser.parse_args()
+
+    baseline = engine_baseline(args.ruleset)
+    print(f"engine alone (baseline): {baseline:.3f} ms CPU per action incl. 4 seats' events and views, "
+          f"{args.ruleset}", flush=True)
+    data = Path(tempfile.mkdtemp(prefix="rummoli-bench-"))
+    profile = Path(tempfile.gettempdir()) / "rummoli-bench-server.prof" if args.profile else None
+    server = ServerProcess(data, profile)
+    try:
+        started = time.perf_counter()
+        tables = asyncio.run(open_tables(f"http://127.0.0.1:{server.port}", args.tables, args.ruleset))
+        print(f"{args.tables} tables x 4 players opened in {time.perf_counter() - started:.1f} s", flush=True)
+        scales = [1.0, 0.5, 0.25, 0.125] if args.sweep else [1.0]
+        best = None
+        for scale in scales:
+            think = (args.think[0] * scale, args.think[1] * scale)
+            result = asyncio.run(run_load(server.port, server.proc.pid, tables, think, args.warmup, args.seconds))
+            show(f"think {think[0]:.2f}-{think[1]:.2f}s", result, baseline)
+            if result["p99"] < 100:
+                best = max(best or 0.0, result["offered"])
+        if args.sweep:
+            print("highest offered load with p99 < 100 ms: " + (f"{best:.0f} actions/s" if best else "none"))
+    finally:
+        server.stop()
+    if profile is not None and profile.exists():
+        print("where the server's time goes (cProfile, own time by area):")
+        for area, share in areas(profile):
+            print(f"  {share * 100:5.1f}%  {area}")
+        print(f"  (the event loop's thread only; the store's writes run in worker threads. Profile: {profile})")
+    shutil.rmtree(data, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
