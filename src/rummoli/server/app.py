@@ -307,6 +307,10 @@ def create_app(settings: Settings) -> FastAPI:
             return
         await Connection(websocket, manager()).run(table_id)
 
+    # The browser table (rummoli/web/) and the few endpoints only it uses; mounted last, under "/".
+    from rummoli.server.web import add_routes
+
+    add_routes(app, table_of, seat_of, ServerError)
     return app
 
 

@@ -1,0 +1,58 @@
+// The page's entry: reads the address and draws the lobby, a table, a replay or a rules page.
+import { fill, go, h, saveSettings, settings } from "./dom.js";
+import { lobbyPage, loadRulesets } from "./lobby.js";
+import { tablePage } from "./table.js";
+import { replayPage } from "./replay.js";
+import { rulesPage } from "./rules.js";
+
+const root = document.getElementById("app");
+let cleanup = () => {};
+
+async function route() {
+  cleanup();
+  cleanup = () => {};
+  const path = location.pathname;
+  let m;
+  try {
+    await loadRulesets();
+    if ((m = path.match(/^\/tables\/([^/]+)\/hands\/(\d+)\/?$/))) cleanup = await replayPage(root, { tableId: m[1], handNo: Number(m[2]) });
+    else if ((m = path.match(/^\/tables\/([^/]+)\/?$/))) cleanup = await tablePage(root, m[1]);
+    else if (path === "/replay") cleanup = await replayPage(root, {});
+    else if ((m = path.match(/^\/rules(?:\/([^/]+))?\/?$/))) cleanup = await rulesPage(root, m[1] ? decodeURIComponent(m[1]) : null);
+    else cleanup = await lobbyPage(root);
+  } catch (error) {
+    fill(root, h("section", { class: "panel" }, h("h1", {}, "Something went wrong"), h("p", { class: "error" }, error.message),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+  }
+}
+
+// Links inside the page change the address without reloading.
+document.addEventListener("click", (e) => {
+  const a = e.target.closest?.("a[href]");
+  if (!a || a.target || a.hasAttribute("download") || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/docs")) return;
+  e.preventDefault();
+  go(url.pathname + url.search);
+});
+window.addEventListener("popstate", route);
+window.addEventListener("rummoli:navigate", () => { route(); window.scrollTo(0, 0); root.focus({ preventScroll: true }); });
+
+// Settings: sort order, four-colour deck, speed.
+function settingsDialog() {
+  const dialog = document.getElementById("settings");
+  const sort = dialog.querySelector("#set-sort");
+  const four = dialog.querySelector("#set-four");
+  const speed = dialog.querySelector("#set-speed");
+  sort.value = settings.sort;
+  four.checked = !!settings.fourColour;
+  speed.value = settings.speed;
+  const save = () => { settings.sort = sort.value; settings.fourColour = four.checked; settings.speed = speed.value; saveSettings(); };
+  for (const el of [sort, four, speed]) el.addEventListener("change", save);
+  document.getElementById("open-settings").addEventListener("click", () => dialog.showModal());
+  dialog.querySelector("#close-settings").addEventListener("click", () => dialog.close());
+}
+
+document.documentElement.classList.toggle("four-colour", !!settings.fourColour);
+settingsDialog();
+route();

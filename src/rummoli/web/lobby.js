@@ -1,0 +1,146 @@
+// The lobby: start a table (game and its options in words, seats, chips, evening length, timer), join by
+// invite link, watch, the open tables, and replay an uploaded hand record.
+import { fill, go, h, saveSeatToken } from "./dom.js";
+import { api } from "./net.js";
+
+let catalogue = null;
+
+/** The built-in rulesets described by the server (fetched once). */
+export async function loadRulesets() {
+  if (!catalogue) catalogue = (await api("/api/rulesets")).rulesets;
+  return catalogue;
+}
+
+export function rulesetInfo(name) {
+  return catalogue?.find((r) => r.name === name) || null;
+}
+
+const LEVELS = [["easy", "Computer — easy"], ["normal", "Computer — normal"], ["hard", "Computer — hard"],
+  ["random", "Computer — random"], ["person", "A friend (open seat)"]];
+
+export async function lobbyPage(root) {
+  const rulesets = await loadRulesets();
+  const error = h("p", { class: "error", role: "alert" });
+  const name = h("input", { id: "your-name", required: true, maxlength: 24, autocomplete: "nickname",
+    value: localStorage.getItem("rummoli:name") || "" });
+  const game = h("select", { id: "ruleset" }, rulesets.map((r) => h("option", { value: r.name }, r.title)));
+  const about = h("div", { class: "about-ruleset", "aria-live": "polite" });
+  const count = h("select", { id: "players" });
+  const seatsBox = h("div", { class: "seat-specs" });
+  const chips = h("input", { id: "chips", type: "number", min: 1, max: 100000, step: 1 });
+  const hands = h("input", { id: "hands", type: "number", min: 1, max: 500, step: 1, placeholder: "the ruleset's own end" });
+  const timer = h("select", { id: "timer" }, [["", "No turn timer"], ["30", "30 seconds a turn"], ["60", "60 seconds a turn"],
+    ["120", "2 minutes a turn"]].map(([v, t]) => h("option", { value: v }, t)));
+  const chipsRow = h("div", { class: "field" }, h("label", { for: "chips" }, "Starting chips"), chips);
+
+  function current() { return rulesets.find((r) => r.name === game.value) || rulesets[0]; }
+
+  function seatPicker(i, value) {
+    return h("div", { class: "field seat-spec" }, h("label", { for: `seat-${i}` }, `Seat ${i + 1}`),
+      h("select", { id: `seat-${i}`, "data-seat": i }, LEVELS.map(([v, t]) => h("option", { value: v, selected: v === value }, t))));
+  }
+
+  function refreshSeats() {
+    const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+    const n = Number(count.value);
+    fill(seatsBox, h("div", { class: "field seat-spec" }, h("span", { class: "label" }, "Seat 1"), h("span", { class: "you" }, "You")),
+      Array.from({ length: n - 1 }, (_, k) => seatPicker(k + 1, old[k] || "easy")));
+  }
+
+  function refreshGame() {
+    const r = current();
+    const [lo, hi] = r.players;
+    const keep = Number(count.value) || (r.game === "rummy" ? 2 : 4);
+    fill(count, Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((n) => h("option", { value: n }, `${n} players`)));
+    count.value = String(Math.min(hi, Math.max(lo, keep)));
+    chipsRow.hidden = r.game !== "stops";
+    chips.value = r.chips ?? "";
+    fill(about, h("p", { class: "summary-line" }, r.summary || ""),
+      h("ul", { class: "options" }, r.options.map((o) => h("li", {}, o))),
+      h("a", { href: `/rules/${r.name}` }, `How to play ${r.title}`));
+    refreshSeats();
+  }
+  game.addEventListener("change", refreshGame);
+  count.addEventListener("change", refreshSeats);
+
+  const form = h("form", { class: "panel start", "aria-labelledby": "start-title" },
+    h("h2", { id: "start-title" }, "Start a table"),
+    h("div", { class: "field" }, h("label", { for: "your-name" }, "Your name"), name),
+    h("div", { class: "field" }, h("label", { for: "ruleset" }, "Game"), game),
+    about,
+    h("div", { class: "field" }, h("label", { for: "players" }, "Players"), count),
+    seatsBox,
+    chipsRow,
+    h("div", { class: "field" }, h("label", { for: "hands" }, "Hands in the evening"), hands),
+    h("div", { class: "field" }, h("label", { for: "timer" }, "Turn timer"), timer),
+    h("button", { type: "submit", class: "primary" }, "Start the table"),
+    error);
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const seats = [{}].concat([...seatsBox.querySelectorAll("select")].map((s) => (s.value === "person" ? {} : { bot: s.value })));
+    const body = { name: name.value, ruleset: game.value, seats, creator_seat: 0 };
+    if (current().game === "stops" && chips.value) body.chips = Number(chips.value);
+    if (hands.value) body.hands = Number(hands.value);
+    if (timer.value) body.turn_timer = Number(timer.value);
+    try {
+      const made = await api("/api/tables", { method: "POST", body });
+      localStorage.setItem("rummoli:name", name.value);
+      saveSeatToken(made.id, { token: made.token, seat: made.seat, name: name.value, creator: true });
+      go(`/tables/${made.id}`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+
+  const invite = h("input", { id: "invite", placeholder: "Paste an invite link", "aria-label": "Invite link" });
+  const joinForm = h("form", { class: "row" }, invite, h("button", { type: "submit" }, "Go to table"));
+  joinForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const m = invite.value.trim().match(/tables\/([A-Za-z0-9_-]{1,32})/) || invite.value.trim().match(/^([A-Za-z0-9_-]{1,32})$/);
+    if (m) go(`/tables/${m[1]}`);
+    else error.textContent = "That is not an invite link.";
+  });
+
+  const list = h("ul", { class: "table-list", "aria-live": "polite" });
+  const upload = h("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+  upload.addEventListener("change", async () => {
+    const file = upload.files?.[0];
+    if (!file) return;
+    try {
+      sessionStorage.setItem("rummoli:upload", await file.text());
+      go("/replay");
+    } catch (err) { error.textContent = err.message; }
+  });
+
+  fill(root, h("div", { class: "lobby" },
+    h("section", { class: "intro" }, h("h1", {}, "Rummoli"),
+      h("p", {}, "The Canadian stops game and its family — Tripoley, Michigan — and the Rummy games, with friends or computer players.")),
+    form,
+    h("section", { class: "panel tables", "aria-labelledby": "open-title" },
+      h("h2", { id: "open-title" }, "Tables"),
+      joinForm, list,
+      h("h3", {}, "Replay a hand record"),
+      h("label", { for: "record-file" }, "A rummoli-hand/1 file: "), upload,
+      h("h3", {}, "Rules"),
+      h("ul", { class: "rules-links" }, rulesets.map((r) => h("li", {}, h("a", { href: `/rules/${r.name}` }, r.title)))))));
+  refreshGame();
+  if (!name.value) name.focus();
+
+  async function refreshList() {
+    try {
+      const { tables } = await api("/api/tables");
+      fill(list, tables.length ? tables.map((t) => h("li", {},
+        h("span", { class: "t-name" }, rulesetInfo(t.ruleset)?.title || t.ruleset),
+        h("span", { class: "t-seats" }, t.seats.map((st) => (st.open ? "open" : st.name)).join(", ")),
+        h("span", { class: "t-state" }, t.hand_no ? `hand ${t.hand_no}` : "waiting"),
+        t.open_seats > 0 ? h("a", { class: "button", href: `/tables/${t.id}` }, "Join") : null,
+        h("a", { class: "button quiet", href: `/tables/${t.id}`, onclick: (e) => { e.preventDefault(); sessionStorage.setItem(`rummoli:watch:${t.id}`, "1"); go(`/tables/${t.id}`); } }, "Watch")))
+        : h("li", { class: "muted" }, "No table is open right now."));
+    } catch { /* the list refreshes again shortly */ }
+  }
+  refreshList();
+  const timerId = setInterval(refreshList, 5000);
+  return () => clearInterval(timerId);
+}

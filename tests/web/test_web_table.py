@@ -1,0 +1,212 @@
+"""The web table in a real browser against a real server: whole hands of Rummoli, Michigan and Rummy played
+through the page, two people at one table through an invite link (one reloads mid-hand), keyboard-only
+play, a replay stepped both ways, names shown as text, what a page's websocket receives, and screenshots."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from web_helpers import (
+    assert_no_foreign_cards,
+    keyboard_turn,
+    new_page,
+    play_out,
+    rummy_turn,
+    settle,
+    shoot,
+    stops_turn,
+    wait_turn_or_end,
+)
+
+
+def open_seat(page: Any, server: Any, created: dict[str, Any]) -> None:
+    """Put a seat token where the page keeps it (as the lobby does after creating a table)."""
+    page.goto(server.url + "/rules")
+    data = json.dumps({"token": created["token"], "seat": created["seat"], "name": "Ann", "creator": True})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{created['id']}", data])
+    page.goto(f"{server.url}/tables/{created['id']}")
+
+
+def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server: Any, artifacts: Path) -> None:
+    page = new_page(browser)
+    sizes: list[int] = []
+    foreign: list[str] = []
+    page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith((server.url, "data:", "ws://127.0.0.1"))
+            else None)
+    started = time.monotonic()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#ruleset option[value=michigan]", state="attached")
+    sizes = page.evaluate("""() => [performance.getEntriesByType('navigation')[0].transferSize,
+        ...performance.getEntriesByType('resource').map(e => e.transferSize)]""")
+    shoot(page, artifacts, "lobby")
+    page.fill("#your-name", "Ann")
+    page.select_option("#ruleset", "michigan")
+    assert "Kitty" in page.inner_text(".about-ruleset")  # the options in words
+    page.select_option("#players", "3")
+    page.fill("#hands", "1")
+    page.click("button[type=submit]")
+    page.wait_for_selector(".my-hand .card-btn")
+    playable_after = time.monotonic() - started
+    shoot(page, artifacts, "michigan-table")
+    seen: set[str] = set()
+    play_out(page, stops_turn, seen)  # Michigan has only the play round (every lead may be forced)
+    assert seen <= {"play"}
+    assert page.locator(".final .standings-table tbody tr").count() == 3
+    assert "Kitty" in page.inner_text(".board")
+    metrics = {"first_load_bytes": sum(sizes), "first_load_requests": len(sizes),
+               "seconds_to_playable_table": round(playable_after, 2)}
+    (artifacts / "web-metrics.json").write_text(json.dumps(metrics, indent=1))
+    print("web metrics:", metrics)
+    assert sum(sizes) < 300_000, metrics
+    assert not foreign, foreign
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_rummoli_hand_against_bots_through_the_page(browser: Any, server: Any, artifacts: Path) -> None:
+    # Two hands at two seats: the deal passes, so Ann is the dealer once (dealer's choice: she keeps, the
+    # widow goes up for auction) and a bidder once.
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}], hands=2, seed="web-rummoli-3")
+    page = new_page(browser)
+    open_seat(page, server, created)
+    seen: set[str] = set()
+    shot = False
+
+    def turn(p: Any, seen: set[str]) -> None:
+        nonlocal shot
+        if not shot and p.locator(".phase-poker, .phase-auction").count():
+            shoot(p, artifacts, "rummoli-table")
+            shot = True
+        stops_turn(p, seen)
+
+    play_out(page, turn, seen)
+    assert {"dealer_choice", "auction", "poker", "play"} <= seen, seen
+    assert page.locator(".seat.me").inner_text().startswith("Ann")
+    log = page.inner_text(".log")
+    assert "keeps their hand" in log and "shows" in log, log[-800:]
+    # The showdown named its winner and the end of the hand said what each pot paid.
+    page.goto(f"{server.url}/tables/{created['id']}/hands/1")
+    page.wait_for_selector(".replay-controls")
+    page.keyboard.press("End")
+    assert page.locator(".summary").count() == 1
+    assert page.locator(".showdown .winner, .summary .paid li").count() >= 1
+    assert_no_foreign_cards(page.frames_in)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_straight_rummy_hand_with_meld_hints(browser: Any, server: Any, artifacts: Path) -> None:
+    created = server.create(ruleset="rummy", seats=[{}, {"bot": "easy"}], hands=1, seed="web-rummy-1")
+    page = new_page(browser)
+    open_seat(page, server, created)
+    seen: set[str] = set()
+    shot = False
+
+    def turn(p: Any, seen: set[str]) -> None:
+        nonlocal shot
+        if not shot and p.locator(".melds .meld").count():
+            shoot(p, artifacts, "rummy-table")
+            shot = True
+        rummy_turn(p, seen)
+
+    play_out(page, turn, seen, timeout=150)
+    if not shot:
+        shoot(page, artifacts, "rummy-table")
+    assert {"draw", "discard"} <= seen, seen
+    assert "Hand over" in page.inner_text(".phase")
+    assert page.locator(".summary .shown").count() == 2
+    assert_no_foreign_cards(page.frames_in)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: Any, server: Any) -> None:
+    ann = new_page(browser)
+    ann.goto(server.url + "/")
+    ann.fill("#your-name", "Ann")
+    ann.select_option("#ruleset", "rummoli")
+    ann.select_option("#players", "3")
+    ann.select_option("#seat-1", "person")
+    ann.fill("#hands", "1")
+    ann.click("button[type=submit]")
+    ann.wait_for_selector("#invite-link")
+    invite = ann.input_value("#invite-link")
+    assert "/tables/" in invite
+
+    bob = new_page(browser)
+    bob.goto(invite)
+    bob.fill("#join-name", "<img src=x onerror=f(1)>")
+    bob.click("button[type=submit]")
+    bob.wait_for_selector(".seat.me")
+    # The name is text, never markup.
+    assert bob.locator(".seat.me .seat-name").inner_text().startswith("<img src=x onerror=f(1)>")
+    assert bob.locator(".seats img").count() == 0
+    before = sorted(bob.locator(".my-hand .card-btn").all_inner_texts())
+    cards_before = bob.locator(".my-hand .card-btn").count()
+    assert cards_before > 0
+    bob.reload()
+    bob.wait_for_selector(".seat.me")
+    assert bob.locator(".seat.me .seat-name").inner_text().startswith("<img")
+    assert bob.locator(".my-hand .card-btn").count() >= 1
+    assert bob.locator(".my-hand .card-btn").count() <= cards_before
+    assert isinstance(before, list)
+    seen_ann: set[str] = set()
+    seen_bob: set[str] = set()
+    deadline = time.monotonic() + 120
+    while not (ann.locator(".final").count() and bob.locator(".final").count()):
+        assert time.monotonic() < deadline, "the shared hand did not end"
+        moved = False
+        for page, seen in ((ann, seen_ann), (bob, seen_bob)):
+            if page.locator(".phase.my-turn").count() and not page.locator(".pending").count() \
+                    and not page.locator(".final").count():
+                stops_turn(page, seen)
+                moved = True
+        if not moved:
+            ann.wait_for_timeout(100)
+    assert not ann.dialogs and not bob.dialogs  # no alert ran
+    assert ann.locator(".seats").inner_text().count("<img src=x onerror=f(1)>") == 1
+    assert_no_foreign_cards(ann.frames_in)
+    assert_no_foreign_cards(bob.frames_in)
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+    ann.context.close()
+    bob.context.close()
+
+
+def test_keyboard_only_hand_and_a_replay_stepped_both_ways(browser: Any, server: Any, artifacts: Path) -> None:
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            seed="web-keys-1")
+    page = new_page(browser)
+    open_seat(page, server, created)
+    done = []
+    while wait_turn_or_end(page) == "turn":
+        done.append(keyboard_turn(page))
+        settle(page)
+        assert len(done) < 80
+    assert done and page.locator(".final").count() == 1
+
+    page.goto(f"{server.url}/tables/{created['id']}/hands/1")
+    page.wait_for_selector(".replay-controls")
+    where = page.locator(".where")
+    total = int(where.inner_text().split(" of ")[1])
+    assert where.inner_text() == f"Step 1 of {total}"
+    forward = page.get_by_role("button", name="Step forward")
+    for _ in range(total - 1):
+        forward.click()
+    assert where.inner_text() == f"Step {total} of {total}"
+    laid_end = page.locator(".run .laid").count()
+    assert laid_end > 0
+    shoot(page, artifacts, "replay")
+    page.get_by_role("button", name="Step back").click()
+    assert where.inner_text() == f"Step {total - 1} of {total}"
+    page.keyboard.press("Home")
+    assert where.inner_text() == f"Step 1 of {total}"
+    assert page.locator(".run .laid").count() == 0
+    for _ in range(total // 2):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert where.inner_text() == f"Step {total // 2} of {total}"
+    assert not page.errors, page.errors
+    page.context.close()

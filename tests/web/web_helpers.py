@@ -1,0 +1,210 @@
+"""Driving the web table from Playwright: pages that record their websocket frames, players that answer
+their turns through the page (by mouse or by keyboard only), and the check that no frame a page received
+holds a card its seat could not know."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+CARD = re.compile(r"^[2-9TJQKA][shdc]$")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def new_page(browser: Any, **options: Any) -> Any:
+    """A page in a fresh context (its own storage: another person), recording every websocket frame it
+    receives in ``page.frames_in`` and every page error in ``page.errors``."""
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", **options)
+    page = context.new_page()
+    page.frames_in = []
+    page.errors = []
+    page.dialogs = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: page.frames_in.append(payload)))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+
+    def dialog(d: Any) -> None:
+        page.dialogs.append(d.message)
+        d.accept()
+
+    page.on("dialog", dialog)
+    return page
+
+
+def shoot(page: Any, folder: Path, name: str) -> None:
+    """Screenshots at 1280 x 800 and 390 x 844 (the page's viewport is put back afterwards)."""
+    size = page.viewport_size
+    page.screenshot(path=str(folder / f"{name}-1280x800.png"))
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(folder / f"{name}-390x844.png"))
+    page.set_viewport_size(size)
+    page.wait_for_timeout(100)
+
+
+def wait_turn_or_end(page: Any, timeout: float = 60) -> str:
+    """Wait until this page may act ("turn"), the evening is over ("over")."""
+    page.wait_for_function(
+        "() => document.querySelector('.final') || (document.querySelector('.phase.my-turn') && !document.querySelector('.pending'))",
+        timeout=timeout * 1000)
+    return "over" if page.locator(".final").count() else "turn"
+
+
+def settle(page: Any) -> None:
+    """Wait for the answer to an action (the controls come back or the turn moves on)."""
+    page.wait_for_function("() => !document.querySelector('.pending')", timeout=20000)
+
+
+def click_first(page: Any, selector: str) -> bool:
+    loc = page.locator(selector)
+    if loc.count() == 0:
+        return False
+    try:
+        loc.first.click(timeout=3000)
+    except Exception:
+        return False
+    return True
+
+
+def stops_turn(page: Any, seen: set[str]) -> None:
+    """One decision at a stops table, through the page's buttons, as a cautious player makes it."""
+    phase = page.locator(".phase").first.get_attribute("class") or ""
+    labels = [b.inner_text().strip() for b in page.locator(".phase.my-turn .controls button").all()]
+    if "phase-widow" in phase:
+        seen.add("dealer_choice")
+        click_first(page, ".controls button:has-text('Keep my hand')")
+    elif "phase-auction" in phase:
+        seen.add("auction")
+        if "bid" not in seen and "Bid" in labels:
+            seen.add("bid")
+            page.fill("#amt-bid", page.get_attribute("#amt-bid", "min") or "1")
+            click_first(page, ".controls button:has-text('Bid')")
+        else:
+            click_first(page, ".controls button:has-text('Pass')")
+    elif "phase-poker" in phase:
+        seen.add("poker")
+        if "Bet" in labels and "bet" not in seen:
+            seen.add("bet")
+            page.fill("#amt-bet", "1")
+            click_first(page, ".controls button:text-is('Bet')")
+        elif "Check" in labels:
+            click_first(page, ".controls button:text-is('Check')")
+        elif "Call" in labels:
+            click_first(page, ".controls button:text-is('Call')")
+        else:
+            click_first(page, ".controls button")
+    elif "phase-play" in phase:
+        seen.add("play")
+        if not click_first(page, ".my-hand button.card-btn.playable"):
+            click_first(page, ".controls button")
+    else:
+        click_first(page, ".controls button")
+    settle(page)
+
+
+def rummy_turn(page: Any, seen: set[str]) -> None:
+    """One step of a Rummy turn through the page: draw, meld what the hints offer, lay off, then discard."""
+    if page.locator("[data-key='draw:stock']").count():
+        seen.add("draw")
+        page.keyboard.press("s")
+    elif click_first(page, ".controls button:has-text('Meld')"):
+        seen.add("meld")
+    elif click_first(page, ".controls button:has-text('Lay off')"):
+        seen.add("layoff")
+    else:
+        cards = page.locator(".my-hand button.card-btn")
+        cards.last.click()
+        page.wait_for_selector(".controls button:has-text('Discard')", timeout=5000)
+        seen.add("discard")
+        click_first(page, ".controls button:has-text('Discard')")
+    settle(page)
+
+
+def play_out(page: Any, turn: Any, seen: set[str], timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while wait_turn_or_end(page, max(1.0, deadline - time.monotonic())) == "turn":
+        turn(page, seen)
+        if page.locator(".showdown").count():
+            seen.add("showdown")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the hand did not end in {timeout} s; seen {sorted(seen)}")
+
+
+def keyboard_turn(page: Any, limit: int = 60) -> str:
+    """Tab to the first thing that acts (a choice button, a playable card, an amount) and press Enter."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        found = page.evaluate("""() => {
+            const el = document.activeElement;
+            if (!el) return '';
+            if (el.matches('.phase .controls button, .my-hand button.card-btn.playable, .controls input.amount'))
+                return el.dataset.key || el.textContent;
+            return '';
+        }""")
+        if found:
+            outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+            assert outline != "none", f"focus is not visible on {found}"
+            page.keyboard.press("Enter")
+            return str(found)
+    raise AssertionError("no choice could be reached with the Tab key")
+
+
+def cards_in(value: Any, skip: tuple[str, ...] = ("id",)) -> set[str]:
+    """Every card string anywhere in a JSON value (pot ids under ``id`` are not cards)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD.match(value):
+            found.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item, skip)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key not in skip:
+                found |= cards_in(item, skip)
+    return found
+
+
+def where(value: Any, cards: set[str], path: str = "") -> list[str]:
+    """The paths at which ``cards`` occur in a JSON value (for a failure's message)."""
+    if isinstance(value, str):
+        return [path] if value in cards else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    return [p for key, item in items for p in where(item, cards, f"{path}/{key}")]
+
+
+def public_cards(event: dict[str, Any]) -> set[str]:
+    """Cards an event makes public to everyone: laid, shown, melded, discarded, taken from the pile."""
+    kind = event.get("type")
+    if kind == "action" and event.get("action") == "draw" and event.get("from") != "discard":
+        return set()  # a stock draw's card is the drawer's own
+    if kind in ("action", "showdown", "show", "stop", "evening_over"):  # the evening's settlement deals afresh
+        return cards_in(event)
+    return set()
+
+
+def assert_no_foreign_cards(frames: list[Any]) -> int:
+    """Every card in every frame a page received was its own seat's or already public (from the frames
+    alone: its own hand as its views gave it, and the cards events showed). Returns the frames checked."""
+    mine: set[str] = set()
+    public: set[str] = set()
+    checked = 0
+    for raw in frames:
+        message = json.loads(raw if isinstance(raw, str) else raw.decode())
+        if message.get("type") not in ("welcome", "update"):
+            continue
+        checked += 1
+        hand = (message.get("view") or {}).get("hand") or {}
+        for event in message.get("events", []):
+            public |= public_cards(event)
+        for zone in ("discard", "melds", "turned_up", "played", "showdown", "shown"):
+            public |= cards_in(hand.get(zone))
+        public |= cards_in((message.get("view") or {}).get("settlement"))
+        mine |= set(hand.get("hand") or []) | cards_in(hand.get("given_up"))
+        seen = cards_in(message)
+        foreign = seen - mine - public
+        assert not foreign, f"a frame holds cards the seat may not know: {sorted(foreign)} at {where(message, foreign)}"
+    return checked
