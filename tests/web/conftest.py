@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_helpers import Server  # noqa: E402
+from server_helpers import Server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -51,3 +51,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def fresh_dir(tmp_path: Path) -> Path:
+    return tmp_path

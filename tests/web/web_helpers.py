@@ -48,7 +48,8 @@ def shoot(page: Any, folder: Path, name: str) -> None:
 def wait_turn_or_end(page: Any, timeout: float = 60) -> str:
     """Wait until this page may act ("turn"), the evening is over ("over")."""
     page.wait_for_function(
-        "() => document.querySelector('.final') || (document.querySelector('.phase.my-turn') && !document.querySelector('.pending'))",
+        "() => document.querySelector('.final') || (document.querySelector('.phase.my-turn')"
+        " && !document.querySelector('.pending'))",
         timeout=timeout * 1000)
     return "over" if page.locator(".final").count() else "turn"
 

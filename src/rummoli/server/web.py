@@ -22,7 +22,9 @@ import importlib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import Body, Header
 
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.records import RecordError, check_envelope, game_of
@@ -258,7 +260,6 @@ PAGES = ("/", "/tables/{table_id}", "/tables/{table_id}/hands/{hand_no}", "/repl
 
 def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None:
     """The page's addresses, its static files and the few JSON endpoints only the page uses."""
-    from fastapi import Body, Header
     from fastapi.responses import FileResponse, PlainTextResponse
     from fastapi.staticfiles import StaticFiles
 
@@ -281,7 +282,8 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
     @app.get("/api/tables/{table_id}/hands/{hand_no}/replay", summary="Replay a finished hand", tags=["history"])
-    async def table_replay(table_id: str, hand_no: int, authorization: str | None = Header(None)) -> dict[str, Any]:
+    async def table_replay(table_id: str, hand_no: int,
+                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         """A finished hand of this table step by step, as your seat saw it (send your seat token), or as a
         spectator sees it (no token). `409` while the hand is in play."""
         live = await table_of(table_id)
@@ -300,7 +302,7 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
         return {**frames, "hand_no": hand_no, "table": table_id}
 
     @app.post("/api/replay", summary="Replay an uploaded hand record", tags=["history"])
-    async def uploaded_replay(record: dict[str, Any] = Body(...), seat: int | None = None) -> dict[str, Any]:
+    async def uploaded_replay(record: Annotated[dict[str, Any], Body()], seat: int | None = None) -> dict[str, Any]:
         """A `rummoli-hand/1` record played back step by step from `seat`'s chair (none: every hand hidden,
         as a spectator sees it). A bad record is one line naming the action and the rule."""
         try:

@@ -8,12 +8,6 @@ function party(code, names, pots) {
   return pots?.[id] ? `the ${pots[id]} pot` : `the ${id} pot`;
 }
 
-const REASONS = {
-  bet: "bets into", poker: "wins", pay_card: "wins", centre: "wins", combo: "wins",
-  stall: "pays for the stall into", bid: "pays the dealer", auction: "pays the dealer", leftover: "pays",
-  settle: "takes", share: "takes", cannot_lead: "pays", out: "leaves with",
-};
-
 /** One event as a sentence, or null when it is not worth a line (each ante chip). */
 export function describe(e, names, pots = {}) {
   const who = (seat) => names[seat] ?? `seat ${seat + 1}`;
@@ -28,10 +22,11 @@ export function describe(e, names, pots = {}) {
       const to = party(e.to, names, pots);
       const n = `${e.amount} chip${e.amount === 1 ? "" : "s"}`;
       if (e.from.startsWith("pot:")) return `${to} ${e.reason === "settle" ? "takes" : "wins"} ${n} from ${from}.`;
-      if (e.reason === "bet") return `${from} puts ${n} in ${to}.`;
-      if (e.reason === "leftover") return `${from} pays ${to} ${n} for cards left.`;
-      if (e.to.startsWith("seat:") && e.from.startsWith("seat:")) return `${from} pays ${to} ${n}.`;
-      return `${from} ${REASONS[e.reason] || "puts"} ${n} into ${to}.`;
+      if (e.reason === "bet") return `${from} puts ${n} into ${to}.`;
+      if (e.reason === "leftover") return `${from} pays ${to} ${n} for cards left in hand.`;
+      if (e.reason === "widow_bid") return `${from} pays the dealer, ${to}, ${n} for the widow.`;
+      const why = { stall: " for the stall", cannot_lead: " (could not lead)", out: " (out of the evening)" }[e.reason] || "";
+      return `${from} pays ${n} to ${to}${why}.`;
     }
     case "action": return action(e, who);
     case "showdown": return `${who(e.seat)} shows ${e.cards.map(short).join(" ")}.`;

@@ -34,10 +34,10 @@ export async function replayPage(root, { tableId, handNo }) {
   const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, "aria-label": "Step", class: "scrub" });
   const btn = (label, text, fn, key) => h("button", { "aria-label": label, "data-key": key, onclick: fn }, text);
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
-    btn("First step", "⏮", () => show(0), "first"),
+    btn("First step", "« First", () => show(0), "first"),
     btn("Step back", "◀ Back", () => show(at - 1), "back"),
     btn("Step forward", "Forward ▶", () => show(at + 1), "forward"),
-    btn("Last step", "⏭", () => show(frames.length - 1), "last"),
+    btn("Last step", "Last »", () => show(frames.length - 1), "last"),
     slider, where);
   slider.addEventListener("input", () => show(Number(slider.value)));
 

@@ -215,7 +215,7 @@ function livePage(root, summary, mine) {
     const v = state.view;
     const focused = document.activeElement?.dataset?.key;
     errorLine.textContent = state.error;
-    title.textContent = v?.title || summary.ruleset;
+    title.textContent = (v?.title && v.title !== v.ruleset ? v.title : rulesetInfo(v?.ruleset || summary.ruleset)?.title) || summary.ruleset;
     renderTools(v);
     if (!v || v.waiting) {
       fill(game, waitingRoom(v));
@@ -299,7 +299,7 @@ function livePage(root, summary, mine) {
 
   function finalBlock(v) {
     return h("section", { class: "panel final" }, h("h2", {}, "The evening is over"),
-      standingsTable(v.standings),
+      standingsTable(v.standings, v.game),
       mine ? h("button", { onclick: downloadRecord }, "Download the evening's record") : null);
   }
 
@@ -316,7 +316,7 @@ function livePage(root, summary, mine) {
     if (!v || v.waiting) { fill(side); return; }
     const finished = v.hand_over ? v.hand_no : v.hand_no - 1;
     fill(side,
-      h("section", { class: "standings", "aria-label": "Standings" }, h("h3", {}, "Standings"), standingsTable(v.standings)),
+      h("section", { class: "standings", "aria-label": "Standings" }, h("h3", {}, "Standings"), standingsTable(v.standings, v.game)),
       chipChart(v),
       state.lastSummary?.block && v.hand?.phase !== "over" ? h("details", { class: "last-hand" },
         h("summary", {}, `Hand ${state.lastSummary.hand_no}: what each pot paid`), state.lastSummary.block) : null,
@@ -380,9 +380,9 @@ function livePage(root, summary, mine) {
   };
 }
 
-export function standingsTable(standings) {
+export function standingsTable(standings, game = "stops") {
   return h("table", { class: "standings-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Chips"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, game === "rummy" ? "Points" : "Chips"))),
     h("tbody", {}, (standings || []).map((r) => h("tr", { class: r.winner ? "lead" : "" },
       h("td", {}, String(r.place)), h("td", {}, r.name), h("td", {}, String(r.chips))))));
 }
