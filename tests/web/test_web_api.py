@@ -1,0 +1,118 @@
+"""The server's side of the web table, over HTTP against a real server process: the page and its files,
+the rulesets in words, the rules texts, and replays (of a table's finished hands and of uploaded records)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+from server_helpers import choose
+from web_helpers import CARD, cards_in
+
+from rummoli.server.web import web_dir
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "rummoli" / "web"
+
+
+def test_every_page_address_serves_the_page_and_its_files(server: Any) -> None:
+    for path in ("/", "/tables/abc", "/tables/abc/hands/2", "/replay", "/rules", "/rules/rummoli"):
+        answer = httpx.get(server.url + path)
+        assert answer.status_code == 200 and "<main id=\"app\"" in answer.text, path
+    for name in ("app.js", "style.css", "cards.js"):
+        answer = httpx.get(f"{server.url}/{name}")
+        assert answer.status_code == 200 and len(answer.content) > 500
+    assert httpx.get(server.url + "/nothing.js").status_code == 404
+    assert httpx.get(server.url + "/healthz").json()["status"] == "ok"  # the API still answers under the mount
+
+
+def test_the_page_ships_as_package_data() -> None:
+    # Every file of the page matches a package-data pattern, so an installed rummoli serves it.
+    text = (WEB.parents[2] / "pyproject.toml").read_text()
+    patterns = {line.strip().strip('",') for line in text.splitlines() if line.strip().startswith('"web/')}
+    for path in WEB.iterdir():
+        assert any(path.match(p.removeprefix("web/")) for p in patterns), path.name
+    assert web_dir().is_dir()
+
+
+def test_rulesets_are_described_in_words(server: Any) -> None:
+    rulesets = httpx.get(server.url + "/api/rulesets").json()["rulesets"]
+    names = [r["name"] for r in rulesets]
+    assert names[:4] == ["rummoli", "rummoli-tripoley", "tripoley", "michigan"] and "gin-rummy" in names
+    rummoli = rulesets[0]
+    assert rummoli["game"] == "stops" and rummoli["chips"] == 100 and "Poker" in rummoli["board"]
+    assert any("auction" in line for line in rummoli["options"])
+    rummy = rulesets[names.index("rummy")]
+    assert rummy["game"] == "rummy" and rummy["target"] == 100
+
+
+def test_rules_texts_are_the_ones_the_command_prints(server: Any) -> None:
+    answer = httpx.get(server.url + "/api/rules/michigan")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/markdown")
+    assert answer.text.startswith("# ")
+    try:
+        from rummoli import rules_texts  # type: ignore[attr-defined]
+    except ImportError:
+        rules_texts = None
+    if rules_texts is not None:
+        printed = subprocess.run([sys.executable, "-m", "rummoli.cli", "rules", "michigan"], capture_output=True,
+                                 text=True, check=True).stdout
+        assert answer.text == printed
+    missing = httpx.get(server.url + "/api/rules/nope")
+    assert missing.status_code == 404 and "nope" in missing.json()["error"]["message"]
+
+
+def test_a_finished_hand_replays_as_the_seat_saw_it(server: Any) -> None:
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            seed="replay-api-1")
+    token = created["token"]
+    path = f"/api/tables/{created['id']}/hands/1/replay"
+    early = server.get(path, token=token)
+    assert early.status_code == 409 and early.json()["error"]["code"] == "unavailable"
+    client = server.client(created["id"], token)
+    rng = random.Random(3)
+    while not client.view.get("over"):
+        if client.my_turn():
+            seq = client.seq
+            client.act(choose(client.view, rng))
+            client.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
+        else:
+            client.recv(20)
+    client.close()
+    mine = server.get(path, token=token).json()
+    frames = mine["frames"]
+    assert mine["game"] == "stops" and mine["seat"] == 0 and len(frames) > 20
+    assert frames[0]["view"]["phase"] in ("widow", "auction", "poker", "play")
+    assert frames[-1]["view"]["phase"] == "over"
+    assert all("events" not in f["view"] for f in frames)  # each frame carries only its own step's events
+    # Played cards grow one at a time in the play round (forced plays are steps of their own).
+    played = [len(f["view"]["played"]) for f in frames]
+    assert all(b - a in (0, 1) for a, b in itertools.pairwise(played))
+    # A spectator's replay holds no card that was never laid or shown.
+    watcher = server.get(path).json()
+    public: set[str] = set()
+    for frame in watcher["frames"]:
+        assert frame["view"]["hand"] is None
+        for event in frame["events"]:
+            public |= cards_in(event)
+        public |= cards_in(frame["view"]["played"]) | cards_in(frame["view"]["showdown"])
+        assert cards_in(frame) <= public
+    record = server.get(f"/api/tables/{created['id']}/record", token=token).json()
+    uploaded = server.post("/api/replay?seat=0", record["hands"][0]).json()
+    assert [f["view"] for f in uploaded["frames"]] == [f["view"] for f in frames]
+
+
+def test_an_uploaded_record_that_breaks_a_rule_is_one_clear_line(server: Any) -> None:
+    record = {"format": "rummoli-hand/1", "ruleset": "rummoli", "players": ["A", "B"], "dealer": 0,
+              "deal": {"hands": [["2c"], ["3c"]], "widow": []}, "actions": []}
+    answer = server.post("/api/replay", record)
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["code"] == "malformed" and "\n" not in error["message"] and "Traceback" not in error["message"]
+    assert server.post("/api/replay", {"format": "nope"}).status_code == 400
+    assert server.post("/api/replay", [1, 2]).status_code == 422
+    assert CARD.match("Qc")
