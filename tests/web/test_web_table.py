@@ -51,6 +51,7 @@ def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server:
     started = time.monotonic()
     page.goto(server.url + "/")
     page.wait_for_selector("#ruleset option[value=michigan]", state="attached")
+    lobby_ready = time.monotonic() - started
     sizes = page.evaluate("""() => [performance.getEntriesByType('navigation')[0].transferSize,
         ...performance.getEntriesByType('resource').map(e => e.transferSize)]""")
     shoot(page, artifacts, "lobby")
@@ -59,9 +60,10 @@ def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server:
     assert "Kitty" in page.inner_text(".about-ruleset")  # the options in words
     page.select_option("#players", "3")
     page.fill("#hands", "1")
+    submitted = time.monotonic()
     page.click("button[type=submit]")
     page.wait_for_selector(".my-hand .card-btn")
-    playable_after = time.monotonic() - started
+    playable_after = time.monotonic() - submitted
     shoot(page, artifacts, "michigan-table")
     seen: set[str] = set()
     play_out(page, stops_turn, seen)  # Michigan has only the play round (every lead may be forced)
@@ -69,7 +71,8 @@ def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server:
     assert page.locator(".final .standings-table tbody tr").count() == 3
     assert "Kitty" in page.inner_text(".board")
     metrics = {"first_load_bytes": sum(sizes), "first_load_requests": len(sizes),
-               "seconds_lobby_to_table_created_through_the_form": round(playable_after, 2)}
+               "seconds_lobby_address_to_ready_form": round(lobby_ready, 2),
+               "seconds_start_button_to_playable_table": round(playable_after, 2)}
     note_metrics(artifacts, **metrics)
     assert sum(sizes) < 300_000, metrics
     assert not foreign, foreign

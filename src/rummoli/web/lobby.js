@@ -55,8 +55,9 @@ export async function lobbyPage(root) {
     count.value = String(Math.min(hi, Math.max(lo, keep)));
     chipsRow.hidden = r.game !== "stops";
     chips.value = r.chips ?? "";
-    fill(about, h("p", { class: "summary-line" }, r.summary || ""),
-      h("ul", { class: "options" }, r.options.map((o) => h("li", {}, o))),
+    fill(about, r.summary ? h("p", { class: "summary-line" }, r.summary) : null,
+      h("details", { open: window.innerWidth > 700 }, h("summary", {}, "This game's options"),
+        h("ul", { class: "options" }, r.options.map((o) => h("li", {}, o)))),
       h("a", { href: `/rules/${r.name}` }, `How to play ${r.title}`));
     refreshSeats();
   }
