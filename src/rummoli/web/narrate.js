@@ -5,7 +5,8 @@ function party(code, names, pots) {
   if (!code) return "?";
   const [kind, id] = code.split(":");
   if (kind === "seat") return names[Number(id)] ?? `seat ${Number(id) + 1}`;
-  return pots?.[id] ? `the ${pots[id]} pot` : `the ${id} pot`;
+  const name = pots?.[id] || id;
+  return /pot|kitty/i.test(name) ? `the ${name}` : `the ${name} pot`;
 }
 
 /** One event as a sentence, or null when it is not worth a line (each ante chip). */
@@ -87,7 +88,7 @@ export function actionLabel(a, { melds = [], names = [] } = {}) {
     case "bid": case "bet": case "raise": return `${a.action[0].toUpperCase()}${a.action.slice(1)}`;
     case "lead": return `Lead ${short(a.card)}`;
     case "play": return `Play ${short(a.card)}`;
-    case "draw": return a.from === "discard" ? "Take the discard" : "Draw from the stock";
+    case "draw": return a.from === "discard" ? (a.card ? `Take the discards from ${short(a.card)} up` : "Take the discard") : "Draw from the stock";
     case "meld": return `Meld ${a.cards.map(short).join(" ")}`;
     case "layoff": {
       const m = melds[a.meld];

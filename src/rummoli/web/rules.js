@@ -88,7 +88,7 @@ export async function rulesPage(root, name) {
   const info = rulesets.find((r) => r.name === name);
   fill(root, h("div", { class: "rules-page" }, nav,
     h("article", { class: "rules panel" }, markdown(text),
-      info ? h("section", { class: "options-box" }, h("h2", {}, "This ruleset's options"),
+      info && !text.includes(info.options[info.options.length - 1]) ? h("section", { class: "options-box" }, h("h2", {}, "This ruleset's options"),
         h("ul", {}, info.options.map((o) => h("li", {}, o)))) : null)));
   return () => {};
 }

@@ -100,6 +100,7 @@ function livePage(root, summary, mine) {
       const before = state.view;
       state.view = msg.view;
       state.seq = msg.seq;
+      state.clock = msg.clock ? { ...msg.clock, at: performance.now() } : null;
       state.pending = false;
       state.error = "";
       if (first && state.events.length === 0) {
@@ -238,8 +239,23 @@ function livePage(root, summary, mine) {
       }
     }
     renderSide(v);
+    tickClock();
     if (focused) focusKey(focused);
   }
+
+  // The turn timer: the seconds left for the seat to act, counted down here from what the server said.
+  function tickClock() {
+    root.querySelectorAll(".clock").forEach((el) => el.remove());
+    const c = state.clock;
+    const v = state.view;
+    if (!c || !v?.hand) return;
+    const handSeat = (v.hand_seats || []).indexOf(c.seat);
+    const seatEl = root.querySelector(`.seat[data-seat="${handSeat}"] .seat-status`);
+    const left = Math.max(0, Math.ceil(c.seconds - (performance.now() - c.at) / 1000));
+    if (seatEl) seatEl.append(h("span", { class: `tag clock${left <= 10 ? " hot" : ""}`, "aria-label": `${left} seconds left` }, `${left}s left`));
+    if (handSeat === v.hand.seat && (left === 10 || left === 5)) announce(`${left} seconds left.`);
+  }
+  const clockTimer = setInterval(tickClock, 1000);
 
   function focusKey(key) {
     if (!key) return;
@@ -278,6 +294,8 @@ function livePage(root, summary, mine) {
     const finished = !v || v.waiting ? 0 : v.hand_over ? v.hand_no : v.hand_no - 1;
     fill(tools,
       v?.ruleset && typeof v.ruleset === "string" ? h("a", { href: `/rules/${v.ruleset}`, target: "_blank", rel: "noopener" }, "Rules") : null,
+      rulesetInfo(v?.ruleset) ? h("details", { class: "invite-menu options-menu" }, h("summary", {}, "Options"),
+        h("div", {}, h("ul", {}, rulesetInfo(v.ruleset).options.map((o) => h("li", {}, o))))) : null,
       finished > 0 ? h("a", { href: `/tables/${tableId}/hands/${finished}` }, "Replay last hand") : null,
       v && !v.waiting ? h("details", { class: "invite-menu" }, h("summary", {}, "Invite"), inviteBox()) : null,
       mine ? h("button", { class: "quiet", onclick: leave }, "Leave") : null,
@@ -373,6 +391,7 @@ function livePage(root, summary, mine) {
   return () => {
     socket.close();
     clearTimeout(state.timer);
+    clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
