@@ -167,6 +167,12 @@ def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: 
     assert bob.locator(".my-hand .card-btn").count() >= 1
     assert bob.locator(".my-hand .card-btn").count() <= cards_before
     assert isinstance(before, list)
+    # Once the evening has started the invite link only lets a stranger watch: no hand, no choices.
+    watcher = new_page(browser)
+    watcher.goto(invite)
+    watcher.wait_for_selector(".board")
+    assert "watching" in watcher.inner_text(".hand-no")
+    assert watcher.locator(".my-hand").count() == 0 and watcher.locator(".phase .controls").count() == 0
     seen_ann: set[str] = set()
     seen_bob: set[str] = set()
     deadline = time.monotonic() + 120
@@ -184,7 +190,10 @@ def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: 
     assert ann.locator(".seats").inner_text().count("<img src=x onerror=f(1)>") == 1
     assert_no_foreign_cards(ann.frames_in)
     assert_no_foreign_cards(bob.frames_in)
-    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+    watcher.wait_for_selector(".final")
+    assert assert_no_foreign_cards(watcher.frames_in) > 0
+    assert not ann.errors and not bob.errors and not watcher.errors, (ann.errors, bob.errors, watcher.errors)
+    watcher.context.close()
     ann.context.close()
     bob.context.close()
 
