@@ -129,7 +129,7 @@ def test_a_straight_rummy_hand_with_meld_hints(browser: Any, server: Any, artifa
     play_out(page, turn, seen, timeout=150)
     if not shot:
         shoot(page, artifacts, "rummy-table")
-    assert {"draw", "discard"} <= seen, seen
+    assert {"draw", "drag", "discard"} <= seen, seen
     assert "Hand over" in page.inner_text(".phase")
     assert page.locator(".summary .shown").count() == 2
     assert_no_foreign_cards(page.frames_in)

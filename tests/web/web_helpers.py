@@ -115,6 +115,11 @@ def rummy_turn(page: Any, seen: set[str]) -> None:
         seen.add("meld")
     elif click_first(page, ".controls button:has-text('Lay off')"):
         seen.add("layoff")
+    elif "drag" not in seen and page.locator(".my-hand button.card-btn[draggable=true]").count():
+        seen.add("drag")  # once by drag and drop: a card onto the discard pile
+        before = page.locator(".piles .pile").nth(1).inner_text()
+        page.locator(".my-hand button.card-btn[draggable=true]").last.drag_to(page.locator(".piles .pile").nth(1))
+        page.wait_for_function("(t) => document.querySelectorAll('.piles .pile')[1].innerText !== t", arg=before)
     else:
         cards = page.locator(".my-hand button.card-btn")
         cards.last.click()

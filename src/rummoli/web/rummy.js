@@ -39,7 +39,8 @@ export function renderRummy(hv, ctx) {
         onclick: () => ctx.act(stockDraw) }, backSvg("stock"))
       : h("span", { class: "card-btn" }, hv.stock ? backSvg("stock") : h("span", { class: "empty-pile" }, "empty")),
     h("div", { class: "pile-label" }, `Stock · ${hv.stock}`));
-  const pile = h("div", { class: "pile" },
+  const pile = h("div", { class: "pile", ondragover: (e) => e.preventDefault(),
+    ondrop: (e) => { e.preventDefault(); drop(e, (c) => legal.find((a) => a.action === "discard" && a.card === c)); } },
     top
       ? (pileDraws.length === 1 && !pileDraws[0].card
         ? h("button", { class: "card-btn playable", "data-key": "draw:discard", "aria-label": `Take the discard, ${cardName(top)} — key D`,
@@ -51,6 +52,12 @@ export function renderRummy(hv, ctx) {
       hv.discard.slice(-8, -1).map((c) => h("span", { class: "tiny-card" }, short(c)))) : null);
 
   const layoffs = legal.filter((a) => a.action === "layoff");
+  // Drag a card from your hand onto the discard pile (discard) or onto a meld (lay it off).
+  function drop(e, find) {
+    const card = e.dataTransfer.getData("text/x-card");
+    const action = card ? find(card) : null;
+    if (action) ctx.act(action);
+  }
   const melds = h("section", { class: "melds", "aria-label": "Melds on the table" },
     h("h3", {}, "Melds"),
     hv.melds.length ? hv.melds.map((m, k) => {
@@ -58,9 +65,11 @@ export function renderRummy(hv, ctx) {
       const body = [h("span", { class: "meld-owner" }, names[m.owner] ?? "?"),
         h("span", { class: "meld-cards" }, m.cards.map((c) => h("span", { class: "mini" }, cardSvg(c))))];
       return here
-        ? h("button", { class: "meld target", "data-key": `meld:${k}`, onclick: () => ctx.act(here),
+        ? h("button", { class: "meld target", "data-key": `meld:${k}`, onclick: () => ctx.act(here), ondragover: (e) => e.preventDefault(),
+          ondrop: (e) => { e.preventDefault(); drop(e, (c) => layoffs.find((a) => a.card === c && a.meld === k)); },
           "aria-label": actionLabel(here, { melds: hv.melds, names }) }, body)
-        : h("div", { class: "meld", "data-meld": k }, body);
+        : h("div", { class: "meld", "data-meld": k, ondragover: (e) => e.preventDefault(),
+          ondrop: (e) => { e.preventDefault(); drop(e, (c) => layoffs.find((a) => a.card === c && a.meld === k)); } }, body);
     }) : h("p", { class: "muted" }, "No meld yet."));
 
   // Hints: every card that some legal meld uses.
@@ -74,6 +83,7 @@ export function renderRummy(hv, ctx) {
       const cls = `card-btn${acts.length ? " playable" : ""}${inMeld.has(c) ? " meld-hint" : ""}${c === sel ? " selected" : ""}${(hv.drawn || []).some((d) => d[1] === c) ? " new" : ""}`;
       return acts.length || inMeld.has(c)
         ? h("button", { class: cls, "data-key": `card:${c}`, "aria-pressed": c === sel ? "true" : "false",
+          draggable: acts.length ? "true" : null, ondragstart: (e) => { e.dataTransfer.setData("text/x-card", c); ctx.select(c, false); },
           "aria-label": `${cardName(c)}${inMeld.has(c) ? ", can meld" : ""}${acts.length ? `, ${acts.length} choice${acts.length > 1 ? "s" : ""}` : ""}`,
           onclick: () => ctx.select(c === sel ? null : c) }, cardSvg(c, { label: false }))
         : h("span", { class: cls }, cardSvg(c));

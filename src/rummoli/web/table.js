@@ -227,7 +227,7 @@ function livePage(root, summary, mine) {
         act, amounts: state.amounts, say: (t) => { state.error = t; errorLine.textContent = t; announce(t); },
         revealed: Math.min(state.revealed, hv.played?.length ?? 0), changed: state.changed, infos: state.infos,
         seatOf: (i) => v.hand_seats?.[i] ?? i, selected: state.selected, target: info?.target,
-        select: (c) => { state.selected = c; render(); focusKey(c ? `card:${c}` : null); },
+        select: (c, redraw = true) => { state.selected = c; if (redraw) { render(); focusKey(c ? `card:${c}` : null); } },
       };
       const body = v.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx);
       if (state.pending) body.classList.add("pending");
