@@ -200,7 +200,8 @@ export function renderStops(hv, ctx) {
         h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
           name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
         h("div", { class: "seat-line" },
-          h("span", { class: "seat-chips", "aria-label": `${hv.chips[i]} chips` }, `${hv.chips[i]} chips`),
+          h("span", { class: `seat-chips${ctx.moved?.get(i) > 0 ? " up" : ctx.moved?.get(i) < 0 ? " down" : ""}`, "aria-label": `${hv.chips[i]} chips` },
+            `${hv.chips[i]} chips`, ctx.moved?.get(i) ? h("small", { class: "delta", "aria-hidden": "true" }, ` ${ctx.moved.get(i) > 0 ? "+" : ""}${ctx.moved.get(i)}`) : null),
           h("span", { class: "seat-cards" }, `${hv.hand_sizes[i]} cards`)),
         h("div", { class: "seat-status" }, status, toAct.has(i) ? h("span", { class: "tag turn" }, i === you ? "your turn" : "to act") : null));
     }));

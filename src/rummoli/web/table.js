@@ -131,6 +131,10 @@ function livePage(root, summary, mine) {
     const old = before?.hand?.pots;
     state.changed = new Set();
     if (now && old) for (const [k, v] of Object.entries(now)) if (old[k] !== v) state.changed.add(k);
+    const chips = state.view?.hand?.chips;
+    const before2 = before?.hand?.chips;
+    state.moved = new Map();
+    if (chips && before2 && before?.hand_no === state.view.hand_no) chips.forEach((c, i) => { if (c !== before2[i]) state.moved.set(i, c - before2[i]); });
   }
 
   function isCard(e) { return e.type === "action" && (e.action === "lead" || e.action === "play"); }
@@ -225,7 +229,7 @@ function livePage(root, summary, mine) {
       const info = rulesetInfo(v.ruleset);
       const ctx = {
         act, amounts: state.amounts, say: (t) => { state.error = t; errorLine.textContent = t; announce(t); },
-        revealed: Math.min(state.revealed, hv.played?.length ?? 0), changed: state.changed, infos: state.infos,
+        revealed: Math.min(state.revealed, hv.played?.length ?? 0), changed: state.changed, moved: state.moved, infos: state.infos,
         seatOf: (i) => v.hand_seats?.[i] ?? i, selected: state.selected, target: info?.target,
         select: (c, redraw = true) => { state.selected = c; if (redraw) { render(); focusKey(c ? `card:${c}` : null); } },
       };
