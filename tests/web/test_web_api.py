@@ -116,3 +116,10 @@ def test_an_uploaded_record_that_breaks_a_rule_is_one_clear_line(server: Any) ->
     assert server.post("/api/replay", {"format": "nope"}).status_code == 400
     assert server.post("/api/replay", [1, 2]).status_code == 422
     assert CARD.match("Qc")
+
+
+def test_the_page_endpoints_are_documented(server: Any) -> None:
+    paths = httpx.get(server.url + "/openapi.json").json()["paths"]
+    for path in ("/api/rulesets", "/api/rules/{name}", "/api/tables/{table_id}/hands/{hand_no}/replay", "/api/replay"):
+        assert all(op.get("description") for op in paths[path].values()), path
+    assert "/tables/{table_id}" not in paths  # the page's addresses are not API

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, Header
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
 
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.records import RecordError, check_envelope, game_of
@@ -260,9 +262,6 @@ PAGES = ("/", "/tables/{table_id}", "/tables/{table_id}/hands/{hand_no}", "/repl
 
 def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None:
     """The page's addresses, its static files and the few JSON endpoints only the page uses."""
-    from fastapi.responses import FileResponse, PlainTextResponse
-    from fastapi.staticfiles import StaticFiles
-
     folder = web_dir()
     index = folder / "index.html"
 
