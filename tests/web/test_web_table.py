@@ -18,6 +18,7 @@ from web_helpers import (
     rummy_turn,
     settle,
     shoot,
+    shooting_once,
     stops_turn,
     wait_turn_or_end,
 )
@@ -87,16 +88,7 @@ def test_a_rummoli_hand_against_bots_through_the_page(browser: Any, server: Any,
     page = new_page(browser)
     note_metrics(artifacts, seconds_table_address_to_playable=round(open_seat(page, server, created), 2))
     seen: set[str] = set()
-    shot = False
-
-    def turn(p: Any, seen: set[str]) -> None:
-        nonlocal shot
-        if not shot and p.locator(".phase-poker, .phase-auction").count():
-            shoot(p, artifacts, "rummoli-table")
-            shot = True
-        stops_turn(p, seen)
-
-    play_out(page, turn, seen)
+    play_out(page, shooting_once(stops_turn, ".phase-poker, .phase-auction", artifacts, "rummoli-table"), seen)
     assert {"dealer_choice", "auction", "poker", "play"} <= seen, seen
     assert page.locator(".seat.me").inner_text().startswith("Ann")
     log = page.inner_text(".log")
@@ -117,17 +109,9 @@ def test_a_straight_rummy_hand_with_meld_hints(browser: Any, server: Any, artifa
     page = new_page(browser)
     open_seat(page, server, created)
     seen: set[str] = set()
-    shot = False
-
-    def turn(p: Any, seen: set[str]) -> None:
-        nonlocal shot
-        if not shot and p.locator(".melds .meld").count():
-            shoot(p, artifacts, "rummy-table")
-            shot = True
-        rummy_turn(p, seen)
-
+    turn = shooting_once(rummy_turn, ".melds .meld", artifacts, "rummy-table")
     play_out(page, turn, seen, timeout=150)
-    if not shot:
+    if not turn.done:
         shoot(page, artifacts, "rummy-table")
     assert {"draw", "drag", "discard"} <= seen, seen
     assert "Hand over" in page.inner_text(".phase")

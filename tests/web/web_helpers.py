@@ -45,6 +45,20 @@ def shoot(page: Any, folder: Path, name: str) -> None:
     page.wait_for_timeout(100)
 
 
+def shooting_once(turn: Any, when: str, folder: Path, name: str) -> Any:
+    """``turn`` that first takes the screenshots ``name`` the first time the page shows ``when``."""
+    done: list[bool] = []
+
+    def wrapped(page: Any, seen: set[str]) -> None:
+        if not done and page.locator(when).count():
+            shoot(page, folder, name)
+            done.append(True)
+        turn(page, seen)
+
+    wrapped.done = done  # type: ignore[attr-defined]
+    return wrapped
+
+
 def wait_turn_or_end(page: Any, timeout: float = 60) -> str:
     """Wait until this page may act ("turn"), the evening is over ("over")."""
     page.wait_for_function(

@@ -143,15 +143,15 @@ def describe(name: str) -> dict[str, Any]:
         stops = load_stops(name)
         return {"name": name, "game": game, "title": stops.title, "players": [stops.min_players, stops.max_players],
                 "chips": stops.starting_chips, "board": [p.name for p in stops.board.pots],
-                "options": _stops_words(stops), "summary": _summary(name)}
+                "options": _stops_words(stops), "summary": _from_texts("summary", name)}
     from rummoli.rummy.ruleset import load_ruleset as load_rummy
 
     rummy = load_rummy(name)
     sizes = [n for n, _ in rummy.hand_size]
     title = name.replace("-", " ").capitalize()
-    return {"name": name, "game": game, "title": _title(name) or title, "players": [min(sizes), max(sizes)],
-            "chips": None, "board": [], "options": _rummy_words(rummy), "summary": _summary(name),
-            "target": rummy.target}
+    return {"name": name, "game": game, "title": _from_texts("title", name) or title,
+            "players": [min(sizes), max(sizes)], "chips": None, "board": [], "options": _rummy_words(rummy),
+            "summary": _from_texts("summary", name), "target": rummy.target}
 
 
 def ruleset_catalogue() -> list[dict[str, Any]]:
@@ -170,18 +170,11 @@ def _texts() -> Any:
         return None
 
 
-def _title(name: str) -> str | None:
+def _from_texts(part: str, name: str) -> str | None:
+    """A rules text's ``title`` or ``summary`` for ``name``, or ``None`` where there is none."""
     texts = _texts()
     try:
-        return str(texts.title(name)) if texts is not None else None
-    except MalformedInput:
-        return None
-
-
-def _summary(name: str) -> str | None:
-    texts = _texts()
-    try:
-        return str(texts.summary(name)) if texts is not None else None
+        return str(getattr(texts, part)(name)) if texts is not None else None
     except MalformedInput:
         return None
 
