@@ -181,7 +181,10 @@ def read_view(view: dict[str, Any]) -> Known:
                 k.forbid[dealt_loc(seat)] |= t.pay_mask
             elif act == "lead":
                 c = card_index(ev["card"])
-                k.soft[seat] |= _lead_floor(rules.lead, rules.restart, c, stopped if opened else -1)
+                if not opened and rules.opening_lead == "two_of_clubs" and c // 13 == 3:
+                    k.soft[seat] |= SUIT_MASK[3] & _lower_ranks(c % 13)  # R-PLAY-2C: the lowest club in play
+                else:
+                    k.soft[seat] |= _lead_floor(rules.lead, rules.restart, c, stopped if opened else -1)
                 opened = True
     if rules.pay == "on_hold":
         with_ante = bool(view.get("start", {}).get("ante", True))

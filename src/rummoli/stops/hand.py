@@ -245,6 +245,8 @@ class Hand(Bidding, Play):
         if kind == "lead":
             if self.phase == PLAY and not self._run and self._stopped_suit >= 0:
                 return "R-PLAY-5"
+            if self.phase == PLAY and not self._run and self.rules.opening_lead == "two_of_clubs":
+                return "R-PLAY-2C"  # the opening lead under the 2 of clubs house rule
             return "R-PLAY-2" if self.phase == PLAY and not self._run else "R-PLAY-1"
         return _RULE_OF_KIND.get(kind, "R-NOTE-3")
 

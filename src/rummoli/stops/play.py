@@ -60,12 +60,22 @@ class Play(HandState):
     def _begin_play(self) -> None:
         self.phase = PLAY
         self.play_start = list(self.hands)
+        self._run = False
+        self._stopped_suit = -1
+        if self.rules.opening_lead == "two_of_clubs":  # R-PLAY-2C: the lowest club in play opens
+            in_play = 0
+            for held in self.hands:
+                in_play |= held
+            clubs = in_play & SUIT_MASK[3]
+            if clubs:
+                low = clubs & -clubs
+                self.turn = next(seat for seat, held in enumerate(self.hands) if held & low)
+                self._lead_mask = low
+                return
         if self.rules.opening_lead == "poker_winner" and self.poker_winners:
             leader = self.poker_winners[0]
         else:
             leader = (self.dealer + 1) % self.n
-        self._run = False
-        self._stopped_suit = -1
         hand = self.hands[leader]
         self._lead_mask = _lowest_rank(hand) if self.rules.lead == "lowest_overall" else _lowest_per_suit(hand)
         self.turn = leader

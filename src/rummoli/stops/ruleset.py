@@ -34,7 +34,7 @@ CENTRE, POKER, CARD, COMBO = "centre", "poker", "card", "combo"
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "widow": ("swap_or_auction", "none"),
     "poker": ("before_play", "after_play", "none"),
-    "opening_lead": ("poker_winner", "left_of_dealer"),
+    "opening_lead": ("poker_winner", "left_of_dealer", "two_of_clubs"),
     "lead": ("lowest_overall", "lowest_in_chosen_suit"),
     "restart": ("opposite_colour", "other_suit", "other_suit_else_same"),
     "cannot_lead": ("pass_left", "pay_and_pass"),
