@@ -270,9 +270,10 @@ def _replay_history(k: Known, view: Mapping[str, Any]) -> None:
             play(seat, 1 << card)
             discarded[seat] |= 1 << card
             pile.append(card)
-            if stock == 0 and rules.stock_end == "flip_once" and flips == 0 and pile:
+            if stock == 0 and rules.stock_end != "block" and flips == 0 and pile:
                 flips = 1
-                post = pile[::-1]
+                # turned over in plain sight, unless shuffled first (R-RU-SHUFFLE): then no order is known
+                post = pile[::-1] if rules.stock_end == "flip_once" else [UNKNOWN] * len(pile)
                 stock = len(post)
                 pile = []
     if len(pile) == len(k.pile):  # the view names every card still in the pile: the upcard too

@@ -71,7 +71,8 @@ class RummyGame:
             self.rng.shuffle(cards)
             deck = cards
         hands, stock = deal_cards(self.rules, len(self.players), self.dealer, deck)
-        self.hand = RummyHand(self.rules, self.players, self.scores, self.dealer, hands, stock)
+        # R-RU-SHUFFLE: a turned-over pile is shuffled from the game's source too (secure unless seeded)
+        self.hand = RummyHand(self.rules, self.players, self.scores, self.dealer, hands, stock, rng=self.rng)
         return self.hand
 
     def finish_hand(self) -> list[int]:

@@ -25,6 +25,8 @@ rummoli.errors.IllegalAction: R-RU-3: you do not hold 2s
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -62,7 +64,12 @@ class RummyHand:
         dealer: int,
         hands: Sequence[Sequence[Card]],
         stock: Sequence[Card],
+        reshuffle: Sequence[Card] | None = None,
+        rng: random.Random | None = None,
     ) -> None:
+        """``reshuffle`` and ``rng`` matter only with ``stock_end = shuffle_once`` (R-RU-SHUFFLE): the
+        new stock as a record gives it, top first (a replay), else the source the turned-over pile is
+        shuffled from (a seeded ``random.Random`` for a reproducible hand; none: the secure source)."""
         rules = load_ruleset(ruleset)
         n = len(players)
         size = rules.hand_size_for(n)
@@ -90,6 +97,11 @@ class RummyHand:
             seen |= card.bit
         if seen != (1 << 52) - 1 or sum(len(h) for h in hands) + len(stock) != 52:
             raise MalformedInput("the deal must hold each of the 52 cards exactly once")
+        if reshuffle is not None:
+            if rules.stock_end != "shuffle_once":
+                raise MalformedInput("R-RU-SHUFFLE: only a stock_end = shuffle_once hand has a reshuffled stock")
+            if len({c.index for c in reshuffle}) != len(reshuffle):
+                raise MalformedInput("R-RU-SHUFFLE: the reshuffled stock names a card twice")
         self.rules: Final = rules
         self.melds_table: MeldTable = meld_table(rules.aces, rules.ace_value)
         self.players = list(players)
@@ -120,6 +132,16 @@ class RummyHand:
         self.log: list[tuple[int, int, int, int, bool]] = []  # (seat, code, x, y, forced)
         self.events_log: list[tuple[int, int, int, int, bool] | dict[str, Any]] = []
         self.stock_draws: list[tuple[int, int]] = []  # (log index, card index) of cards drawn blind
+        # R-RU-SHUFFLE: the new stock, top first, as given (a replay) and as made (None until the flip)
+        self.reshuffle_given = None if reshuffle is None else [c.index for c in reshuffle]
+        self.reshuffled: list[int] | None = None
+        self._shuffle_key: tuple[int, ...] = ()
+        if rules.stock_end == "shuffle_once" and reshuffle is None:
+            # The shuffle is drawn with the deal: a random order of the 52 cards that the turned-over pile
+            # is sorted by when the time comes (a uniform shuffle of whatever the pile then holds).  Drawn
+            # now, clones share it and a search cannot disturb the source of the hand it copies.
+            source = rng if rng is not None else secrets.SystemRandom()
+            self._shuffle_key = tuple(source.sample(range(52), 52))
         self._start_turn()
 
     # ------------------------------------------------------------------ legality (one function)
@@ -436,11 +458,17 @@ class RummyHand:
             settle.block(self, "R-RU-LOOP")
             return
         if not self.stock:
-            if self.rules.stock_end == "flip_once" and self.flips == 0 and self.pile:
+            stock_end = self.rules.stock_end
+            if stock_end != "block" and self.flips == 0 and self.pile:
                 self.flips = 1
                 self.stock = self.pile[::-1]  # turned over: the first discard is the new top card
                 self.pile = []
-                self.events_log.append({"type": "flip", "cards": len(self.stock)})
+                if stock_end == "shuffle_once":
+                    self._shuffle_stock()
+                flip: dict[str, Any] = {"type": "flip", "cards": len(self.stock)}
+                if stock_end == "shuffle_once":
+                    flip["shuffled"] = True
+                self.events_log.append(flip)
             else:
                 settle.block(self)
                 return
@@ -448,6 +476,24 @@ class RummyHand:
             moves = self._moves()
             if len(moves) == 1:
                 self._do(moves[0], forced=True)
+
+    def _shuffle_stock(self) -> None:
+        """R-RU-SHUFFLE: put the turned-over pile in the recorded order, or in the order of the key drawn
+        with the deal.  A recorded order that is not exactly the turned-over pile stops the replay."""
+        given = self.reshuffle_given
+        if given is None:
+            key = self._shuffle_key
+            order = sorted(self.stock, key=key.__getitem__)  # top first
+        else:
+            if sorted(given) != sorted(self.stock):
+                raise IllegalAction(
+                    "R-RU-SHUFFLE",
+                    f"the record's reshuffled stock ('deal.reshuffle', {len(given)} cards) is not the "
+                    f"{len(self.stock)} cards turned over",
+                )
+            order = list(given)
+        self.reshuffled = order
+        self.stock = order[::-1]  # top at the end
 
     # ------------------------------------------------------------------ output
     def _render(self, event: tuple[int, int, int, int, bool] | dict[str, Any]) -> dict[str, Any]:

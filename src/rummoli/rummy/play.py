@@ -48,12 +48,18 @@ def hand_from_record(record: dict[str, Any]) -> RummyHand:
         raise RecordError("deal: one hand per player", rule="R-NOTE-2")
     hands = [_cards(h, f"hand {i}") for i, h in enumerate(deal["hands"])]
     stock = _cards(deal.get("stock"), "stock")
+    reshuffle, rng = None, None  # R-RU-SHUFFLE: the record's own order, else one derived from its deal
+    if "reshuffle" in deal:
+        reshuffle = _cards(deal["reshuffle"], "reshuffle")
+    elif rules.stock_end == "shuffle_once":
+        rng = random.Random(" ".join(str(c) for c in [*(c for h in hands for c in h), *stock]))
     if isinstance(dealer, bool) or not isinstance(dealer, int):
         raise RecordError("'dealer' must be a seat number", rule="R-NOTE-2")
     try:
-        return RummyHand(rules, players, chips, dealer, hands, stock)
+        return RummyHand(rules, players, chips, dealer, hands, stock, reshuffle, rng)
     except MalformedInput as error:
-        raise RecordError(str(error), rule="R-RU-1") from None
+        rule = "R-RU-SHUFFLE" if str(error).startswith("R-RU-SHUFFLE") else "R-RU-1"
+        raise RecordError(str(error), rule=rule) from None
 
 
 def replay_hand(record: dict[str, Any]) -> RummyHand:
@@ -103,7 +109,7 @@ def random_hand(
     deck = list(CARDS)
     rng.shuffle(deck)
     hands, stock = deal_cards(ruleset, players, dealer, deck)
-    hand = RummyHand(ruleset, NAMES[:players], scores or [0] * players, dealer, hands, stock)
+    hand = RummyHand(ruleset, NAMES[:players], scores or [0] * players, dealer, hands, stock, rng=rng)
     while hand.phase != "over":
         moves = hand._moves()
         hand._do(moves[rng.randrange(len(moves))])

@@ -29,7 +29,7 @@ from rummoli.limits import MAX_NAME
 
 STYLES: Final = ("straight", "500", "knock", "gin")
 ACES: Final = ("low", "high", "around", "either")
-STOCK_ENDS: Final = ("flip_once", "block")
+STOCK_ENDS: Final = ("flip_once", "block", "shuffle_once")
 _DEFAULT_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 _KNOWN: Final = frozenset(
     {

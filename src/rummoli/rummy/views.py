@@ -102,8 +102,9 @@ def ruleset_ref(hand: RummyHand) -> str | dict[str, Any]:
 
 
 def record(hand: RummyHand) -> dict[str, Any]:
-    """The R-NOTE-2 record: ruleset, seats, scores before the hand, dealer, deal and decisions."""
-    return {
+    """The R-NOTE-2 record: ruleset, seats, scores before the hand, dealer, deal and decisions (and with
+    ``stock_end = shuffle_once``, once the pile was turned over, the reshuffled stock: R-RU-SHUFFLE)."""
+    out: dict[str, Any] = {
         "format": FORMAT,
         "ruleset": ruleset_ref(hand),
         "players": list(hand.players),
@@ -118,3 +119,7 @@ def record(hand: RummyHand) -> dict[str, Any]:
             hand.to_action(seat, (code, x, y)).to_json() for seat, code, x, y, forced in hand.log if not forced
         ],
     }
+    reshuffle = hand.reshuffled if hand.reshuffled is not None else hand.reshuffle_given
+    if reshuffle:
+        out["deal"]["reshuffle"] = [str(CARDS[i]) for i in reshuffle]
+    return out
