@@ -25,6 +25,9 @@ def _cards(value: object, what: str) -> list[Card]:
         raise RecordError(f"{what}: {error}", rule="R-NOTE-1") from None
 
 
+_DEAL_KEYS = frozenset({"hands", "stock", "reshuffle"})  # reshuffle: R-RU-SHUFFLE
+
+
 def hand_from_record(record: dict[str, Any]) -> RummyHand:
     """The hand a record starts from (before any action)."""
     check_envelope(record)
@@ -42,8 +45,10 @@ def hand_from_record(record: dict[str, Any]) -> RummyHand:
         raise RecordError("'chips' (the scores before the hand) must be whole numbers", rule="R-NOTE-2")
     dealer = record.get("dealer", 0)
     deal = record.get("deal")
-    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list) or set(deal) - {"hands", "stock"}:
-        raise RecordError("'deal' must hold 'hands' and 'stock' (and nothing else)", rule="R-NOTE-2")
+    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list) or set(deal) - _DEAL_KEYS:
+        raise RecordError(
+            "'deal' must hold 'hands', 'stock' (and 'reshuffle', shuffle_once only) and nothing else", rule="R-NOTE-2"
+        )
     if len(deal["hands"]) > 8:
         raise RecordError("deal: one hand per player", rule="R-NOTE-2")
     hands = [_cards(h, f"hand {i}") for i, h in enumerate(deal["hands"])]
