@@ -5,6 +5,8 @@ play, a replay stepped both ways, names shown as text, what a page's websocket r
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -237,3 +239,28 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(browser: Any, f
         page.context.close()
     finally:
         server.stop()
+
+
+def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(browser: Any, server: Any,
+                                                                           tmp_path: Path) -> None:
+    waiting = server.create(ruleset="tripoley", seats=[{}, {}, {"bot": "easy"}])
+    record = subprocess.run([sys.executable, "-m", "rummoli.cli", "hand", "--ruleset", "michigan", "--seed", "up-1"],
+                            capture_output=True, text=True, check=True).stdout
+    (tmp_path / "hand.json").write_text(record)
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    row = page.locator(".table-list li", has_text="Tripoley")
+    row.first.wait_for()
+    assert row.first.locator("a", has_text="Join").count() == 1
+    row.first.locator("a", has_text="Watch").click()
+    page.wait_for_selector(".waiting")
+    assert waiting["id"] in page.url and "Waiting for players" in page.inner_text(".waiting")
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(tmp_path / "hand.json"))
+    page.wait_for_selector(".replay-controls")
+    total = int(page.inner_text(".where").split(" of ")[1])
+    assert total > 5 and "Kitty" in page.inner_text(".board")
+    page.keyboard.press("End")
+    assert page.inner_text(".where") == f"Step {total} of {total}"
+    assert not page.errors, page.errors
+    page.context.close()
