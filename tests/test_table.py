@@ -13,9 +13,13 @@ from hypothesis import strategies as st
 from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction
 from rummoli.records import replay
+from rummoli.rummy import load_ruleset
 from rummoli.table import Seat, Table
 
 STOPS = ["rummoli", "rummoli-tripoley", "tripoley", "michigan"]
+# A house rule that leaves a card order to chance in the middle of a hand (R-RU-SHUFFLE): a snapshot must
+# keep that chance too.
+SHUFFLED: dict[str, Any] = {**load_ruleset("rummy").to_dict(), "name": "shuffled", "stock_end": "shuffle_once"}
 RUMMY = ["rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy"]
 PLAYERS = {"gin-rummy": 2}
 
@@ -145,8 +149,9 @@ def test_a_snapshot_restores_an_identical_evening(ruleset: str) -> None:
             break
         if table.hand_over:
             deck = table._deck(table.hand_no + 1)
-            table.next_hand(deck)
-            copy.next_hand(deck)
+            chance = rng.getrandbits(64)
+            table.next_hand(deck, chance)
+            copy.next_hand(deck, chance)
         elif table.step():
             assert copy.step()
         else:
@@ -166,9 +171,11 @@ def assert_same(a: Table, b: Table) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.sampled_from(STOPS + RUMMY), st.integers(0, 400), st.integers(0, 2**32))
-def test_a_snapshot_after_any_move_restores_the_same_views(ruleset: str, moves: int, seed: int) -> None:
-    table = Table(ruleset, seats_for(ruleset, people=2, level="easy"), seed=str(seed), hands=2, auto=seed % 2 == 0)
+@given(st.sampled_from([*STOPS, *RUMMY, SHUFFLED]), st.integers(0, 400), st.integers(0, 2**32))
+def test_a_snapshot_after_any_move_restores_the_same_views(ruleset: str | dict[str, Any], moves: int,
+                                                           seed: int) -> None:
+    seats = seats_for(ruleset if isinstance(ruleset, str) else "rummy", people=2, level="easy")
+    table = Table(ruleset, seats, seed=None if seed % 3 else str(seed), hands=2, auto=seed % 2 == 0)
     advance(table, random.Random(seed), moves=moves)
     copy = Table.restore(table.snapshot())
     assert_same(table, copy)
@@ -236,3 +243,23 @@ def test_rummoli_replay_reads_an_evening_record_file(tmp_path: Any) -> None:
     path.write_text(json.dumps(broken), encoding="utf-8")
     result = CliRunner().invoke(app, ["replay", str(path)])
     assert result.exit_code != 0 and "out of order" in result.output and "Traceback" not in result.output
+
+
+def test_a_restored_table_meets_the_same_shuffled_stock() -> None:
+    """R-RU-SHUFFLE: the turned-over pile's new order is left to chance after the deal; the snapshot keeps
+    that chance (server-side, like the deck), so a restored table draws the same cards after the flip."""
+    table = Table(SHUFFLED, [Seat("A"), Seat("B", "random"), Seat("C", "random")], hands=1)  # no seed
+    rng = random.Random(8)
+    snap = table.snapshot()
+    copy = Table.restore(snap)
+    flipped = False
+    while not table.hand_over:
+        if table.step():
+            assert copy.step()
+        else:
+            action = pick(table.view(0), rng)
+            table.act(0, action)
+            copy.act(0, action)
+        assert_same(table, copy)
+        flipped = flipped or table.hand.flips > 0
+    assert flipped  # the stock ran out and was shuffled in this seeded play

@@ -54,8 +54,9 @@ class StopsEvening:
     def over(self) -> bool:
         return self.session.over
 
-    def start(self, deck: Sequence[Card], auto: bool) -> tuple[Any, list[int]]:
-        """Ante and deal the next hand from ``deck``; returns it and the evening seat at each hand seat."""
+    def start(self, deck: Sequence[Card], auto: bool, chance: int) -> tuple[Any, list[int]]:
+        """Ante and deal the next hand from ``deck``; returns it and the evening seat at each hand seat.
+        (A stops hand leaves nothing to chance after the deal: ``chance`` is not needed.)"""
         hand = self.session.start_hand(deck=deck, auto=auto)
         return hand, self.session.hand_seats
 
@@ -132,9 +133,11 @@ class RummyEvening:
         limit_reached = self.limit is not None and self.match.hands_played >= self.limit
         return self.match.over or limit_reached or self.ended
 
-    def start(self, deck: Sequence[Card], auto: bool) -> tuple[Any, list[int]]:
+    def start(self, deck: Sequence[Card], auto: bool, chance: int) -> tuple[Any, list[int]]:
+        """Deal the next hand from ``deck``; ``chance`` seeds a shuffle of the turned-over pile (R-RU-SHUFFLE)."""
         if self.over:
             raise IllegalAction("R-RU-6", "the game is over")
+        self.match.rng = random.Random(chance)
         return self.match.deal(deck), list(range(self.n))
 
     def finish(self, hand: Any) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def restore_table(cls: type[Table], data: dict[str, Any], *, decks: DeckSource |
         for entry in journal:
             kind = entry[0]
             if kind == "deal":
-                table.next_hand(_cards(entry[1]))
+                table.next_hand(_cards(entry[1]), entry[2] if len(entry) > 2 else None)
             elif kind == "act":
                 table._apply(entry[1], entry[2])
             elif kind == "forced":

@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import secrets
 from collections.abc import Callable, Sequence
@@ -292,16 +293,23 @@ class Table:
             return list(self._decks(number))
         return shuffled_deck(None if self.seed is None else f"{self.seed}-hand{number}")
 
-    def next_hand(self, deck: Sequence[Card] | None = None) -> None:
-        """Deal the next hand (from ``deck``, else the table's shuffle).  Only between hands."""
+    def next_hand(self, deck: Sequence[Card] | None = None, chance: int | None = None) -> None:
+        """Deal the next hand (from ``deck``, else the table's shuffle).  Only between hands.
+
+        ``chance`` seeds whatever else the hand leaves to chance after the deal (a Rummy stock shuffled
+        when it runs out, R-RU-SHUFFLE); by default it comes from the table's seed or the secure source.
+        It is journalled with the deck, so a restored table meets the same cards."""
         if not self.hand_over:
             raise IllegalAction("R-END-1", "the hand in play is not over")
         if self.over:
             raise IllegalAction("R-SESSION-1", "the evening is over")
-        cards = list(deck) if deck is not None else self._deck(self.hand_no + 1)
-        hand, seats = self.evening.start(cards, self.auto)
+        number = self.hand_no + 1
+        cards = list(deck) if deck is not None else self._deck(number)
+        if chance is None:
+            chance = secrets.randbits(64) if self.seed is None else _derived(f"{self.seed}-chance{number}")
+        hand, seats = self.evening.start(cards, self.auto, _whole(chance, "chance"))
         self._note_ledger()
-        self.journal.append(["deal", [str(c) for c in cards]])
+        self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
         self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
                       "dealer": seats[hand.dealer]})
@@ -501,6 +509,11 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self.game} {len(self.seats)} seats, hand {self.hand_no}, seq {self.seq}>"
+
+
+def _derived(text: str) -> int:
+    """A 64-bit number that ``text`` always gives (a seeded table's chance after the deal)."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 # Until both engines expose the same event interface, these two read either of them the same way.
