@@ -71,12 +71,25 @@ class Server:
         path = self.data / "server.log"
         return path.read_text(errors="replace") if path.exists() else ""
 
+    def children(self) -> list[int]:
+        """The server's child processes (its bot workers)."""
+        assert self.proc is not None
+        out = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.proc.pid:
+                out.append(int(stat.parent.name))
+        return out
+
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
-        # The bot workers lose their parent and end by themselves; nothing else is left running.
+        # The bot workers see their parent gone and end by themselves (tests/server/test_server_crash.py).
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

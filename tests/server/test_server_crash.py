@@ -149,7 +149,13 @@ def test_kill_9_mid_hand_and_restart_loses_nothing(tmp_path: Path) -> None:
         secure_before = (secure.views(), secure.histories())
         for party in [*(p[0] for p in pairs), secure]:
             party.close()
+        workers = a.children()
+        assert workers  # the bots have decided in worker processes
         a.kill()
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "bot workers outlived their server"
         a.start()
         for party, (views, histories) in [*((p[0], x) for p, x in zip(pairs, before, strict=True)),
                                           (secure, secure_before)]:

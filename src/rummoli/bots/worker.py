@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -36,13 +38,28 @@ def decide(bot: Bot, view: dict[str, Any], deadline: float | None = None) -> tup
     return choice, bot
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: end when the process that started it is gone (killed with ``kill -9``, say).
+
+    A pool's worker waits on a queue it also holds the writing end of, so it would otherwise wait forever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 class BotWorkers:
     """A pool of worker processes that make bot decisions.
 
-    ``spawn`` start-up, so a worker never inherits a server's sockets, threads or event loop."""
+    ``spawn`` start-up, so a worker never inherits a server's sockets, threads or event loop; each worker ends
+    by itself if its parent dies."""
 
     def __init__(self, workers: int = 1) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_watch_parent, initargs=(os.getpid(),))
 
     def submit(self, bot: Bot, view: dict[str, Any], seconds: float | None = None) -> Future[tuple[ActionJSON, Bot]]:
         """Start a decision; with ``seconds`` the bot answers its best so far once that much time has passed."""
