@@ -29,13 +29,56 @@ from typing import Any
 from rummoli.bots.base import Bot, RandomBot
 from rummoli.bots.driver import play_out, view_for
 from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot
+from rummoli.bots.stops_memory import believed
+from rummoli.bots.stops_policy import poker_percentile
+from rummoli.bots.stops_search import sigmoid
 from rummoli.cards import CARDS
 from rummoli.dealing import deal_with_widow
+from rummoli.poker import evaluate_mask
 from rummoli.stops import Action, Hand, load_ruleset
 from rummoli.stops.replay import NAMES
 
 LEVELS = ("hard", "normal", "easy", "random")
 WORLDS: list[int] = []  # worlds searched per timed hard decision
+HARD_CPU: list[float] = []  # CPU seconds per timed hard decision
+
+
+class OldNormalStopsBot(NormalStopsBot):
+    """``normal`` with its win chance as it was before issue 16 (kept here only, as the baseline of the
+    decision-time figures): a whole shuffle of the unseen cards per sample, every other hand dealt,
+    always ``poker_samples`` samples."""
+
+    def win_chance(self, view: dict[str, Any], thresholds: tuple[float, ...] = ()) -> float:
+        k = self.known(view)
+        folded = set((view.get("betting") or {}).get("folded", []))
+        active = [s for s in range(k.n) if s != k.me and s not in folded]
+        if not active or k.hand.bit_count() < 5:
+            return 1.0 if not active else 0.0
+        mine = evaluate_mask(k.hand)
+        unseen = [c for c in range(52) if k.unseen >> c & 1]
+        others = [s for s in range(k.n) if s != k.me]
+        wins = weight_sum = 0.0
+        for _ in range(self.poker_samples):
+            self.rng.shuffle(unseen)
+            pos, weight, best_other = 0, 1.0, -1
+            for s in others:
+                size = k.sizes[s]
+                m = 0
+                for c in unseen[pos:pos + size]:
+                    m |= 1 << c
+                pos += size
+                if s in active and size >= 5:
+                    best_other = max(best_other, evaluate_mask(m))
+                    if k.aggression[s]:
+                        q = poker_percentile(m) ** (k.n - 1)
+                        strong = max(0.05, sigmoid((q - 0.6) / 0.07))
+                        weight *= believed(k.credibility[s], strong) ** k.aggression[s]
+            weight_sum += weight
+            if mine > best_other:
+                wins += weight
+            elif mine == best_other:
+                wins += weight / 2
+        return wins / weight_sum if weight_sum else 0.0
 
 
 def make(level: str, seed: int, hard_samples: int | None, budget: float | None = None) -> Bot:
@@ -58,14 +101,20 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+OLD_NORMAL = "normal, old win chance"
+
+
 def timing(ruleset: str, hands: int, hard_decisions: int) -> dict[str, tuple[float, float, int]]:
-    times: dict[str, list[float]] = {level: [] for level in LEVELS}
+    """CPU time (``time.process_time``: the machine's other load does not count) per decision; the
+    old normal bot decides beside the normal one on the very same views, its answer unused."""
+    times: dict[str, list[float]] = {level: [] for level in (*LEVELS, OLD_NORMAL)}
     players = 4
     for i in range(hands):
         cards, widow, dealer = deal(ruleset, players, 10_000 + i)
         hand = Hand(ruleset, NAMES[:players], [100] * players, {}, dealer, cards, widow)
         order = [LEVELS[(s + i) % 4] for s in range(players)]
         bots = [make(level, i, None, 1.0) for level in order]
+        old = OldNormalStopsBot(i)
         while not hand.over:
             seat = hand.to_act()[0]
             view = view_for(hand, seat)
@@ -73,13 +122,18 @@ def timing(ruleset: str, hands: int, hard_decisions: int) -> dict[str, tuple[flo
             if level == "hard" and len(times["hard"]) >= hard_decisions:
                 bots[seat] = make("normal", i, None)
                 order[seat] = level = "normal*"
-            start = time.perf_counter()
+            start = time.process_time()
             choice = bots[seat].choose(view)
-            spent = time.perf_counter() - start
+            spent = time.process_time() - start
             if len(view["legal_actions"]) > 1 and level in times:
                 times[level].append(spent)
                 if level == "hard":
                     WORLDS.append(getattr(bots[seat], "last_worlds", 0))
+                    HARD_CPU.append(spent)
+                if level == "normal":
+                    start = time.process_time()
+                    old.choose(view_for(hand, seat))
+                    times[OLD_NORMAL].append(time.process_time() - start)
             hand.apply(Action.from_json(choice))
     return {level: (percentile(t, 0.5), percentile(t, 0.95), len(t)) for level, t in times.items() if t}
 
@@ -151,13 +205,20 @@ def main() -> None:
         args.deals, args.timing_hands, args.hard_decisions, args.hard_samples = 6, 4, 2, 3
     rulesets = args.rulesets.split(",")
     if not args.no_timing:
-        print(f"decision time (4 players, {args.timing_hands} hands, decisions with a choice; hard: 1 s budget)")
+        print(f"decision CPU time (4 players, {args.timing_hands} hands, decisions with a choice; "
+              "hard: 1 s budget, wall clock)")
         for rs in rulesets:
-            for level, (p50, p95, count) in timing(rs, args.timing_hands, args.hard_decisions).items():
-                print(f"  {rs:17} {level:7} p50 {1000 * p50:8.2f} ms   p95 {1000 * p95:8.2f} ms   ({count} decisions)")
+            result = timing(rs, args.timing_hands, args.hard_decisions)
+            for level, (p50, p95, count) in result.items():
+                print(f"  {rs:17} {level:22} p50 {1000 * p50:8.2f} ms   p95 {1000 * p95:8.2f} ms"
+                      f"   ({count} decisions)")
+            if "normal" in result and OLD_NORMAL in result:
+                print(f"  {rs:17} normal's p95 is {result['normal'][1] / result[OLD_NORMAL][1]:.2f} of the old one's")
             if WORLDS:
-                print(f"  {rs:17} hard searched {statistics.fmean(WORLDS):.0f} worlds per decision on average")
+                print(f"  {rs:17} hard searched {statistics.fmean(WORLDS):.0f} worlds per decision on average,"
+                      f" {sum(WORLDS) / sum(HARD_CPU):.0f} per CPU second")
                 WORLDS.clear()
+                HARD_CPU.clear()
     if args.deals <= 0:
         return
     print(f"strength: 4-player duplicate deals ({args.deals} deals x 4 rotations); hard searches "

@@ -125,7 +125,7 @@ class RummyHand:
         self.flips = 0
         self.pile_streak = 0  # draws in a row from the discard pile (R-RU-LOOP)
         self.offer = OFFER_FIRST if rules.style == "gin" else OFFER_NONE
-        self._arranged = (-1, 0, 0)  # (hand, its deadwood, its melded cards) for Gin's knock test
+        self._arranged = (-1, 0)  # (hand, the cards Gin's knock may throw from it)
         self.deltas = [0] * n
         self.end_rule = ""  # the rule that ended the hand, once it is over
         self.outcome: dict[str, Any] = {}
@@ -228,22 +228,38 @@ class RummyHand:
         return None
 
     def _gin_knock_fits(self, hand: int, bit: int) -> bool:
-        """Whether ``hand`` less one card keeps no more deadwood than Gin's knock limit (R-GIN-3).
+        """Whether ``hand`` less one card keeps no more deadwood than Gin's knock limit (R-GIN-3)."""
+        return bool(self._gin_knock_mask(hand) & bit)
+
+    def _gin_knock_mask(self, hand: int) -> int:
+        """The cards of ``hand`` whose discard leaves no more deadwood than Gin's knock limit (R-GIN-3),
+        worked out once per hand (so once a turn, however often the moves are listed or checked).
 
         One arrangement of ``hand`` serves every card: a card left over in it leaves it best, so only a
         card taken from a meld needs a new search, and none when even the best case is over the limit."""
         cached = self._arranged
-        if cached[0] != hand:
-            table = self.melds_table
-            melded, melds = table.best_arrangement(hand)
-            in_melds = 0
-            for meld in melds:
-                in_melds |= meld
-            cached = self._arranged = (hand, table.card_value(hand) - melded, in_melds)
-        least = cached[1] - self.melds_table.card_value(bit)  # exact for a left-over card, else a bound
-        if least > self.rules.knock_limit:
-            return False
-        return not cached[2] & bit or self.melds_table.deadwood(hand ^ bit) <= self.rules.knock_limit
+        if cached[0] == hand:
+            return cached[1]
+        table = self.melds_table
+        limit = self.rules.knock_limit
+        melded, melds = table.best_arrangement(hand)
+        in_melds = 0
+        for meld in melds:
+            in_melds |= meld
+        dead = table.card_value(hand) - melded
+        fits = 0
+        values = table.block_value
+        dearest = max(values[1 << 12], values[1 << 11])  # an ace or a king (a ten, a face card)
+        rest = hand if dead - dearest <= limit else 0  # else no card's discard will do
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if dead - values[1 << (low.bit_length() - 1) % 13] > limit:  # exact for a left-over card, else a bound
+                continue
+            if not in_melds & low or table.deadwood(hand ^ low) <= limit:
+                fits |= low
+        self._arranged = (hand, fits)
+        return fits
 
     def _discard_refusal(self, hand: int, index: int) -> tuple[str, str] | None:
         """The turn's own limits on discarding (or knocking with) card ``index``."""
@@ -301,12 +317,13 @@ class RummyHand:
                 append(_DISCARDS[low.bit_length() - 1])
             return moves
         knock = style == "knock"
+        knocks = self._gin_knock_mask(hand) if style == "gin" else 0
         while rest:
             low = rest & -rest
             rest ^= low
             index = low.bit_length() - 1
             moves.append(_DISCARDS[index])
-            if knock or self._gin_knock_fits(hand, low):
+            if knock or knocks & low:
                 moves.append((KNOCK, index, 0))
         return moves
 
