@@ -477,7 +477,8 @@ class HardStopsBot(NormalStopsBot):
         samples = self.samples
         if samples is not None:
             samples = max(1, round(samples * self.sample_scale.get(view["phase"], 1.0)))
+        default = cands.index(fallback)
         results, weights = evaluate(k, view, cands, self.rng, self.budget - (time.perf_counter() - start),
-                                    samples, out_of_time=self.out_of_time)
+                                    samples, out_of_time=self.out_of_time, keep=default)
         self.last_worlds = len(weights)
-        return cands[choose_best(results, weights, cands.index(fallback), self.margin)]
+        return cands[choose_best(results, weights, default, self.margin)]

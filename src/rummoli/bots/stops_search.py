@@ -309,20 +309,55 @@ def apply_json(hand: Hand, action: dict[str, Any]) -> None:
               int(action.get("amount", 0)))
 
 
+#: racing: from this many worlds on, and every ``RACE_EVERY`` after, a candidate whose paired deficit to
+#: the leader is more than ``RACE_Z`` standard errors (and a chip) is no longer rolled out
+RACE_FROM = 16
+RACE_EVERY = 8
+RACE_Z = 3.0
+
+
+def _race(results: list[list[float]], weights: list[float], alive: list[int], keep: int) -> list[int]:
+    """The candidates still worth rolling out: all but those clearly behind the leader (``keep`` stays)."""
+    total = sum(weights)
+    if total <= 0:
+        return alive
+    eff = total * total / sum(w * w for w in weights)
+    means = {j: sum(w * x for w, x in zip(weights, results[j], strict=True)) / total for j in alive}
+    leader = max(alive, key=lambda j: means[j])
+    out = []
+    for j in alive:
+        if j in (leader, keep):
+            out.append(j)
+            continue
+        gap = means[leader] - means[j]
+        var = sum(w * (a - b - gap) ** 2 for w, a, b in zip(weights, results[leader], results[j], strict=True)) / total
+        if gap <= max(1.0, RACE_Z * (var / max(1.0, eff - 1)) ** 0.5):
+            out.append(j)
+    return out
+
+
 def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], rng: random.Random,
              budget: float, samples: int | None, max_samples: int = 5000,
-             out_of_time: Callable[[], bool] = lambda: False) -> tuple[list[list[float]], list[float]]:
+             out_of_time: Callable[[], bool] = lambda: False, keep: int = 0) -> tuple[list[list[float]], list[float]]:
     """The seat's final chips for each candidate in each world, and each world's weight.
 
     With ``samples`` set, exactly that many worlds are tried (deterministic under the bot's seed);
     otherwise worlds are drawn until ``budget`` seconds have passed (at least one).  Either way the search
     stops early, after at least one world, once ``out_of_time()`` says so (a server's deadline).
+
+    Candidates race: one clearly behind the leader (see ``RACE_Z``) stops being rolled out, so the
+    worlds that follow cost less and more of them fit the budget.  Its results stop short (fewer than
+    the weights): :func:`choose_best` never picks it.  Candidate ``keep`` (the fallback) always runs.
     """
     start = time.perf_counter()
     results: list[list[float]] = [[] for _ in candidates]
     weights: list[float] = []
+    alive = list(range(len(candidates)))
     limit = samples if samples is not None else max_samples
     for i in range(limit):
+        count = len(weights)
+        if len(alive) > 2 and count >= RACE_FROM and count % RACE_EVERY == 0 and results[alive[0]]:
+            alive = _race(results, weights, alive, keep)
         if i > 0 and ((samples is None and time.perf_counter() - start >= budget) or out_of_time()):
             break
         likelihood = [1.0]
@@ -336,7 +371,8 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         # The others, too, may have stopped believing this seat's bets (they saw its showdowns).
         doubted = wild | (1 << k.me if rng.random() >= k.credibility[k.me] else 0)
         seed = rng.getrandbits(32)
-        for j, cand in enumerate(candidates):
+        for j in alive:
+            cand = candidates[j]
             h = world.clone()
             apply_json(h, cand)
             rollout(h, k.t, wild, random.Random(seed), doubted)
@@ -350,8 +386,9 @@ def choose_best(results: list[list[float]], weights: list[float], default: int, 
     total = sum(weights)
     if not weights or total <= 0:
         return default
-    means = [sum(w * x for w, x in zip(weights, r, strict=True)) / total for r in results]
-    best = max(range(len(results)), key=lambda j: means[j])
+    full = [j for j, r in enumerate(results) if len(r) == len(weights)]  # dropped by the race: not these
+    means = {j: sum(w * x for w, x in zip(weights, results[j], strict=True)) / total for j in full}
+    best = max(full, key=lambda j: means[j])
     if best == default:
         return best
     diffs = [a - b for a, b in zip(results[best], results[default], strict=True)]
