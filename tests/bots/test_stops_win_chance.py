@@ -4,46 +4,26 @@ is clear), still estimates what the old one did: the old estimator is kept here 
 from __future__ import annotations
 
 import math
-import random
+import sys
+from pathlib import Path
 
 import pytest
 from test_stops_bots import at_the_poker_round, made_hand
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for ``bench``
+from bench.bots_stops import OldNormalStopsBot
+
 from rummoli.bots.driver import view_for
-from rummoli.bots.stops_bots import NormalStopsBot, sigmoid
-from rummoli.bots.stops_memory import believed
-from rummoli.bots.stops_policy import poker_percentile
-from rummoli.poker import evaluate_mask
+from rummoli.bots.stops_bots import NormalStopsBot
 from rummoli.stops import Action
 
 
-def old_win_chance(bot: NormalStopsBot, view: dict, samples: int, rng: random.Random) -> float:
-    """The estimator as it was before: a whole shuffle of the unseen cards per sample, every other
-    hand dealt."""
-    k = bot.known(view)
-    folded = set((view.get("betting") or {}).get("folded", []))
-    active = [s for s in range(k.n) if s != k.me and s not in folded]
-    mine = evaluate_mask(k.hand)
-    unseen = [c for c in range(52) if k.unseen >> c & 1]
-    others = [s for s in range(k.n) if s != k.me]
-    wins = weight_sum = 0.0
-    for _ in range(samples):
-        rng.shuffle(unseen)
-        pos, weight, best_other = 0, 1.0, -1
-        for s in others:
-            size = k.sizes[s]
-            m = 0
-            for c in unseen[pos:pos + size]:
-                m |= 1 << c
-            pos += size
-            if s in active and size >= 5:
-                best_other = max(best_other, evaluate_mask(m))
-                if k.aggression[s]:
-                    q = poker_percentile(m) ** (k.n - 1)
-                    weight *= believed(k.credibility[s], max(0.05, sigmoid((q - 0.6) / 0.07))) ** k.aggression[s]
-        weight_sum += weight
-        wins += weight if mine > best_other else weight / 2 if mine == best_other else 0.0
-    return wins / weight_sum
+def old_win_chance(view: dict, samples: int, seed: int) -> float:
+    """The estimator as it was before (the bench keeps it as its baseline): a whole shuffle of the
+    unseen cards per sample, every other hand dealt."""
+    old = OldNormalStopsBot(seed)
+    old.poker_samples = samples
+    return old.win_chance(view)
 
 
 def facing_a_bet(cards: str) -> dict:
@@ -72,7 +52,7 @@ def test_the_faster_win_chance_agrees_with_the_old_within_sampling_error(name: s
     bot.poker_samples = samples
     new = bot.win_chance(dict(view))  # no thresholds: every sample is drawn
     assert bot.last_poker_samples == samples
-    old = old_win_chance(NormalStopsBot(11), dict(view), samples, random.Random(5))
+    old = old_win_chance(dict(view), samples, 5)
     p = (new + old) / 2
     # two independent estimates (weighted ones vary a little more than plain proportions)
     error = math.sqrt(2 * max(p * (1 - p), 0.01) / samples)
