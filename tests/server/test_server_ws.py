@@ -201,9 +201,11 @@ def test_the_creator_ends_the_evening_after_the_hand_in_play(server: Server) -> 
     created = server.create(ruleset="rummoli", seats=[{}, {"bot": "random"}, {"bot": "random"}], chips=30)
     ann = server.client(created["id"], created["token"])
     answer = server.post(f"/api/tables/{created['id']}/end", token=created["token"])
-    assert answer.status_code == 200 and answer.json()["hand_no"] == 1
+    # Usually hand 1; the bots may already have finished a hand whose every decision of Ann's was forced.
+    in_play = answer.json()["hand_no"]
+    assert answer.status_code == 200 and in_play >= 1
     play([ann], random.Random(5), until=lambda: bool(ann.view.get("over")), timeout=60)
-    assert ann.view["hand_no"] == 1 and ann.events[-1]["type"] == "evening_over"
+    assert ann.view["hand_no"] == in_play and ann.events[-1]["type"] == "evening_over"
     ann.act({"action": "pass"})
     assert ann.until(lambda m: m["type"] == "error")["code"] == "over"
     ann.close()
