@@ -63,4 +63,4 @@ def throw_back_until_over(hand: RummyHand) -> None:
     while not hand.over:
         seat = hand.turn
         act(hand, seat, "draw", "stock")
-        act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])
+        act(hand, seat, "discard", hand.view(seat, history=True)["drawn"][-1][1])

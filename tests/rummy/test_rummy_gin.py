@@ -109,7 +109,7 @@ def test_R_GIN_6_the_last_two_stock_cards_are_never_drawn() -> None:
     while not hand.over:
         seat = hand.turn
         act(hand, seat, "draw", "stock")
-        act(hand, seat, "discard", hand.view(seat)["drawn"][-1][1])
+        act(hand, seat, "discard", hand.view(seat, history=True)["drawn"][-1][1])
     assert hand.outcome["reason"] == "blocked" and len(hand.stock) == 2 and hand.deltas == [0, 0]
     with pytest.raises(IllegalAction, match=r"R-GIN-6: the hand is over"):  # a move after names the wall
         act(hand, hand.turn, "draw", "stock")

@@ -138,7 +138,7 @@ def test_random_hands_keep_every_guarantee(name: str, players: int, seed: int) -
             check_views(hand, seen)
             check_listing(hand)
             for seat in range(players):
-                assert dealt_from_view(hand.view(seat)) == {str(c) for c in hand.dealt[seat]}
+                assert dealt_from_view(hand.view(seat, history=True)) == {str(c) for c in hand.dealt[seat]}
         if hand.over:
             break
         actions = hand.legal_actions()

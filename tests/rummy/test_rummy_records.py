@@ -96,8 +96,8 @@ def test_R_VIEW_1_a_seat_sees_its_own_hand_and_no_other() -> None:
     assert "7s" not in text and "4d" not in text  # another hand, the stock
     act(hand, 0, "draw", "stock")
     assert "4d" not in json.dumps(hand.view(1)) and "4d" not in json.dumps(hand.view(None))
-    assert hand.view(0)["drawn"] == [[0, "4d"]]
-    assert hand.view(1)["history"] == [{"type": "action", "seat": 0, "action": "draw", "from": "stock"}]
+    assert hand.view(0, history=True)["drawn"] == [[0, "4d"]]
+    assert hand.view(1, history=True)["history"] == [{"type": "action", "seat": 0, "action": "draw", "from": "stock"}]
 
 
 def test_rulesets_are_data_and_bad_ones_are_refused(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_clone_is_independent() -> None:
     twin = hand.clone()
     act(twin, 0, "draw", "stock")
     assert hand.phase == "draw" and twin.phase == "play" and hand.hands != twin.hands
-    assert len(hand.events) < len(twin.events)
+    assert len(hand.events()) < len(twin.events())
 
 
 def test_R_NOTE_3_a_forced_first_draw_may_be_written_in() -> None:

@@ -144,13 +144,13 @@ def test_R_RU_5_stock_turned_over_once_then_blocked_with_no_score() -> None:
     turned = hand.view(None)["discard"][0]
     for _ in range(11):  # the stock holds 11 cards after the turned-up one
         act(hand, hand.turn, "draw", "stock")
-        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+        act(hand, hand.turn, "discard", hand.view(hand.turn, history=True)["drawn"][-1][1])
     assert hand.flips == 1 and hand.phase == "play"
-    flip = [e for e in hand.events if e["type"] == "flip"]
+    flip = [e for e in hand.events() if e["type"] == "flip"]
     assert flip == [{"type": "flip", "cards": 12}]
-    forced = hand.events[-1]
+    forced = hand.events()[-1]
     assert forced["forced"] is True and forced["from"] == "stock"  # the discard pile is empty: forced
-    assert hand.view(hand.turn)["drawn"][-1][1] == turned  # not shuffled: the first discard is on top
+    assert hand.view(hand.turn, history=True)["drawn"][-1][1] == turned  # not shuffled: the first discard is on top
     throw_back_until_over(hand)
     assert hand.outcome["reason"] == "blocked" and hand.deltas == [0, 0]
 
@@ -225,7 +225,7 @@ def deal_from(hand: RummyHand) -> RummyHand:
 def test_R_ERR_1_illegal_actions_leave_the_state_unchanged() -> None:
     hand = deal(rules(4), ["7s 7h 7d 2h", "2c 5c 9h Td"], "Kc 4d", dealer=1)
     act(hand, 0, "draw", "discard")
-    before = (hand.view(None), hand.view(0), hand.record(), hand.events)
+    before = (hand.view(None), hand.view(0), hand.record(), hand.events())
     for bad in (
         ("discard", "Kc"),
         ("discard", "As"),
@@ -238,7 +238,7 @@ def test_R_ERR_1_illegal_actions_leave_the_state_unchanged() -> None:
             act(hand, 0, *bad)
     with pytest.raises(IllegalAction):
         act(hand, 1, "discard", "2c")
-    assert (hand.view(None), hand.view(0), hand.record(), hand.events) == before
+    assert (hand.view(None), hand.view(0), hand.record(), hand.events()) == before
 
 
 def test_R_RU_LOOP_a_hand_where_nobody_draws_from_the_stock_is_blocked() -> None:

@@ -72,7 +72,8 @@ def visible_cards(view: Any) -> set[str]:
     def walk(node: Any, key: str | None) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
-                walk(v, k)
+                if k not in ("board", "ruleset"):  # pot ids such as "Ts" name pots, not cards
+                    walk(v, k)
         elif isinstance(node, list):
             for v in node:
                 walk(v, key)

@@ -16,6 +16,7 @@ from rummoli.stops.actions import KINDS
 
 def snapshot(hand: Hand) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    hand.view(None)  # brings the event stream and the views' caches up to date: reading changes no state
     for name in Hand.__slots__:
         value = getattr(hand, name)
         out[name] = value.copy() if isinstance(value, list | dict) else value

@@ -191,11 +191,11 @@ def test_widow_bar_pay_card_holders_may_not_swap_or_bid() -> None:
     h = make_hand(rules(widow_bar="pay_card_holders", **WIDOW), hands={0: "Ts", 2: "Jd"},
                   fill="2s 3s 4s 5s 6s 7s 8s 9s 2h 3h 4h 5h 6h 7h 8h 9h 2d 3d 4d 5d 6d 7d 8d 9d 2c 3c")
     assert h.phase == "auction"  # the dealer holds T♠: keeping was the only choice, made at once
-    assert {"seat": 0, "action": "keep", "forced": True} in h.view(0)["actions"]
+    assert {"seat": 0, "action": "keep", "forced": True} in h.view(0, history=True)["actions"]
     h.apply(act(1, "pass"))
     # seat 2 holds J♦: pass is forced, so the auction is already over for seat 2
-    assert {"seat": 2, "action": "pass", "forced": True} in h.view(2)["actions"]
-    assert {"seat": 2, "action": "pass", "forced": False} in h.view(None)["actions"]  # R-VIEW-1
+    assert {"seat": 2, "action": "pass", "forced": True} in h.view(2, history=True)["actions"]
+    assert {"seat": 2, "action": "pass", "forced": False} in h.view(None, history=True)["actions"]  # R-VIEW-1
 
 
 def test_dealer_ante_double() -> None:
@@ -209,11 +209,11 @@ def test_R_VIEW_1_views_hold_own_hand_played_cards_chips_and_history_only() -> N
     h.apply(act(1, "bid", amount=1))
     for seat in (2, 3):
         h.apply(act(seat, "pass"))
-    spectator = h.view(None)
+    spectator = h.view(None, history=True)
     assert spectator["hand"] is None and spectator["legal_actions"] == []
     played = {str(CARDS[i]) for _, i in h.played()}
     for seat in range(4):
-        v = h.view(seat)
+        v = h.view(seat, history=True)
         own = {str(c) for c in CARDS if h.hands[seat] >> c.index & 1}
         given = {str(c) for c in CARDS if h.given_up >> c.index & 1} if seat == h.swapped else set()
         assert set(v["hand"]) == own
@@ -242,14 +242,15 @@ def test_R_VIEW_1_a_forced_choice_does_not_tell_the_table_why_it_was_forced() ->
     while h.phase == "auction":
         h.apply(act(h.to_act()[0], "pass"))
     lead = {"seat": 1, "action": "lead", "card": "2c"}
-    assert {**lead, "forced": True} in h.view(1)["actions"]
-    assert {"seat": 0, "action": "keep", "forced": True} in h.view(0)["actions"]
+    assert {**lead, "forced": True} in h.view(1, history=True)["actions"]
+    assert {"seat": 0, "action": "keep", "forced": True} in h.view(0, history=True)["actions"]
     for seat in (None, 1, 2, 3):
-        assert {"seat": 0, "action": "keep", "forced": False} in h.view(seat)["actions"]
-        assert {"type": "action", "seat": 0, "action": "keep", "forced": False} in h.view(seat)["events"]
+        assert {"seat": 0, "action": "keep", "forced": False} in h.view(seat, history=True)["actions"]
+        events = [{k: v for k, v in e.items() if k != "seq"} for e in h.events_since(0, seat)]
+        assert {"type": "action", "seat": 0, "action": "keep", "forced": False} in events
     for seat in (None, 0, 2):
-        assert {**lead, "forced": False} in h.view(seat)["actions"]
-    assert {"seat": 1, "action": "play", "card": "3c", "forced": True} in h.view(2)["actions"]
+        assert {**lead, "forced": False} in h.view(seat, history=True)["actions"]
+    assert {"seat": 1, "action": "play", "card": "3c", "forced": True} in h.view(2, history=True)["actions"]
     assert {"type": "action", "seat": 0, "action": "keep", "forced": True} in h.events()  # full record
 
 

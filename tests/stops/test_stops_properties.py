@@ -49,7 +49,7 @@ def check_views(hand: Hand) -> None:
     table = {str(CARDS[c]) for _, c in hand.played()}
     shown = {str(c) for m in hand.showdown.values() for c in CARDS if m >> c.index & 1}
     for seat in [None, *range(hand.n)]:
-        view = hand.view(seat)
+        view = hand.view(seat, history=True)
         allowed = table | shown
         if seat is not None:
             allowed |= {str(c) for c in CARDS if hand.hands[seat] >> c.index & 1}
@@ -109,7 +109,7 @@ def test_clones_are_independent_and_replay_from_a_view(ruleset: str, players: in
         hand.random_step(rng)
     assert copy.view(None) == before
     # A bot rebuilds the state from its view: the true deal plus the view's public actions.
-    view = copy.view(1)
+    view = copy.view(1, history=True)
     rebuilt = copy.record(forced=True)
     rebuilt["actions"] = [{k: v for k, v in a.items() if k != "forced"} for a in view["actions"]]
     assert replay_hand(rebuilt, complete=False).view(None) == before

@@ -20,7 +20,7 @@ class GameState(Protocol):
     @property
     def over(self) -> bool: ...
 
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None, history: bool = False) -> dict[str, Any]: ...
 
     def apply(self, action: Any) -> list[dict[str, Any]]: ...
 
@@ -55,8 +55,9 @@ def seat_to_act(state: Any) -> int | None:
 
 
 def view_for(state: GameState, seat: int) -> dict[str, Any]:
-    """The seat's view as plain JSON data: exactly what a remote client would receive."""
-    view: dict[str, Any] = json.loads(json.dumps(state.view(seat)))
+    """The seat's view with its history (``view(seat, history=True)``) as plain JSON data: exactly what a
+    remote client would hold (the view, and the events it was sent)."""
+    view: dict[str, Any] = json.loads(json.dumps(state.view(seat, history=True)))
     return view
 
 

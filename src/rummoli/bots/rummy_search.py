@@ -86,10 +86,9 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
     stock += pool
     if sum(len(h) for h in dealt) + len(stock) != 52:
         return None
-    ruleset: Any = k.rules.name if k.builtin else k.rules.to_dict()
     return {
         "format": "rummoli-hand/1",
-        "ruleset": ruleset,
+        "ruleset": k.ruleset_ref,
         "players": list(k.players),
         "chips": list(k.scores),
         "pots": {},

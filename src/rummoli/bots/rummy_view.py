@@ -13,6 +13,7 @@ reading still works: the card stays unknown (a token ``UNKNOWN``) until it shows
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,14 +39,16 @@ def mask_of_names(names: list[str]) -> int:
     return mask
 
 
+def ruleset_of(ref: object) -> Ruleset:
+    """The view's ruleset: a built-in by name, or the whole ruleset inline (a user's own), exactly as
+    the hand loaded it."""
+    key = ref if isinstance(ref, str) else json.dumps(ref, sort_keys=True)
+    return _ruleset(key, isinstance(ref, str))
+
+
 @cache
-def ruleset_of(name: str, style: str) -> tuple[Ruleset, bool]:
-    """The view's ruleset: a built-in by name, else the defaults of its style (a user's own file);
-    and whether it was the built-in."""
-    try:
-        return load_ruleset(name), True
-    except (MalformedInput, ValueError, OSError):
-        return load_ruleset({"game": "rummy", "name": name, "style": style}), False
+def _ruleset(key: str, by_name: bool) -> Ruleset:
+    return load_ruleset(key if by_name else json.loads(key))
 
 
 @cache
@@ -103,7 +106,7 @@ class Known:
     actions: list[dict[str, Any]] = field(default_factory=list)  # the history's actions as R-NOTE-3 objects
     turned_up: int = UNKNOWN
     held_tracked: list[int] = field(default_factory=list)  # as ``held``, but for me only what I took seen
-    builtin: bool = True  # the ruleset is the built-in the view names (else the defaults of its style)
+    ruleset_ref: Any = None  # the view's ruleset as named: a built-in's name or the whole ruleset inline
 
     @property
     def melding(self) -> bool:
@@ -150,7 +153,7 @@ class Known:
 
 def read_view(view: Mapping[str, Any]) -> Known:
     """Everything the seat's view tells, worked out once per decision."""
-    rules, builtin = ruleset_of(str(view["ruleset"]), str(view.get("style", "straight")))
+    rules = ruleset_of(view["ruleset"])
     table = meld_table(rules.aces, rules.ace_value)
     me = int(view["seat"])
     n = len(view["hand_sizes"])
@@ -164,7 +167,7 @@ def read_view(view: Mapping[str, Any]) -> Known:
         phase=str(view["phase"]),
         turn=int(view["turn"]) if view.get("turn") is not None else me,
         dealer=int(view.get("dealer", 0)),
-        scores=[int(s) for s in view.get("scores", [0] * n)],
+        scores=[int(s) for s in view.get("chips", [0] * n)],
         sizes=[int(s) for s in view["hand_sizes"]],
         stock=int(view["stock"]),
         flips=int(view.get("flips", 0)),
@@ -174,7 +177,7 @@ def read_view(view: Mapping[str, Any]) -> Known:
         points=[int(p) for p in view.get("points", [0] * n)],
         legal=legal,
         players=list(view.get("players", [f"P{i}" for i in range(n)])),
-        builtin=builtin,
+        ruleset_ref=view["ruleset"],
     )
     _replay_history(k, view)
     return k

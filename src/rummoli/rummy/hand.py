@@ -129,8 +129,9 @@ class RummyHand:
         self.deltas = [0] * n
         self.end_rule = ""  # the rule that ended the hand, once it is over
         self.outcome: dict[str, Any] = {}
-        self.log: list[tuple[int, int, int, int, bool]] = []  # (seat, code, x, y, forced)
-        self.events_log: list[tuple[int, int, int, int, bool] | dict[str, Any]] = []
+        # (seat, code, x, y, forced): forced 0 = chosen, 2 = forced for all to see, 1 = forced by the hidden hand
+        self.log: list[tuple[int, int, int, int, int]] = []
+        self.events_log: list[tuple[int, int, int, int, int] | dict[str, Any]] = []
         self.stock_draws: list[tuple[int, int]] = []  # (log index, card index) of cards drawn blind
         # R-RU-SHUFFLE: the new stock, top first, as given (a replay) and as made (None until the flip)
         self.reshuffle_given = None if reshuffle is None else [c.index for c in reshuffle]
@@ -142,7 +143,20 @@ class RummyHand:
             # now, clones share it and a search cannot disturb the source of the hand it copies.
             source = rng if rng is not None else secrets.SystemRandom()
             self._shuffle_key = tuple(source.sample(range(52), 52))
+        self._reset_stream()
         self._start_turn()
+
+    def _reset_stream(self) -> None:
+        """The per-seat event stream (see :mod:`rummoli.rummy.views`): built when someone reads it."""
+        self._stream: list[Any] = []
+        self._synced = 0
+        self._synced_actions = 0
+        self._drawn: dict[int, int] = {}
+        self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
+        self._marked: list[int] = []  # the entries that some seat reads otherwise than a spectator
+        self._privates: list[Any] = []  # for each of those, the seats that do
+        self._rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
+        self._static: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ legality (one function)
     def _refusal(self, seat: int, code: int, x: int, y: int) -> tuple[str, str] | None:
@@ -359,8 +373,11 @@ class RummyHand:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks); of
         ``seat`` only, if given (none unless it is that seat's turn).  Rummy has no amounts to range."""
-        if seat is not None and seat != self.turn:
-            return []
+        if seat is not None:
+            from rummoli.rummy.views import check_seat
+
+            if check_seat(self, seat) != self.turn:
+                return []
         return [self.to_action(self.turn, m) for m in self._moves()]
 
     def to_act(self) -> list[int]:
@@ -393,7 +410,7 @@ class RummyHand:
         return [self._render(e) for e in self.events_log[start:]]
 
     # ------------------------------------------------------------------ playing moves
-    def _do(self, move: Move, forced: bool = False) -> None:
+    def _do(self, move: Move, forced: int = 0) -> None:
         """Play a legal move (unchecked: callers check with :meth:`_refusal` or list with :meth:`_moves`)."""
         code, x, y = move
         seat = self.turn
@@ -492,7 +509,9 @@ class RummyHand:
         if not self.pile or self.rules.style == "500" or self.offer == OFFER_STOCK:  # one way to draw?
             moves = self._moves()
             if len(moves) == 1:
-                self._do(moves[0], forced=True)
+                # Forced for all to see when the pile is empty or the upcard was passed; in 500 Rum a
+                # pile nobody could use is a fact of the drawer's hidden hand (R-VIEW-1): private.
+                self._do(moves[0], forced=2 if not self.pile or self.offer == OFFER_STOCK else 1)
 
     def _shuffle_stock(self) -> None:
         """R-RU-SHUFFLE: put the turned-over pile in the recorded order, or in the order of the key drawn
@@ -513,7 +532,8 @@ class RummyHand:
         self.stock = order[::-1]  # top at the end
 
     # ------------------------------------------------------------------ output
-    def _render(self, event: tuple[int, int, int, int, bool] | dict[str, Any]) -> dict[str, Any]:
+    def _render(self, event: tuple[int, int, int, int, int] | dict[str, Any]) -> dict[str, Any]:
+        """An event in the full record's form (every forced move marked; no card drawn blind)."""
         if isinstance(event, dict):
             return event
         seat, code, x, y, forced = event
@@ -524,10 +544,24 @@ class RummyHand:
             out["forced"] = True
         return out
 
-    @property
     def events(self) -> list[dict[str, Any]]:
-        """Every event so far: actions (forced ones marked), flips, blocks, scores, the show and the end."""
+        """Every event so far, as the full record (R-NOTE-4): actions (forced ones marked), flips, blocks,
+        scores, the show and the end.  What a seat may see of them: :meth:`events_since`."""
         return [self._render(e) for e in self.events_log]
+
+    @property
+    def seq(self) -> int:
+        """How many events the hand has produced so far (they are numbered 1..seq)."""
+        from rummoli.rummy.views import sync
+
+        return sync(self)
+
+    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them,
+        each with its number ``"seq"``; :func:`rummoli.rummy.views.rebuild` makes the view from them."""
+        from rummoli.rummy.views import events_since
+
+        return events_since(self, seq, seat)
 
     @property
     def over(self) -> bool:
@@ -537,11 +571,12 @@ class RummyHand:
         """The actions so far, as R-NOTE-3 objects (forced ones marked, pile draws naming the card)."""
         return [self._render(e) for e in self.log]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1)."""
+    def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``.
+        ``history=True`` adds the public history a bot replays (see :func:`rummoli.rummy.views.view`)."""
         from rummoli.rummy.views import view
 
-        return view(self, seat)
+        return view(self, seat, history)
 
     def record(self) -> dict[str, Any]:
         """The R-NOTE-2 hand record: deal plus decisions (forced draws omitted)."""
@@ -569,4 +604,5 @@ class RummyHand:
         ):
             setattr(twin, name, list(getattr(self, name)))
         twin.outcome = dict(self.outcome)
+        twin._reset_stream()
         return twin

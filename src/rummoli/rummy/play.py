@@ -102,7 +102,7 @@ def replay_record(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "chips": [s + d for s, d in zip(hand.scores, hand.deltas, strict=True)],
         "pots": {},
-        "events": hand.events,
+        "events": hand.events(),
         "over": hand.over,
     }
 

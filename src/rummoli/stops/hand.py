@@ -60,11 +60,58 @@ class Hand(Bidding, Play):
     """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
     __slots__ = (
-        "_bid", "_bidder", "_cap_value", "_card_pots", "_combo_end", "_folded", "_last_layer", "_lead_mask", "_level",
-        "_passed", "_pay_mask", "_pending", "_pending_pots", "_pending_seat", "_put", "_raises", "_run",
-        "_start_stack", "_stopped_suit", "_streak_from", "auto", "chips", "dealer", "dealt", "dealt_widow",
-        "given_up", "hands", "log", "n", "names", "owner", "phase", "play_start", "poker_winners", "pots",
-        "rules", "showdown", "start_chips", "start_pots", "swapped", "turn", "winner", "with_ante",
+        "_bid",
+        "_bidder",
+        "_cap_value",
+        "_card_pots",
+        "_combo_end",
+        "_folded",
+        "_last_layer",
+        "_lead_mask",
+        "_level",
+        "_marked",
+        "_passed",
+        "_pay_mask",
+        "_pending",
+        "_pending_pots",
+        "_pending_seat",
+        "_played",
+        "_played_at",
+        "_privates",
+        "_public",
+        "_put",
+        "_raises",
+        "_rendered",
+        "_run",
+        "_start_stack",
+        "_static",
+        "_stopped_suit",
+        "_streak_from",
+        "_stream",
+        "_synced",
+        "auto",
+        "chips",
+        "dealer",
+        "dealt",
+        "dealt_widow",
+        "given_up",
+        "hands",
+        "log",
+        "n",
+        "names",
+        "owner",
+        "phase",
+        "play_start",
+        "poker_winners",
+        "pots",
+        "rules",
+        "showdown",
+        "start_chips",
+        "start_pots",
+        "swapped",
+        "turn",
+        "winner",
+        "with_ante",
     )
 
     def __init__(
@@ -140,6 +187,7 @@ class Hand(Bidding, Play):
         self.owner = owner
         self.auto = auto
         self.log: list[tuple[Any, ...]] = []
+        self._reset_stream()
         self.swapped = -1
         self.given_up = 0
         self.showdown: dict[int, int] = {}
@@ -223,6 +271,8 @@ class Hand(Bidding, Play):
         """Every legal action now (of one seat, if given): a bid, bet or raise as one
         :class:`AmountRange`, a lead once per card, anything else as its :class:`Action`."""
         out: list[Legal] = []
+        if seat is not None:
+            report.check_seat(self, seat)
         if self.phase == OVER:
             return out
         for s, kind, low, high, cards in self._options():
@@ -463,9 +513,24 @@ class Hand(Bidding, Play):
         """The R-NOTE-2 hand record; forced actions are left out unless ``forced`` (R-NOTE-3)."""
         return report.record(self, forced)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready."""
-        return report.view(self, seat)
+    def history(self) -> list[dict[str, Any]]:
+        """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
+        return [{**report.action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
+
+    @property
+    def seq(self) -> int:
+        """How many events the hand has produced so far (they are numbered 1..seq)."""
+        return report.sync(self)
+
+    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them,
+        each with its number ``"seq"``; :func:`rummoli.stops.report.rebuild` makes the view from them."""
+        return report.events_since(self, seq, seat)
+
+    def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:
+        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``.
+        ``history=True`` adds the seat's ``events`` and ``actions`` (for bots and narrators)."""
+        return report.view(self, seat, history)
 
     def phase_state(self) -> dict[str, Any]:
         """The public state of the phase in progress: the auction's bid, the betting round, the run."""
@@ -485,12 +550,24 @@ class Hand(Bidding, Play):
         return {}
 
     def clone(self) -> Hand:
-        """A deep copy cheap enough for search."""
+        """A deep copy cheap enough for search (its event stream starts afresh: a new hand's numbering)."""
         new = Hand.__new__(Hand)
         for name in Hand.__slots__:
             value = getattr(self, name)
             setattr(new, name, value.copy() if isinstance(value, list | dict) else value)
+        new._reset_stream()
         return new
+
+    def _reset_stream(self) -> None:
+        self._stream: list[Any] = []
+        self._synced = 0
+        self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
+        self._marked: list[int] = []  # the entries that some seat reads otherwise than a spectator
+        self._privates: list[Any] = []  # for each of those, the seats that do
+        self._rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
+        self._static: dict[str, Any] = {}
+        self._played: list[dict[str, Any]] = []
+        self._played_at = 0
 
     def __repr__(self) -> str:
         return f"<Hand {self.rules.name} {self.n} seats, {self.phase}, chips {self.chips}>"

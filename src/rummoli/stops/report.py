@@ -1,4 +1,5 @@
-"""What a hand shows: events, R-NOTE-3 actions, the R-NOTE-2 record and each seat's view (R-VIEW-1).
+"""What a hand shows: events, R-NOTE-3 actions, the R-NOTE-2 record, each seat's view (R-VIEW-1) and
+each seat's numbered stream of events (:func:`events_since`), from which :func:`rebuild` makes the view.
 
 These read a :class:`~rummoli.stops.hand.Hand` and never change it.  Nothing here may reveal a card
 that its reader may not see: events carry only played cards and showdown fives; a view adds its own
@@ -8,12 +9,14 @@ whether another seat's lead or widow choice was forced, since that can tell what
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rummoli.cards import CARDS, cards_of
+from rummoli.cards import CARDS, Card, cards_of
 from rummoli.errors import MalformedInput
 from rummoli.stops.actions import KINDS
+from rummoli.stops.base import OVER, Option
 
 if TYPE_CHECKING:
     from rummoli.stops.hand import Hand
@@ -97,37 +100,275 @@ def record(hand: Hand, forced: bool = False) -> dict[str, Any]:
     return rec
 
 
-def view(hand: Hand, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready."""
-    if seat is not None and not 0 <= seat < hand.n:
-        raise MalformedInput(f"no seat {seat}")
-    pots = hand.rules.board.pots
-    view: dict[str, Any] = {
-        "ruleset": hand.rules.reference(),
-        "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": hand.rules.ante(p)} for p in pots],
-        "players": list(hand.names),
-        "seat": seat,
-        "dealer": hand.dealer,
-        "phase": hand.phase,
-        "to_act": hand.to_act(),
+def _static(hand: Hand) -> dict[str, Any]:
+    """The parts of a view that never change in a hand, made once (views share them: read only)."""
+    static = hand._static
+    if not static:
+        start = _start_event(hand, None)
+        static.update({key: start[key] for key in ("ruleset", "board", "players", "dealer", "start")})
+    return static
+
+
+def played_json(hand: Hand) -> list[dict[str, Any]]:
+    """The cards laid so far as ``{"seat", "card"}``, kept up to date from the log's new entries."""
+    played, log = hand._played, hand.log
+    for k in range(hand._played_at, len(log)):
+        e = log[k]
+        if e[0] == "act" and (e[2] == "lead" or e[2] == "play"):
+            played.append({"seat": e[1], "card": str(CARDS[e[3]])})
+    hand._played_at = len(log)
+    return played
+
+
+def view(hand: Hand, seat: int | None, history: bool = False) -> dict[str, Any]:
+    """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, costing what is new.
+
+    The view holds the hand's state, not its history: ``history=True`` adds the seat's ``events``
+    (all of them, as :func:`events_since` gives them) and its ``actions`` (R-NOTE-3 objects).
+    """
+    reader = check_seat(hand, seat)
+    seq = sync(hand)
+    _, phase, to_act, opts, state, winner = hand._stream[-1]
+    out: dict[str, Any] = dict(_static(hand))
+    out.update({
+        "seq": seq,
+        "seat": reader,
+        "phase": phase,
+        "to_act": list(to_act),
         "chips": list(hand.chips),
         "pots": hand.pot_balances(),
-        "hand": None if seat is None else [str(c) for c in cards_of(hand.hands[seat])],
+        "hand": None if reader is None else [str(c) for c in cards_of(hand.hands[reader])],
         "hand_sizes": [m.bit_count() for m in hand.hands],
-        "widow_size": hand.widow().bit_count(),
+        "widow_size": 52 - sum(m.bit_count() for m in hand.hands) - len(played_json(hand)),
         "swapped": None if hand.swapped < 0 else hand.swapped,
-        "played": [{"seat": s, "card": str(CARDS[c])} for s, c in hand.played()],
+        "played": list(played_json(hand)),
         "showdown": {str(s): [str(c) for c in cards_of(m)] for s, m in hand.showdown.items()},
-        "start": {"chips": list(hand.start_chips), "pots": {p.id: hand.start_pots[j] for j, p
-                                                           in enumerate(pots)},
+        "legal_actions": [] if reader is None else legal_json(opts, reader),
+    })
+    if reader is not None and reader == hand.swapped:
+        out["given_up"] = {"cards": [str(c) for c in cards_of(hand.given_up)], "out_of_play": True}
+    out.update(state)
+    if phase == OVER:
+        out["winner"] = winner
+    if history:
+        events = events_since(hand, 0, reader)
+        out["events"] = events
+        out["actions"] = [{k: v for k, v in e.items() if k != "type" and k != "seq"}
+                          for e in events if e["type"] == "action"]
+    return out
+
+
+# ------------------------------------------------------------------------- per-seat event streams
+# A hand's stream is its log with two kinds of marks: ``START`` before the first entry (what every seat
+# knows when the cards are dealt) and a ``state`` mark after each batch of entries (the phase, the seats
+# to act, the options and the public state of the phase).  Marks are taken when someone reads the
+# stream or a view, so the fast paths (``step``, ``random_step``) never pay for them.  Entries are
+# numbered from 1 (``seq``); every reader gets every number, each rendered as that reader may see it.
+
+START: tuple[str] = ("start",)
+
+
+def check_seat(hand: Hand, seat: object) -> int | None:
+    """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < hand.n:
+        raise MalformedInput(f"no seat {seat!r}: a seat is a whole number from 0 to {hand.n - 1}, or none")
+    return seat
+
+
+def sync(hand: Hand) -> int:
+    """Bring the stream up to the log (a state mark after what is new); return ``seq``."""
+    stream = hand._stream
+    if not stream:
+        stream.append(START)
+    elif hand._synced == len(hand.log):
+        return len(stream)
+    stream.extend(range(hand._synced, len(hand.log)))
+    hand._synced = len(hand.log)
+    opts = hand._options() if hand.phase != OVER else []
+    stream.append(("state", hand.phase, sorted({o[0] for o in opts}), opts, hand.phase_state(),
+                   None if hand.winner < 0 else hand.winner))
+    return len(stream)
+
+
+def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
+    """The legal actions of ``seat`` among ``opts`` as R-NOTE-3 objects (amount kinds as ranges)."""
+    out: list[dict[str, Any]] = []
+    for s, kind, low, high, cards in opts:
+        if s != seat:
+            continue
+        field = KINDS[kind]
+        if field == "amount":
+            out.append({"seat": s, "action": kind, "min": low, "max": high})
+        elif field == "card":
+            out.extend({"seat": s, "action": kind, "card": str(c)} for c in cards_of(cards))
+        else:
+            out.append({"seat": s, "action": kind})
+    return out
+
+
+def _start_event(hand: Hand, reader: int | None) -> dict[str, Any]:
+    pots = hand.rules.board.pots
+    sizes = [len(h) for h in hand.dealt]
+    return {
+        "type": "start", "ruleset": hand.rules.reference(),
+        "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": hand.rules.ante(p)} for p in pots],
+        "players": list(hand.names), "seat": reader, "dealer": hand.dealer,
+        "start": {"chips": list(hand.start_chips), "pots": {p.id: hand.start_pots[j] for j, p in enumerate(pots)},
                   "ante": hand.with_ante},
-        "actions": [{**action_json(e), "forced": shown_forced(e, seat)} for e in hand.log if e[0] == "act"],
-        "events": render(hand, hand.log, seat),
-        "legal_actions": [] if seat is None else [a.to_json() for a in hand.legal_actions(seat)],
+        "hand": None if reader is None else [str(c) for c in sorted(hand.dealt[reader], key=lambda c: c.index)],
+        "hand_sizes": sizes, "widow_size": len(hand.dealt_widow),
     }
-    if seat is not None and seat == hand.swapped:
-        view["given_up"] = {"cards": [str(c) for c in cards_of(hand.given_up)], "out_of_play": True}
-    view.update(hand.phase_state())
-    if hand.over:
-        view["winner"] = None if hand.winner < 0 else hand.winner
+
+
+_ALL_SEATS = range(-1, 0)  # a marker: every seat reads the entry its own way (the deal)
+_NAMES = tuple(str(c) for c in CARDS)
+
+
+def _render_public(hand: Hand, k: int) -> tuple[dict[str, Any], Any]:
+    """Stream entry ``k`` as a spectator sees it, and which seats read it otherwise (None: nobody)."""
+    entry = hand._stream[k]
+    private: Any = None
+    if entry is START:
+        out = _start_event(hand, None)
+        private = _ALL_SEATS
+    elif isinstance(entry, int):
+        e = hand.log[entry]
+        tag = e[0]
+        if tag == "act":
+            seat, kind, card, amount, forced = e[1], e[2], e[3], e[4], e[5]
+            out = {"type": "action", "seat": seat, "action": kind}
+            if card >= 0:
+                out["card"] = _NAMES[card]
+            if KINDS[kind] == "amount":
+                out["amount"] = amount
+            out["forced"] = bool(forced) and kind == "play"
+            if forced and kind != "play":
+                private = (seat,)
+        elif tag == "chips":
+            out = {"type": "chips", "from": party(hand, e[1]), "to": party(hand, e[2]), "amount": e[3],
+                   "reason": e[4]}
+        else:
+            out = render(hand, (e,), None)[0]
+            if tag == "swap":
+                private = (e[1],)
+    else:
+        _, phase, to_act, _options, state, winner = entry
+        out = {"type": "state", "phase": phase, "to_act": list(to_act), "legal_actions": [], **state}
+        if phase == OVER:
+            out["winner"] = winner
+        if to_act:
+            private = to_act
+    out["seq"] = k + 1
+    return out, private
+
+
+def _render_private(hand: Hand, k: int, reader: int) -> dict[str, Any]:
+    """Stream entry ``k`` as ``reader`` sees it, where that differs from a spectator's."""
+    entry = hand._stream[k]
+    if entry is START:
+        out = _start_event(hand, reader)
+    elif isinstance(entry, int):
+        e = hand.log[entry]
+        out = render(hand, (e,), reader)[0]
+        if e[0] == "swap":
+            out["hand"] = [str(c) for c in cards_of(hand.hands[reader] | _played_since_swap(hand, reader))]
+            out["given_up"] = [str(c) for c in cards_of(hand.given_up)]
+    else:
+        out = {**hand._public[k], "legal_actions": legal_json(entry[3], reader)}
+    out["seq"] = k + 1
+    return out
+
+
+def _played_since_swap(hand: Hand, seat: int) -> int:
+    """The cards ``seat`` has laid since it took the widow (they were in the hand it took)."""
+    mask = 0
+    for e in hand.log:
+        if e[0] == "act" and e[1] == seat and e[2] in ("lead", "play"):
+            mask |= 1 << e[3]
+    return mask
+
+
+def events_since(hand: Hand, seq: int, seat: int | None) -> list[dict[str, Any]]:
+    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them.
+
+    Each entry is rendered once for everyone; the few that read otherwise for some seat (the deal, its
+    own forced choice, its swap, its legal actions) once more for that seat.  Callers get copies.
+    """
+    reader = check_seat(hand, seat)
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise MalformedInput(f"seq must be a whole number of at least 0, got {seq!r}")
+    total = sync(hand)
+    public, privates, marked = hand._public, hand._privates, hand._marked
+    for k in range(len(public), total):
+        out, private = _render_public(hand, k)
+        public.append(out)
+        if private is not None:
+            marked.append(k)
+            privates.append(private)
+    result = [dict(e) for e in public[seq:total]]
+    if reader is None:
+        return result
+    rendered = hand._rendered
+    for at in range(bisect_left(marked, seq), len(marked)):
+        private = privates[at]
+        if private is _ALL_SEATS or reader in private:
+            k = marked[at]
+            mine = rendered.get((k, reader))
+            if mine is None:
+                mine = rendered[(k, reader)] = _render_private(hand, k, reader)
+            result[k - seq] = dict(mine)
+    return result
+
+
+def rebuild(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The view a seat's events make, applied in order from the hand's start (``seq`` 1).
+
+    Pure: it reads only the events (as :meth:`Hand.events_since` gives them), so a client that keeps
+    its seat's stream holds its view without asking for it again.  ``rebuild(hand.events_since(0, s))``
+    equals ``hand.view(s)``.
+    """
+    view: dict[str, Any] = {}
+    hand: set[int] = set()
+    for ev in events:
+        kind = ev["type"]
+        if kind == "start":
+            start = ev["start"]
+            view = {"ruleset": ev["ruleset"], "board": [dict(p) for p in ev["board"]], "players": list(ev["players"]),
+                    "seat": ev["seat"], "dealer": ev["dealer"], "chips": list(start["chips"]),
+                    "pots": dict(start["pots"]), "hand_sizes": list(ev["hand_sizes"]),
+                    "widow_size": ev["widow_size"], "swapped": None, "played": [], "showdown": {},
+                    "start": {"chips": list(start["chips"]), "pots": dict(start["pots"]), "ante": start["ante"]}}
+            hand = set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
+        elif kind == "chips":
+            amount = ev["amount"]
+            for side, sign in ((ev["from"], -1), (ev["to"], 1)):
+                where, _, name = side.partition(":")
+                if where == "seat":
+                    view["chips"][int(name)] += sign * amount
+                else:
+                    view["pots"][name] += sign * amount
+        elif kind == "action" and ev["action"] in ("lead", "play"):
+            seat = ev["seat"]
+            view["played"].append({"seat": seat, "card": ev["card"]})
+            view["hand_sizes"][seat] -= 1
+            if seat == view["seat"]:
+                hand.discard(Card.parse(ev["card"]).index)
+        elif kind == "swap":
+            seat = ev["seat"]
+            sizes = view["hand_sizes"]
+            view["widow_size"], sizes[seat] = sizes[seat], view["widow_size"]
+            view["swapped"] = seat
+            if "hand" in ev:
+                hand = {Card.parse(c).index for c in ev["hand"]}
+                view["given_up"] = {"cards": list(ev["given_up"]), "out_of_play": True}
+        elif kind == "showdown":
+            view["showdown"][str(ev["seat"])] = list(ev["cards"])
+        elif kind == "state":
+            for key in ("auction", "betting", "play", "winner"):
+                view.pop(key, None)
+            view.update({key: value for key, value in ev.items() if key not in ("type", "seq")})
+        view["seq"] = ev["seq"]
+    view["hand"] = None if view.get("seat") is None else [str(CARDS[c]) for c in sorted(hand)]
     return view

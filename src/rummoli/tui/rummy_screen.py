@@ -72,7 +72,7 @@ def hand_results(view: dict[str, Any]) -> Text:
         out.append(f"{names[winner]} {how}" + (" with rummy (double)" if outcome.get("rummy") else "") + ".\n",
                    style="bold green")
     for seat, delta in enumerate(outcome.get("deltas", [])):
-        out.append(f"{names[seat]:<5}{delta:+5d} this hand   {view['scores'][seat] + delta:5d} in all\n")
+        out.append(f"{names[seat]:<5}{delta:+5d} this hand   {view['chips'][seat] + delta:5d} in all\n")
     return out
 
 
@@ -198,7 +198,7 @@ class RummyScreen(TableScreen):
             mark = arrow if s == view["turn"] and view["phase"] != "over" else " "
             tag = "D" if s == view["dealer"] else " "
             style = "bold cyan" if s == view["seat"] else ""
-            out.append(f"{mark}{name[:5]:<5} {tag} {view['hand_sizes'][s]:>3} {view['scores'][s]:>5}\n", style=style)
+            out.append(f"{mark}{name[:5]:<5} {tag} {view['hand_sizes'][s]:>3} {view['chips'][s]:>5}\n", style=style)
             if view["style"] == "500":
                 out.append(f"         laid {view['points'][s]:>5}\n", style="dim")
         out.append(f"\nTarget {self.rules.target} points\n", style="dim")
