@@ -34,6 +34,7 @@ from rummoli.cards import CARDS, Card, cards_of
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_NAME, MAX_SCORE
 from rummoli.rummy import settle
+from rummoli.rummy import views as rummy_views
 from rummoli.rummy.actions import Action, check_action
 from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
@@ -145,11 +146,14 @@ class RummyHand:
             self._shuffle_key = tuple(source.sample(range(52), 52))
         self._reset_stream()
         self._start_turn()
+        rummy_views.mark(self)
 
     def _reset_stream(self) -> None:
         """The per-seat event stream (see :mod:`rummoli.rummy.views`): built when someone reads it."""
         self._stream: list[Any] = []
         self._synced = 0
+        self._marks: list[tuple[int, Any]] = []  # (events so far, state) after each public move
+        self._marked_to = 0
         self._synced_actions = 0
         self._drawn: dict[int, int] = {}
         self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
@@ -373,11 +377,8 @@ class RummyHand:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks); of
         ``seat`` only, if given (none unless it is that seat's turn).  Rummy has no amounts to range."""
-        if seat is not None:
-            from rummoli.rummy.views import check_seat
-
-            if check_seat(self, seat) != self.turn:
-                return []
+        if seat is not None and rummy_views.check_seat(self, seat) != self.turn:
+            return []
         return [self.to_action(self.turn, m) for m in self._moves()]
 
     def to_act(self) -> list[int]:
@@ -407,6 +408,7 @@ class RummyHand:
         self.verify(action)
         start = len(self.events_log)
         self._do(self.to_move(action))
+        rummy_views.mark(self)
         return [self._render(e) for e in self.events_log[start:]]
 
     # ------------------------------------------------------------------ playing moves
@@ -552,16 +554,12 @@ class RummyHand:
     @property
     def seq(self) -> int:
         """How many events the hand has produced so far (they are numbered 1..seq)."""
-        from rummoli.rummy.views import sync
-
-        return sync(self)
+        return rummy_views.sync(self)
 
     def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
         """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them,
         each with its number ``"seq"``; :func:`rummoli.rummy.views.rebuild` makes the view from them."""
-        from rummoli.rummy.views import events_since
-
-        return events_since(self, seq, seat)
+        return rummy_views.events_since(self, seq, seat)
 
     @property
     def over(self) -> bool:
@@ -574,15 +572,11 @@ class RummyHand:
     def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``.
         ``history=True`` adds the public history a bot replays (see :func:`rummoli.rummy.views.view`)."""
-        from rummoli.rummy.views import view
-
-        return view(self, seat, history)
+        return rummy_views.view(self, seat, history)
 
     def record(self) -> dict[str, Any]:
         """The R-NOTE-2 hand record: deal plus decisions (forced draws omitted)."""
-        from rummoli.rummy.views import record
-
-        return record(self)
+        return rummy_views.record(self)
 
     def clone(self) -> RummyHand:
         """An independent copy (cheap: masks and short lists) for search bots."""

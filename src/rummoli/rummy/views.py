@@ -149,26 +149,39 @@ def check_seat(hand: RummyHand, seat: object) -> int | None:
     return seat
 
 
+def mark(hand: RummyHand) -> None:
+    """A state mark after what the hand's events hold now (``apply`` and a new hand take one, so the
+    numbering depends only on the moves made; nothing if nothing is new)."""
+    marks = hand._marks
+    if marks and marks[-1][0] == len(hand.events_log):
+        return
+    over = hand.phase == "over"
+    marks.append((len(hand.events_log), ("state", hand.phase, hand.turn, [] if over else [hand.turn],
+                                         [] if over else hand._moves(), list(hand.points))))
+
+
 def sync(hand: RummyHand) -> int:
-    """Bring the stream up to the hand's events (a state mark after what is new); return ``seq``."""
+    """Bring the stream up to the hand's events and marks; return ``seq`` (moves made by the fast path
+    get their mark here, when someone reads)."""
     stream = hand._stream
     if not stream:
         stream.append(START)
-    elif hand._synced == len(hand.events_log):
-        return len(stream)
+    if hand._synced < len(hand.events_log):
+        mark(hand)
     actions = hand._synced_actions
-    for k in range(hand._synced, len(hand.events_log)):
-        if isinstance(hand.events_log[k], tuple):
-            stream.append(("log", k, actions))
-            actions += 1
-        else:
-            stream.append(("log", k, -1))
-    hand._synced, hand._synced_actions = len(hand.events_log), actions
+    for at in range(hand._marked_to, len(hand._marks)):
+        position, state = hand._marks[at]
+        for k in range(hand._synced, position):
+            if isinstance(hand.events_log[k], tuple):
+                stream.append(("log", k, actions))
+                actions += 1
+            else:
+                stream.append(("log", k, -1))
+        hand._synced = position
+        stream.append(state)
+    hand._marked_to, hand._synced_actions = len(hand._marks), actions
     for index, card in hand.stock_draws[len(hand._drawn):]:
         hand._drawn[index] = card
-    over = hand.phase == "over"
-    stream.append(("state", hand.phase, hand.turn, [] if over else [hand.turn],
-                   [] if over else hand._moves(), list(hand.points)))
     return len(stream)
 
 

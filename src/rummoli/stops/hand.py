@@ -70,6 +70,8 @@ class Hand(Bidding, Play):
         "_lead_mask",
         "_level",
         "_marked",
+        "_marked_to",
+        "_marks",
         "_passed",
         "_pay_mask",
         "_pending",
@@ -224,6 +226,7 @@ class Hand(Bidding, Play):
         else:
             self._begin_poker()
         self._settle_forced()
+        report.mark(self)
 
     # ----------------------------------------------------------------------------------- chips
     def _move(self, src: int, dst: int, amount: int, reason: str) -> None:
@@ -352,6 +355,7 @@ class Hand(Bidding, Play):
         self._do(action.seat, action.kind, -1 if action.card is None else action.card.index,
                  0 if action.amount is None else action.amount, forced)
         self._settle_forced()
+        report.mark(self)
         return self.render(self.log[start:])
 
     # ------------------------------------------------------------------ the fast path for search
@@ -445,6 +449,7 @@ class Hand(Bidding, Play):
         if opt is None:
             return False
         self._do(opt[0], opt[1], opt[4].bit_length() - 1, opt[2], True)
+        report.mark(self)
         return True
 
     def forced_action(self) -> Action | None:
@@ -552,7 +557,7 @@ class Hand(Bidding, Play):
     def clone(self) -> Hand:
         """A deep copy cheap enough for search (its event stream starts afresh: a new hand's numbering)."""
         new = Hand.__new__(Hand)
-        for name in Hand.__slots__:
+        for name in _STATE_SLOTS:
             value = getattr(self, name)
             setattr(new, name, value.copy() if isinstance(value, list | dict) else value)
         new._reset_stream()
@@ -561,6 +566,8 @@ class Hand(Bidding, Play):
     def _reset_stream(self) -> None:
         self._stream: list[Any] = []
         self._synced = 0
+        self._marks: list[tuple[int, Any]] = []  # (log length, state) after each public move
+        self._marked_to = 0
         self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
         self._marked: list[int] = []  # the entries that some seat reads otherwise than a spectator
         self._privates: list[Any] = []  # for each of those, the seats that do
@@ -571,3 +578,9 @@ class Hand(Bidding, Play):
 
     def __repr__(self) -> str:
         return f"<Hand {self.rules.name} {self.n} seats, {self.phase}, chips {self.chips}>"
+
+
+#: The event stream and the views' caches, which a clone starts afresh.
+_STREAM_SLOTS: Final = frozenset({"_stream", "_synced", "_marks", "_marked_to", "_public", "_marked", "_privates",
+                                  "_rendered", "_static", "_played", "_played_at"})
+_STATE_SLOTS: Final = tuple(name for name in Hand.__slots__ if name not in _STREAM_SLOTS)

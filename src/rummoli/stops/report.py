@@ -177,18 +177,32 @@ def check_seat(hand: Hand, seat: object) -> int | None:
     return seat
 
 
+def mark(hand: Hand) -> None:
+    """A state mark after what the log holds now (``apply``, ``step_forced`` and a new hand take one, so
+    the numbering depends only on the moves made; nothing if nothing is new)."""
+    marks = hand._marks
+    if marks and marks[-1][0] == len(hand.log):
+        return
+    opts = hand._options() if hand.phase != OVER else []
+    marks.append((len(hand.log), ("state", hand.phase, sorted({o[0] for o in opts}), opts, hand.phase_state(),
+                                  None if hand.winner < 0 else hand.winner)))
+
+
 def sync(hand: Hand) -> int:
-    """Bring the stream up to the log (a state mark after what is new); return ``seq``."""
+    """Bring the stream up to the log and its marks; return ``seq``.  Moves made by the fast paths
+    (``step``, ``random_step``) get their mark here, when someone reads."""
     stream = hand._stream
     if not stream:
         stream.append(START)
-    elif hand._synced == len(hand.log):
-        return len(stream)
-    stream.extend(range(hand._synced, len(hand.log)))
-    hand._synced = len(hand.log)
-    opts = hand._options() if hand.phase != OVER else []
-    stream.append(("state", hand.phase, sorted({o[0] for o in opts}), opts, hand.phase_state(),
-                   None if hand.winner < 0 else hand.winner))
+    if hand._synced < len(hand.log):
+        mark(hand)
+    marks = hand._marks
+    for at in range(hand._marked_to, len(marks)):
+        position, state = marks[at]
+        stream.extend(range(hand._synced, position))
+        hand._synced = position
+        stream.append(state)
+    hand._marked_to = len(marks)
     return len(stream)
 
 
