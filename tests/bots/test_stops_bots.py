@@ -44,7 +44,7 @@ class Checked:
         self.observed = 0
 
     def check(self, view: Any) -> None:
-        expected = json.loads(json.dumps(self.hand.view(self.seat)))
+        expected = json.loads(json.dumps(self.hand.view(self.seat, history=True)))
         assert type(view) is dict and view == expected
         hidden = 0
         for s, m in enumerate(self.hand.hands):
@@ -60,7 +60,9 @@ class Checked:
         secret = {str(c) for c in CARDS if hidden >> c.index & 1} - shown
         assert not secret & set(view["hand"])
         # Pot ids name cards (the "Qc" pot): leave the board and the pots out of the search.
-        text = json.dumps({k: v for k, v in view.items() if k not in ("ruleset", "board", "pots", "start")})
+        events = [{k: v for k, v in e.items() if k not in ("ruleset", "board", "start")} for e in view["events"]]
+        text = json.dumps({k: v for k, v in view.items() if k not in ("ruleset", "board", "pots", "start", "events")})
+        text += json.dumps(events)
         for card in secret:
             assert f'"{card}"' not in text
 

@@ -31,6 +31,7 @@ State = Hand | RummyHand
 def fingerprint(hand: State) -> tuple[bytes, Any, list[Any]]:
     """The hand's every field, pickled (but a Rummy hand's caches: the shared meld table, Gin's last
     arrangement), its record and every seat's view."""
+    hand.view(None)  # brings the event stream and the views' caches up to date: reading changes no state
     if isinstance(hand, RummyHand):
         state = pickle.dumps({k: v for k, v in vars(hand).items() if k not in ("melds_table", "_arranged")})
     else:

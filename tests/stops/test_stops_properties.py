@@ -112,7 +112,8 @@ def test_clones_are_independent_and_replay_from_a_view(ruleset: str, players: in
     view = copy.view(1, history=True)
     rebuilt = copy.record(forced=True)
     rebuilt["actions"] = [{k: v for k, v in a.items() if k != "forced"} for a in view["actions"]]
-    assert replay_hand(rebuilt, complete=False).view(None) == before
+    # (A clone numbers its events afresh, from when it was made: compare all but the numbering.)
+    assert replay_hand(rebuilt, complete=False).view(None) | {"seq": 0} == before | {"seq": 0}
 
 
 @settings(max_examples=40, deadline=None)

@@ -152,8 +152,9 @@ class RummyHand:
         """The per-seat event stream (see :mod:`rummoli.rummy.views`): built when someone reads it."""
         self._stream: list[Any] = []
         self._synced = 0
-        self._marks: list[tuple[int, Any]] = []  # (events so far, state) after each public move
+        self._marks: list[tuple[int, Any]] = []  # (events so far, state) after each move
         self._marked_to = 0
+        self._tracking = True  # a state mark after every move (off on the fast path and in clones)
         self._synced_actions = 0
         self._drawn: dict[int, int] = {}
         self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
@@ -414,6 +415,8 @@ class RummyHand:
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:
         """Play a legal move (unchecked: callers check with :meth:`_refusal` or list with :meth:`_moves`)."""
+        if self._tracking:
+            rummy_views.mark(self)  # the state after the previous move, before this one (one mark per move)
         code, x, y = move
         seat = self.turn
         entry = (seat, code, x, y, forced)
@@ -599,4 +602,5 @@ class RummyHand:
             setattr(twin, name, list(getattr(self, name)))
         twin.outcome = dict(self.outcome)
         twin._reset_stream()
+        twin._tracking = False
         return twin

@@ -196,13 +196,12 @@ def static(hand: RummyHand) -> dict[str, Any]:
 
 
 def shown_forced(forced: int, seat: int, reader: int | bool | None) -> bool:
-    """Whether ``reader`` may see that ``seat``'s move was forced (R-VIEW-1).
-
-    A stock draw is forced for everyone alike when the pile is empty or both players passed Gin's
-    upcard (``forced == 2``); in 500 Rum it is forced when the seat can use no card of the pile, which
-    only its own hand tells (``forced == 1``): only that seat and the full record (``True``) see it.
+    """Whether ``reader`` may see that ``seat``'s move was forced (R-VIEW-1): only that seat and the full
+    record (``True``).  In 500 Rum a stock draw is forced when the seat can use no card of the pile, which
+    only its own hand tells (``forced == 1``); when the pile is empty or Gin's upcard was passed
+    (``forced == 2``) everyone could tell, but the mark is the actor's all the same.
     """
-    return forced == 2 or (forced == 1 and (reader is True or reader == seat))
+    return bool(forced) and (reader is True or reader == seat)
 
 
 def render_action(hand: RummyHand, entry: tuple[int, int, int, int, int], log_index: int,
@@ -252,7 +251,7 @@ def _privates(hand: RummyHand, k: int) -> Any:
         return _ALL_SEATS
     if entry[0] == "log":
         event = hand.events_log[entry[1]]
-        if isinstance(event, tuple) and (event[4] == 1 or entry[2] in hand._drawn):
+        if isinstance(event, tuple) and (event[4] or entry[2] in hand._drawn):
             return (event[0],)
         return None
     return entry[3] or None  # a state mark: the seat to act sees its legal actions

@@ -91,6 +91,7 @@ class Hand(Bidding, Play):
         "_streak_from",
         "_stream",
         "_synced",
+        "_tracking",
         "auto",
         "chips",
         "dealer",
@@ -369,6 +370,7 @@ class Hand(Bidding, Play):
     def step(self, seat: int, kind: str, card: int = -1, amount: int = 0, forced: bool = False) -> None:
         """Make one option that :meth:`options` lists, unchecked (``card`` an index, -1 for none), then
         the forced actions that follow when ``auto`` is on."""
+        self._tracking = False
         self._do(seat, kind, card, amount, forced)
         self._settle_forced()
 
@@ -398,6 +400,8 @@ class Hand(Bidding, Play):
 
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:
+        if self._tracking:
+            report.mark(self)  # the state after the previous move, before this one (one mark per move)
         if kind == "play" or kind == "lead":
             self._lay(seat, card, kind, forced)
             return
@@ -466,6 +470,7 @@ class Hand(Bidding, Play):
         forced actions: the fast path of simulations and the benchmark.  A finished hand is left as it is."""
         if self.phase == OVER:
             return
+        self._tracking = False  # the fast path: no state marks (a reader gets one when it reads)
         opts = self._options()
         seat, kind, low, high, cards = opts[0] if len(opts) == 1 else rng.choice(opts)
         field = KINDS[kind]
@@ -561,13 +566,18 @@ class Hand(Bidding, Play):
             value = getattr(self, name)
             setattr(new, name, value.copy() if isinstance(value, list | dict) else value)
         new._reset_stream()
+        new._tracking = False
         return new
+
+    def _mark(self) -> None:
+        report.mark(self)
 
     def _reset_stream(self) -> None:
         self._stream: list[Any] = []
         self._synced = 0
-        self._marks: list[tuple[int, Any]] = []  # (log length, state) after each public move
+        self._marks: list[tuple[int, Any]] = []  # (log length, state) after each move
         self._marked_to = 0
+        self._tracking = True  # a state mark after every move (off on the fast paths and in clones)
         self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
         self._marked: list[int] = []  # the entries that some seat reads otherwise than a spectator
         self._privates: list[Any] = []  # for each of those, the seats that do
@@ -581,6 +591,6 @@ class Hand(Bidding, Play):
 
 
 #: The event stream and the views' caches, which a clone starts afresh.
-_STREAM_SLOTS: Final = frozenset({"_stream", "_synced", "_marks", "_marked_to", "_public", "_marked", "_privates",
-                                  "_rendered", "_static", "_played", "_played_at"})
+_STREAM_SLOTS: Final = frozenset({"_stream", "_synced", "_tracking", "_marks", "_marked_to", "_public", "_marked",
+                                  "_privates", "_rendered", "_static", "_played", "_played_at"})
 _STATE_SLOTS: Final = tuple(name for name in Hand.__slots__ if name not in _STREAM_SLOTS)

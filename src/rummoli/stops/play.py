@@ -98,6 +98,8 @@ class Play(HandState):
         return 0
 
     def _lay(self, seat: int, card: int, kind: str, forced: bool) -> None:
+        if self._tracking:
+            self._mark()  # the state after the previous move, before this one (one mark per move)
         self.log.append(("act", seat, kind, card, 0, forced))
         self.hands[seat] ^= 1 << card
         self.owner[card] = PLAYED
