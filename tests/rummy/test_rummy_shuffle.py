@@ -46,7 +46,7 @@ def test_R_RU_SHUFFLE_the_turned_pile_is_shuffled_once_then_the_hand_blocks() ->
     assert sorted(order) == sorted(turned) and len(order) == 12
     assert order != turned  # flip_once would have made the new stock exactly the pile, bottom card on top
     assert hand.view(hand.turn)["drawn"][-1][1] == order[0]  # the forced draw took the new top card
-    assert [e for e in hand.events if e["type"] == "flip"] == [{"type": "flip", "cards": 12, "shuffled": True}]
+    assert [e for e in hand.events() if e["type"] == "flip"] == [{"type": "flip", "cards": 12, "shuffled": True}]
     throw_back_until_over(hand)
     assert hand.flips == 1 and hand.outcome["reason"] == "blocked" and hand.deltas == [0, 0]
 
@@ -130,7 +130,7 @@ def test_R_RU_SHUFFLE_a_record_without_the_order_replays_the_same_way_every_time
     del record["deal"]["reshuffle"]
     first, second = replay_hand(record), replay_hand(copy.deepcopy(record))
     assert first.record()["deal"]["reshuffle"] == second.record()["deal"]["reshuffle"]
-    assert [e for e in first.events if e["type"] == "flip"] == [{"type": "flip", "cards": 12, "shuffled": True}]
+    assert [e for e in first.events() if e["type"] == "flip"] == [{"type": "flip", "cards": 12, "shuffled": True}]
 
 
 def test_R_RU_SHUFFLE_a_seeded_game_is_reproducible_and_views_never_show_the_order() -> None:
