@@ -40,12 +40,12 @@ def test_R_RU_SHUFFLE_the_turned_pile_is_shuffled_once_then_the_hand_blocks() ->
     hand = twenty(random.Random(5))
     while not hand.flips:
         act(hand, hand.turn, "draw", "stock")
-        act(hand, hand.turn, "discard", hand.view(hand.turn)["drawn"][-1][1])
+        act(hand, hand.turn, "discard", hand.view(hand.turn, history=True)["drawn"][-1][1])
     turned = [hand.record()["deal"]["stock"][0]] + [e["card"] for e in hand.history() if e["action"] == "discard"]
     order = hand.record()["deal"]["reshuffle"]  # the new stock, top first
     assert sorted(order) == sorted(turned) and len(order) == 12
     assert order != turned  # flip_once would have made the new stock exactly the pile, bottom card on top
-    assert hand.view(hand.turn)["drawn"][-1][1] == order[0]  # the forced draw took the new top card
+    assert hand.view(hand.turn, history=True)["drawn"][-1][1] == order[0]  # the forced draw took the new top card
     assert [e for e in hand.events() if e["type"] == "flip"] == [{"type": "flip", "cards": 12, "shuffled": True}]
     throw_back_until_over(hand)
     assert hand.flips == 1 and hand.outcome["reason"] == "blocked" and hand.deltas == [0, 0]
@@ -103,7 +103,7 @@ def until_the_flip(seed: int) -> tuple[dict[str, Any], list[str]]:
 def drawn_after_the_flip(record: dict[str, Any]) -> str:
     hand = replay_hand(record)
     assert hand.flips == 1
-    return str(hand.view(hand.turn)["drawn"][-1][1])
+    return str(hand.view(hand.turn, history=True)["drawn"][-1][1])
 
 
 def test_R_RU_SHUFFLE_the_record_decides_the_new_stock() -> None:
