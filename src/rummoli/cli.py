@@ -225,6 +225,8 @@ def serve(
     data: Path | None = typer.Option(None, "--data", help="Data folder (default: your data folder, rummoli/)."),
     database_url: str | None = typer.Option(
         None, "--database-url", help="SQLAlchemy URL of the database (default: SQLite in the data folder)."),
+    redis_url: str | None = typer.Option(
+        None, "--redis-url", help="Redis URL: run as one of several processes sharing the database (docs/deploy.md)."),
     bot_pace: float | None = typer.Option(None, "--bot-pace", min=0, help="Seconds a bot's move takes at least (1)."),
     hand_pause: float | None = typer.Option(None, "--hand-pause", min=0, help="Seconds between hands (4)."),
     grace: float | None = typer.Option(None, "--grace", min=0, help="Seconds away before a bot plays a seat (60)."),
@@ -239,8 +241,9 @@ def serve(
 
     try:
         settings = Settings.from_env(host=host, port=port, data_dir=data, database_url=database_url,
-                                     bot_pace=bot_pace, hand_pause=hand_pause, grace=grace, bot_workers=bot_workers,
-                                     allowed_origins=tuple(origin) or None, allow_seeds=allow_seeds or None)
+                                     redis_url=redis_url, bot_pace=bot_pace, hand_pause=hand_pause, grace=grace,
+                                     bot_workers=bot_workers, allowed_origins=tuple(origin) or None,
+                                     allow_seeds=allow_seeds or None)
     except (TypeError, ValueError) as error:
         raise fail("serve", error) from None
     run_server(settings)

@@ -41,11 +41,30 @@ def restore_table(cls: type[Table], data: dict[str, Any], *, decks: DeckSource |
         journal = data["journal"]
         if not isinstance(journal, list):
             raise MalformedInput("snapshot: the journal is a list")
-        table._replaying = True
-        for entry in journal:
+        replay_journal(table, journal)
+        for bot, state in zip(table.bots, data["bots"], strict=True):
+            if bot is not None and state is not None:
+                bot.load_state(state)
+    except (IllegalAction, RummoliError) as error:
+        raise MalformedInput(f"snapshot does not replay: {error}") from None
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        raise MalformedInput(f"snapshot is malformed: {type(error).__name__} {str(error)[:80]}") from None
+    return table
+
+
+def replay_journal(table: Table, entries: list[Any]) -> None:
+    """Run journal ``entries`` through ``table``, as if its commands were given again.
+
+    Restoring replays a whole journal; a follower (a server process that shows a table another process
+    drives) replays each change's new entries as they arrive, and so keeps a table identical to the owner's.
+    Errors propagate as the engines raise them; :func:`restore_table` turns them into one line.
+    """
+    table._replaying = True
+    try:
+        for entry in entries:
             if entry[0] == "settle":
                 table._settle_decks = [_cards(d) for d in entry[1]]
-        for entry in journal:
+        for entry in entries:
             kind = entry[0]
             if kind == "deal":
                 table.next_hand(_cards(entry[1]), entry[2] if len(entry) > 2 else None)
@@ -60,12 +79,5 @@ def restore_table(cls: type[Table], data: dict[str, Any], *, decks: DeckSource |
                 table.end()
             elif kind != "settle":
                 raise MalformedInput(f"snapshot: unknown journal entry {str(kind)[:40]!r}")
+    finally:
         table._replaying = False
-        for bot, state in zip(table.bots, data["bots"], strict=True):
-            if bot is not None and state is not None:
-                bot.load_state(state)
-    except (IllegalAction, RummoliError) as error:
-        raise MalformedInput(f"snapshot does not replay: {error}") from None
-    except (KeyError, IndexError, TypeError, ValueError) as error:
-        raise MalformedInput(f"snapshot is malformed: {type(error).__name__} {str(error)[:80]}") from None
-    return table

@@ -118,6 +118,7 @@ def create_app(settings: Settings) -> FastAPI:
         workers = BotWorkers(worker_count(settings.bot_workers)) if settings.bot_workers >= 0 else None
         manager = TableManager(settings, store, Hub(), workers)
         state["manager"] = manager
+        manager.start_cluster()
         restored = await manager.recover_all()
         if restored:
             log.warning("brought back %d table(s) from %s", restored, settings.database_url.split("://")[0])
@@ -182,14 +183,19 @@ def create_app(settings: Settings) -> FastAPI:
     # ----------------------------------------------------------------------------------- service
     @app.get("/healthz", summary="Health", tags=["service"])
     async def healthz() -> JSONResponse:
-        """`200` when the server and its database answer (`503` when the database does not)."""
+        """`200` when the server and its database answer (`503` when the database does not). With several
+        processes it also says whether Redis answers (without it this process serves only the tables it
+        owns), this process's name and how many tables it drives."""
         m = manager()
         try:
             ok = await asyncio.to_thread(m.store.ping)
         except Exception:
             ok = False
-        body = {"status": "ok" if ok else "degraded", "database": "ok" if ok else "unreachable",
-                "tables": len(m.tables), "clients": m.hub.count(), "protocol": PROTOCOL_VERSION}
+        redis = "off" if m.bus is None else "ok" if m.bus.up else "unreachable"
+        body = {"status": "ok" if ok and redis != "unreachable" else "degraded",
+                "database": "ok" if ok else "unreachable", "redis": redis, "process": m.name,
+                "owned": len(m.owned()), "tables": len(m.tables), "clients": m.hub.count(),
+                "protocol": PROTOCOL_VERSION}
         return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.get("/api/protocol.json", summary="The websocket protocol", tags=["service"])

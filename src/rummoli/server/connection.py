@@ -109,8 +109,8 @@ class Connection:
                 self._update_pending = False
                 async with live.lock:
                     seq = live.seq
-                    if seq <= self.last_seq:
-                        continue
+                    if seq <= self.last_seq or live.stale:
+                        continue  # a stale table is poked again once it is rebuilt
                     text = live.update_text(self.seat, self.last_seq)
                     self.last_seq = seq
                 await ws.send_text(text)
@@ -206,17 +206,29 @@ class Connection:
             return
         if hello.token is not None:
             self.seat = live.seat_of_token(hello.token)
+            if self.seat is None and live.role == "follower":
+                await live.refresh()  # a seat just taken through another process
+                self.seat = live.seat_of_token(hello.token)
             if self.seat is None:
                 self.send(error_message("unauthorized", "that seat token holds no seat at this table"))
                 self.close(4003, "bad token")
                 return
         self.live = live
         async with live.lock:
+            try:
+                await live._fresh()
+            except ServerError as error:
+                self.send(error_message(error.code, error.message))
+                self.close(1013, "try again later")
+                return
             since = hello.since if hello.since is not None and hello.since <= live.seq else live.seq
             self.last_seq = live.seq
+            seats = live.seat_infos()
+            if self.seat is not None:
+                seats[self.seat]["connected"] = True  # this very client (counted just below)
             self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": live.id, "seat": self.seat,
                        "seq": live.seq, "view": live.view(self.seat), "events": live.events_since(since, self.seat),
-                       "seats": live.seat_infos(), "clock": live.clock_info()})
+                       "seats": seats, "clock": live.clock_info()})
             self.manager.hub.subscribe(live.id, self)
         await live.arrive(self.seat)
         while True:

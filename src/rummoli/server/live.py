@@ -26,10 +26,11 @@ from typing import Any
 
 from rummoli.bots.worker import BotWorkers, decide
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError
+from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.defaults import safe_default
 from rummoli.server.hub import Hub
 from rummoli.server.settings import Settings
-from rummoli.server.store import Recovery, SeatRow, Store, token_hash
+from rummoli.server.store import Recovery, SeatRow, Store, StoreConflict, token_hash
 
 log = logging.getLogger("rummoli.server")
 
@@ -93,6 +94,17 @@ class LiveTable:
     _away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _bot_states: list[Any] = field(default_factory=list)
     _spectator: tuple[tuple[int, int], str] | None = None
+    # Several processes (docs/deploy.md). The owner drives the table; a follower keeps a copy that replays
+    # the owner's stored changes, shows it to its own clients and forwards their commands to the owner.
+    role: str = "owner"  # owner | follower
+    fence: int | None = None  # the owner's fencing number (None: a single process, no leases)
+    owner: str | None = None  # a follower's idea of which process owns the table (None: ask the database)
+    stale: bool = False  # the table in memory may differ from the store: rebuild it before anything else
+    remote: dict[str, dict[int, int]] = field(default_factory=dict)  # owner: other processes' clients per seat
+    owner_infos: list[dict[str, Any]] | None = None  # follower: the seats as the owner last described them
+    remote_clock: tuple[int, int, float] | None = None  # follower: the owner's turn clock (seat, seq, deadline)
+    idle_since: float | None = None  # follower: when its last client left (it is dropped after a while)
+    _change: dict[str, Any] | None = None  # owner: the stored change its followers are told of next
 
     # ------------------------------------------------------------------------------------- reading
     @property
@@ -110,14 +122,22 @@ class LiveTable:
                 return seat
         return None
 
+    def connected(self, seat: int) -> int:
+        """How many clients of ``seat`` are connected, to this process and (for an owner) to the others."""
+        return self.present.get(seat, 0) + sum(counts.get(seat, 0) for counts in self.remote.values())
+
     def seat_infos(self) -> list[dict[str, Any]]:
         bots = self.table.bots if self.table is not None else [None] * len(self.seats)
+        told = self.owner_infos if self.role == "follower" else None
         out = []
         for seat, state in enumerate(self.seats):
             playing_bot = bots[seat].level if bots[seat] is not None else state.bot
+            here = self.connected(seat) > 0
+            if told is not None and seat < len(told):
+                here = here or bool(told[seat].get("connected"))
             out.append({"seat": seat, "name": state.name, "bot": playing_bot, "person": state.person,
                         "open": state.person and state.token_hash is None and not state.left,
-                        "connected": self.present.get(seat, 0) > 0})
+                        "connected": here})
         return out
 
     def summary(self, base_url: str) -> dict[str, Any]:
@@ -155,10 +175,14 @@ class LiveTable:
         return text
 
     def clock_info(self) -> dict[str, Any] | None:
+        now = asyncio.get_running_loop().time()
+        if self.role == "follower":
+            if self.remote_clock is None or self.remote_clock[1] != self.seq:
+                return None
+            return {"seat": self.remote_clock[0], "seconds": round(max(0.0, self.remote_clock[2] - now), 2)}
         if self.clock is None:
             return None
-        left = max(0.0, self.clock.deadline - asyncio.get_running_loop().time())
-        return {"seat": self.clock.seat, "seconds": round(left, 2)}
+        return {"seat": self.clock.seat, "seconds": round(max(0.0, self.clock.deadline - now), 2)}
 
     # ------------------------------------------------------------------------------------- storing
     def _changed_bots(self) -> dict[str, Any]:
@@ -180,22 +204,48 @@ class LiveTable:
         status = "over" if t.over else "playing"
         try:
             await asyncio.to_thread(self.manager.store.append, self.id, seen_seq, new_seq, kind, seat, payload,
-                                    snapshot, status)
+                                    snapshot, status, self.fence)
+        except StoreConflict:
+            if self.fence is None:
+                raise
+            # Another process took the table over (this one's lease ran out): it may write nothing more.
+            log.warning("table %s: fenced off (fence %s); another process drives it now", self.id, self.fence)
+            self.manager.demote(self)
+            raise ServerError("unavailable", "another server process drives this table now; nothing changed, "
+                                             "try again", status=503) from None
         except Exception as error:
             log.error("table %s: storing a %s failed (%s); rebuilding it from the store", self.id, kind,
                       type(error).__name__)
             await self._rebuild()
-            raise ServerError("unavailable", "the change could not be stored; nothing changed, try again",
-                              seq=self.seq, status=503) from None
+            raise ServerError("unavailable", "the change could not be stored (the database does not answer); "
+                                             "nothing changed, try again", seq=self.seq, status=503) from None
         self.status = status
         if snapshot is not None and kind == "deal":
-            await asyncio.to_thread(self.manager.store.prune_snapshots, self.id, new_seq)
+            with contextlib.suppress(Exception):  # old snapshots only cost space
+                await asyncio.to_thread(self.manager.store.prune_snapshots, self.id, new_seq)
         self.manager.hub.publish(self.id)
+        self._change = {"at": journal_from, "journal": payload["journal"], "seq": new_seq, "status": status}
 
     async def _rebuild(self) -> None:
-        recovery = await asyncio.to_thread(self.manager.store.recover, self.id)
+        """The table as stored; if the store does not answer, the table is marked stale (nothing reads it
+        until a rebuild succeeds)."""
+        self.stale = True
+        try:
+            recovery = await asyncio.to_thread(self.manager.store.recover, self.id)
+        except Exception as error:
+            log.warning("table %s: cannot rebuild from the store yet (%s)", self.id, type(error).__name__)
+            return
         if recovery is not None:
             self._restore(recovery)
+        self.stale = False
+
+    async def _fresh(self) -> None:
+        """Under the lock, before a change: a stale table is rebuilt first, or the change is refused."""
+        if self.stale:
+            await self._rebuild()
+            if self.stale:
+                raise ServerError("unavailable", "the database does not answer; nothing changed, try again",
+                                  seq=self.seq, status=503)
 
     def _restore(self, recovery: Recovery) -> None:
         from rummoli.table import Table
@@ -211,7 +261,11 @@ class LiveTable:
         """A person's decision at ``seat``, chosen from the view at ``seq``."""
         from rummoli.errors import StaleAction
 
+        if self.role == "follower" and await self.manager.forward(self, "act", {"seat": seat, "action": action,
+                                                                               "seq": seq}) is not None:
+            return
         async with self.lock:
+            await self._fresh()
             t = self.table
             if t is None:
                 raise ServerError("not_your_turn", "the evening has not started: seats are still open")
@@ -241,7 +295,7 @@ class LiveTable:
         started = asyncio.get_running_loop().time()
         async with self.lock:
             t = self.table
-            if t is None or t.seq != seq or t.bot_due() != seat:
+            if t is None or self.stale or self.role != "owner" or t.seq != seq or t.bot_due() != seat:
                 return
             view, bot = t.bot_view(seat), t.bots[seat]
         choice, bot = await self.manager.decide(bot, view)
@@ -250,7 +304,7 @@ class LiveTable:
             await asyncio.sleep(rest)
         async with self.lock:
             t = self.table
-            if t.seq != seq or t.bot_due() != seat:
+            if self.stale or self.role != "owner" or t.seq != seq or t.bot_due() != seat:
                 return
             mark = len(t.journal)
             try:
@@ -265,8 +319,9 @@ class LiveTable:
     async def _deal(self) -> None:
         await asyncio.sleep(self.manager.settings.hand_pause)
         async with self.lock:
+            await self._fresh()
             t = self.table
-            if t is None or not t.hand_over or t.over:
+            if t is None or self.role != "owner" or not t.hand_over or t.over:
                 return
             seen, mark = int(t.seq), len(t.journal)
             t.next_hand()
@@ -277,7 +332,7 @@ class LiveTable:
         await asyncio.sleep(delay)
         async with self.lock:
             t = self.table
-            if t is None or t.seq != seq or seat not in t.to_act() or t.bots[seat] is not None:
+            if t is None or self.stale or t.seq != seq or seat not in t.to_act() or t.bots[seat] is not None:
                 return
             hand_view = t.view(seat)["hand"]
             action = safe_default(hand_view)
@@ -291,6 +346,14 @@ class LiveTable:
         if self._task is not None and self._task is not current and not self._task.done():
             self._task.cancel()
         self._task = None
+        if self.role != "owner":
+            return
+        try:
+            self._plan_next()
+        finally:
+            self.manager.tell_change(self)
+
+    def _plan_next(self) -> None:
         t = self.table
         if t is None or t.over:
             self.clock = None
@@ -326,8 +389,9 @@ class LiveTable:
         """A bot takes a person's seat over (``level``) or hands it back (``None``); True if it changed."""
         async with self.lock:
             t = self.table
-            if t is None or t.over:
+            if t is None or t.over or self.role != "owner":
                 return False
+            await self._fresh()
             current = t.bots[seat]
             if (current.level if current is not None else None) == level:
                 return False
@@ -335,11 +399,14 @@ class LiveTable:
             t.set_bot(seat, level)
             await self._commit("seat", seat, seen, mark)
             self._plan()
-        self.manager.hub.publish_seats(self.id)
+        self.manager.seats_changed(self)
         return True
 
     async def end(self) -> None:
+        if self.role == "follower" and await self.manager.forward(self, "end", {}) is not None:
+            return
         async with self.lock:
+            await self._fresh()
             t = self.table
             if t is None:
                 self.status = "over"
@@ -349,6 +416,9 @@ class LiveTable:
                 t.end()
                 await self._commit("end", None, seen, mark, full=True)
                 self._plan()
+        if t is None:
+            self._change = {"at": None, "seq": 0, "status": "over"}  # followers read it from the store
+            self.manager.tell_change(self)
         self.manager.hub.publish(self.id)
 
     # ------------------------------------------------------------------------------------- presence
@@ -356,21 +426,42 @@ class LiveTable:
         if seat is None:
             return
         self.present[seat] = self.present.get(seat, 0) + 1
-        task = self._away.pop(seat, None)
-        if task is not None:
-            task.cancel()
-        state = self.seats[seat]
-        if state.person and not state.left and self.table is not None and self.table.bots[seat] is not None:
-            await self.set_bot(seat, None)
-        self.manager.hub.publish_seats(self.id)
+        await self._presence_changed(seat)
 
     async def depart(self, seat: int | None) -> None:
         if seat is None:
             return
         self.present[seat] = max(0, self.present.get(seat, 0) - 1)
-        if self.present[seat] == 0:
+        await self._presence_changed(seat)
+
+    async def remote_presence(self, process: str, counts: dict[int, int]) -> None:
+        """Owner: the clients another process holds, per seat (it sends all of them at each change)."""
+        before = {seat: self.connected(seat) for seat in range(len(self.seats))}
+        if counts:
+            self.remote[process] = counts
+        else:
+            self.remote.pop(process, None)
+        for seat in range(len(self.seats)):
+            if (self.connected(seat) > 0) != (before[seat] > 0):
+                await self._presence_changed(seat)
+
+    async def _presence_changed(self, seat: int) -> None:
+        """A seat's first client came or its last one went: hand the seat back from its bot, or start the
+        grace period after which a bot plays it. A follower only tells the owner, which decides."""
+        if self.role == "follower":
+            await self.manager.share_presence(self)
+            self.manager.hub.publish_seats(self.id)
+            return
+        if self.connected(seat) > 0:
+            task = self._away.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            state = self.seats[seat]
+            if state.person and not state.left and self.table is not None and self.table.bots[seat] is not None:
+                await self.set_bot(seat, None)
+        else:
             self._start_away(seat)
-        self.manager.hub.publish_seats(self.id)
+        self.manager.seats_changed(self)
 
     def _start_away(self, seat: int) -> None:
         old = self._away.pop(seat, None)
@@ -381,24 +472,114 @@ class LiveTable:
     async def _away_after(self, seat: int) -> None:
         await asyncio.sleep(self.manager.settings.grace)
         self._away.pop(seat, None)
-        if self.present.get(seat, 0) == 0 and self.table is not None:
+        if self.connected(seat) == 0 and self.table is not None and self.role == "owner":
             await self.set_bot(seat, self.manager.settings.takeover_level)
 
     def start_clocks(self) -> None:
         """At the start of the evening or after a restart: every person's seat with nobody connected starts
         its grace period; then the table makes its next move by itself if it has one."""
         for seat, state in enumerate(self.seats):
-            if state.person and self.present.get(seat, 0) == 0 and seat not in self._away:
+            if state.person and self.connected(seat) == 0 and seat not in self._away:
                 self._start_away(seat)
         self._plan()
 
-    async def stop(self) -> None:
-        tasks = [t for t in (self._task, *self._away.values()) if t is not None]
+    def _cancel_tasks(self) -> list[asyncio.Task[None]]:
+        current = asyncio.current_task()
+        tasks = [t for t in (self._task, *self._away.values()) if t is not None and t is not current]
         for task in tasks:
             task.cancel()
-        for task in tasks:
+        self._task, self._away = None, {}
+        return tasks
+
+    async def stop(self) -> None:
+        for task in self._cancel_tasks():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    # ------------------------------------------------------------------------------------- several processes
+    async def refresh(self) -> None:
+        """Follower: rebuild the copy from the store (after a gap, a new owner, or Redis coming back)."""
+        async with self.lock:
+            await self._reload()
+        self.manager.hub.publish(self.id)
+        self.manager.hub.publish_seats(self.id)
+
+    async def _reload(self) -> None:
+        """Under the lock: seats, status and table as stored (stale if the store does not answer)."""
+        try:
+            row = await asyncio.to_thread(self.manager.store.table, self.id)
+        except Exception:
+            self.stale = True
+            return
+        if row is None:
+            return
+        self.seats, self.status = row.seats, row.status
+        if row.seq > 0 or row.status != "waiting":
+            await self._rebuild()
+        else:
+            self.stale = False
+
+    async def follow_change(self, message: dict[str, Any]) -> None:
+        """Follower: the owner stored a change; replay its journal entries on the copy (or, after a gap,
+        rebuild the copy from the store), then tell this process's clients."""
+        from rummoli.snapshot import replay_journal
+
+        async with self.lock:
+            if self.role != "follower":
+                return
+            self.owner = str(message.get("owner") or self.owner)
+            t, at, entries = self.table, message.get("at"), message.get("journal")
+            have = -1 if t is None else len(t.journal)
+            if self.stale or t is None or not isinstance(at, int) or not isinstance(entries, list) or at > have:
+                await self._reload()
+            elif at == have:
+                try:
+                    replay_journal(t, entries)
+                    self.status = str(message.get("status", self.status))
+                except Exception:
+                    log.exception("table %s: a change did not replay; rebuilding the copy", self.id)
+                    await self._reload()
+                else:
+                    if t.seq != message.get("seq"):
+                        await self._reload()
+            elif at + len(entries) > have:  # partly applied already: cannot happen in order; start over
+                await self._reload()
+            clock = message.get("clock")
+            self.remote_clock = None if not clock else (
+                int(clock["seat"]), int(clock["seq"]), asyncio.get_running_loop().time() + float(clock["seconds"]))
+        self.manager.hub.publish(self.id)
+
+    async def follow_seats(self, message: dict[str, Any]) -> None:
+        """Follower: who sits where changed (a seat taken or left, a bot, who is connected)."""
+        if self.role != "follower":
+            return
+        with contextlib.suppress(Exception):
+            row = await asyncio.to_thread(self.manager.store.table, self.id)
+            if row is not None:
+                self.seats = row.seats
+        infos = message.get("infos")
+        self.owner_infos = infos if isinstance(infos, list) else None
+        self.manager.hub.publish_seats(self.id)
+
+    async def promote(self, fence: int) -> None:
+        """This process took the table over: rebuild it from the store (bots' memory included) and drive it."""
+        async with self.lock:
+            self.role, self.fence, self.owner = "owner", fence, None
+            self.remote, self.owner_infos, self.remote_clock = {}, None, None
+            if self.manager.bus is not None:
+                self.manager.bus.unfollow(self.id)
+            await self._reload()
+            self.start_clocks()
+            self.manager.announce(self)
+        self.manager.hub.publish(self.id)
+        self.manager.seats_changed(self)
+
+    def demote(self) -> None:
+        """This process lost the table (its lease was taken over): stop driving it; it becomes a follower,
+        rebuilt from the store before anything reads it."""
+        self.role, self.fence, self.owner, self.stale = "follower", None, None, True
+        self.clock, self.remote = None, {}
+        self._cancel_tasks()
 
 
 def invite_link(base_url: str, table_id: str) -> str:
@@ -419,6 +600,238 @@ class TableManager:
         self.workers = workers
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.name = settings.process_name
+        self.bus: Bus | None = None
+        self._maintainer: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------------------------- several processes
+    def start_cluster(self) -> None:
+        """With a Redis URL: join the other processes (the bus) and start keeping leases (see docs/deploy.md)."""
+        if not self.settings.redis_url:
+            return
+        self.bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.name, self._on_table,
+                       self._on_command, self._on_bus_back)
+        self.bus.start()
+        self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
+
+    def owned(self) -> list[LiveTable]:
+        return [t for t in self.tables.values() if t.role == "owner" and t.fence is not None and t.status != "over"]
+
+    def tell_change(self, live: LiveTable) -> None:
+        """Owner: tell the followers of ``live`` the change just stored (and the turn clock after it)."""
+        change, live._change = live._change, None
+        if self.bus is None or change is None or live.role != "owner":
+            return
+        clock = None
+        if live.clock is not None:
+            left = max(0.0, live.clock.deadline - asyncio.get_running_loop().time())
+            clock = {"seat": live.clock.seat, "seq": live.clock.seq, "seconds": round(left, 3)}
+        self.bus.publish(live.id, {"kind": "change", "table": live.id, "owner": self.name, "fence": live.fence,
+                                   **change, "clock": clock})
+
+    def announce(self, live: LiveTable) -> None:
+        """Owner (just now): followers learn who to forward to, and check they are not behind."""
+        if self.bus is not None:
+            self.bus.publish(live.id, {"kind": "owner", "table": live.id, "owner": self.name, "fence": live.fence,
+                                       "seq": live.seq})
+
+    def seats_changed(self, live: LiveTable) -> None:
+        self.hub.publish_seats(live.id)
+        if self.bus is not None and live.role == "owner":
+            self.bus.publish(live.id, {"kind": "seats", "table": live.id, "infos": live.seat_infos()})
+
+    async def share_presence(self, live: LiveTable) -> None:
+        """Follower: tell the owner how many clients of each seat this process holds."""
+        if self.bus is None:
+            return
+        owner = live.owner or await self._owner_name(live.id)
+        if owner is not None and owner != self.name:
+            live.owner = owner
+            self.bus.tell(owner, {"kind": "cmd", "op": "presence", "table": live.id, "process": self.name,
+                                  "args": {str(k): v for k, v in live.present.items() if v > 0}})
+
+    async def _owner_name(self, table_id: str) -> str | None:
+        with contextlib.suppress(Exception):
+            found = await asyncio.to_thread(self.store.owner, table_id)
+            if found is not None and found[0] is not None and found[2] > time.time():
+                return found[0]
+        return None
+
+    def demote(self, live: LiveTable) -> None:
+        live.demote()
+        if self.bus is not None:
+            self.bus.follow(live.id)
+        asyncio.get_running_loop().create_task(live.refresh())
+
+    async def take(self, table_id: str) -> bool:
+        """Claim a table whose lease is free or has run out; True if this process drives it now."""
+        try:
+            fence = await asyncio.to_thread(self.store.claim, table_id, self.name, self.settings.lease_seconds)
+        except Exception:
+            return False
+        if fence is None:
+            return False
+        live = self.tables.get(table_id)
+        if live is None:
+            await self.get(table_id, fence=fence)
+        elif live.role != "owner" or live.fence != fence:
+            log.warning("table %s: taken over (fence %s)", table_id, fence)
+            await live.promote(fence)
+        return True
+
+    async def forward(self, live: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """Follower: have the owner run ``op`` and return its result; ``None`` if this process has become
+        the owner meanwhile (the caller then runs it here). Refusals come back as :class:`ServerError`."""
+        if self.bus is None:
+            return None
+        for _attempt in range(3):
+            if live.role == "owner":
+                return None
+            owner = live.owner or await self._owner_name(live.id)
+            if owner is None or owner == self.name:
+                if await self.take(live.id) or live.role == "owner":
+                    return None
+                await asyncio.sleep(0.2)
+                continue
+            try:
+                answer = await self.bus.request(owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
+                                                timeout=self.settings.lease_seconds)
+            except BusDown:
+                raise ServerError("unavailable", "another server process drives this table and cannot be reached "
+                                                 "now (the message bus is down); try again soon", status=503) from None
+            except TimeoutError:
+                live.owner = None
+                continue
+            error = answer.get("error")
+            if isinstance(error, dict) and error.get("code") == "moved":
+                live.owner = None
+                await asyncio.sleep(0.1)
+                continue
+            if isinstance(error, dict):
+                raise ServerError(str(error.get("code")), str(error.get("message")), error.get("rule"),
+                                  error.get("seq"), int(error.get("status", 400)))
+            result = answer.get("result")
+            return result if isinstance(result, dict) else {}
+        raise ServerError("unavailable", "the server process that drives this table did not answer; try again",
+                          status=503)
+
+    async def _on_command(self, message: dict[str, Any]) -> None:
+        """Owner: a command another process forwarded (an action, a seat taken...), answered on the bus."""
+        assert self.bus is not None
+        live = self.tables.get(str(message.get("table")))
+        op, args = message.get("op"), message.get("args")
+        if not isinstance(args, dict):
+            return
+        if op == "presence":
+            if live is not None and live.role == "owner":
+                await live.remote_presence(str(message.get("process")), {int(k): int(v) for k, v in args.items()})
+            return
+        if live is None or live.role != "owner":
+            self.bus.answer(message, {"error": {"code": "moved", "message": "this process does not drive the table"}})
+            return
+        result: dict[str, Any] = {}
+        try:
+            if op == "act":
+                await live.act(int(args["seat"]), args["action"], args["seq"])
+            elif op == "join":
+                seat, token = await self.join(live, str(args["name"]), args.get("seat"))
+                result = {"seat": seat, "token": token}
+            elif op == "leave":
+                await self.leave(live, int(args["seat"]))
+            elif op == "start":
+                await self.start_now(live)
+            elif op == "end":
+                await live.end()
+            else:
+                raise ServerError("malformed", f"unknown command {str(op)[:40]!r}")
+        except ServerError as error:
+            self.bus.answer(message, {"error": {"code": error.code, "message": error.message, "rule": error.rule,
+                                                "seq": error.seq, "status": error.status}})
+            return
+        except Exception:
+            log.exception("table %s: a forwarded %s failed", live.id, op)
+            self.bus.answer(message, {"error": {"code": "internal", "message": "the server could not do that; "
+                                                "nothing changed", "status": 500}})
+            return
+        self.bus.answer(message, {"result": result})
+
+    async def _on_table(self, message: dict[str, Any]) -> None:
+        """Follower: what a table's owner published."""
+        live = self.tables.get(str(message.get("table")))
+        if live is None or live.role != "follower":
+            return
+        kind = message.get("kind")
+        if kind == "change":
+            await live.follow_change(message)
+        elif kind == "seats":
+            await live.follow_seats(message)
+        elif kind == "owner":
+            live.owner = str(message.get("owner"))
+            if message.get("seq") != live.seq:
+                await live.refresh()
+            await self.share_presence(live)
+
+    async def _on_bus_back(self) -> None:
+        """Redis is back (or reached for the first time): followers may have missed changes."""
+        for live in list(self.tables.values()):
+            if live.role == "follower":
+                live.owner = None
+                await live.refresh()
+                await self.share_presence(live)
+            elif live.fence is not None:
+                self.announce(live)
+
+    async def _maintain(self) -> None:
+        """Every half second: renew this process's leases, take over tables whose lease ran out, forget
+        the clients of processes that died, and drop copies nobody here watches any more."""
+        lease = self.settings.lease_seconds
+        last_renew = last_alive = 0.0
+        while True:
+            await asyncio.sleep(0.5)
+            now = time.monotonic()
+            try:
+                if now - last_renew >= lease / 3:
+                    owned = self.owned()
+                    kept = await asyncio.to_thread(self.store.renew, self.name, [t.id for t in owned], lease)
+                    last_renew = now
+                    for live in owned:
+                        if live.id not in kept and live.role == "owner" and live.status != "over":
+                            log.warning("table %s: lease lost to another process", live.id)
+                            self.demote(live)
+                free = await asyncio.to_thread(self.store.unowned, 0.0)
+                # tables this process shows first (its clients are waiting), then a share of the rest
+                free.sort(key=lambda table_id: table_id not in self.tables)
+                for table_id in free[:50]:
+                    await self.take(table_id)
+                if now - last_alive >= 2.0 and self.bus is not None and self.bus.up:
+                    last_alive = now
+                    await self._forget_dead_processes()
+                for live in list(self.tables.values()):
+                    if live.role == "follower" or live.status == "over":
+                        self._drop_if_idle(live, now)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("lease upkeep failed (%s); trying again", type(error).__name__)
+
+    async def _forget_dead_processes(self) -> None:
+        assert self.bus is not None
+        names = {name for live in self.owned() for name in live.remote}
+        alive = await self.bus.alive(names)
+        for live in self.owned():
+            for name in list(live.remote):
+                if name not in alive:
+                    await live.remote_presence(name, {})
+
+    def _drop_if_idle(self, live: LiveTable, now: float) -> None:
+        if self.hub.listeners(live.id):
+            live.idle_since = None
+        elif live.idle_since is None:
+            live.idle_since = now
+        elif now - live.idle_since > 30.0 and not live.lock.locked():
+            self.tables.pop(live.id, None)
+            if self.bus is not None:
+                self.bus.unfollow(live.id)
 
     async def decide(self, bot: Any, view: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         """A bot's decision, made in a worker process (in a thread when the server has no workers)."""
@@ -429,7 +842,10 @@ class TableManager:
 
     # ------------------------------------------------------------------------------------- loading
     async def recover_all(self) -> int:
-        """Bring back every table still waiting or in play (after a start or a crash)."""
+        """Bring back every table still waiting or in play (after a start or a crash). With several
+        processes the lease upkeep does this instead: each table goes to one process."""
+        if self.bus is not None:
+            return 0
         ids = await asyncio.to_thread(self.store.table_ids, None)
         count = 0
         for table_id in ids:
@@ -439,7 +855,9 @@ class TableManager:
                 count += 1
         return count
 
-    async def get(self, table_id: str, active_only: bool = False) -> LiveTable | None:
+    async def get(self, table_id: str, active_only: bool = False, fence: int | None = None) -> LiveTable | None:
+        """The table, loaded from the store if this process does not hold it yet. With several processes,
+        loading claims it if no live process owns it (``fence``: already claimed), else follows it."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
@@ -456,11 +874,21 @@ class TableManager:
             seats = row.seats
             live = LiveTable(row.id, row.options, row.creator_seat, seats, self, status=row.status,
                              created_at=row.created_at)
+            if self.bus is not None and row.status != "over":
+                if fence is None:
+                    fence = await asyncio.to_thread(self.store.claim, table_id, self.name, self.settings.lease_seconds)
+                if fence is None:
+                    live.role = "follower"
+                    self.bus.follow(table_id)  # before reading the store: no change can fall in between
+                live.fence = fence
             if row.seq > 0 or row.status != "waiting":
                 recovery = await asyncio.to_thread(self.store.recover, table_id)
                 if recovery is not None:
                     live._restore(recovery)
             self.tables[table_id] = live
+            if live.fence is not None:
+                live.start_clocks()
+                self.announce(live)
         self._loading.pop(table_id, None)
         return live
 
@@ -512,6 +940,8 @@ class TableManager:
         await asyncio.to_thread(
             self.store.create_table, live.id, game, ruleset_name, options, creator,
             seats)
+        if self.bus is not None:
+            live.fence = await asyncio.to_thread(self.store.claim, live.id, self.name, self.settings.lease_seconds)
         self.tables[live.id] = live
         if full:
             await self._start(live, trial)
@@ -524,16 +954,25 @@ class TableManager:
                 return
             if table is None:
                 table = self._new_table(live.options, [s.name for s in live.seats], [s.bot for s in live.seats])
+            await asyncio.to_thread(self.store.start_table, live.id, int(table.seq), table.snapshot(), live.fence)
             live.table = table
             live._bot_states = [None if b is None else b.state() for b in table.bots]
-            await asyncio.to_thread(self.store.start_table, live.id, int(table.seq), table.snapshot())
             live.status = "playing"
+            live._change = {"at": None, "seq": int(table.seq), "status": "playing"}  # followers: read the store
             live.start_clocks()  # a person who never comes is played by a bot after the grace period
         self.hub.publish(live.id)
-        self.hub.publish_seats(live.id)
+        self.seats_changed(live)
 
     async def join(self, live: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
         """Give a person an open seat and its token; start the evening when no seat is left open."""
+        if live.role == "follower":
+            result = await self.forward(live, "join", {"name": name, "seat": seat})
+            if result is not None:
+                with contextlib.suppress(Exception):  # so the new token works here at once
+                    row = await asyncio.to_thread(self.store.table, live.id)
+                    if row is not None:
+                        live.seats = row.seats
+                return int(result["seat"]), str(result["token"])
         async with live.lock:
             if live.status != "waiting":
                 raise ServerError("over" if live.status == "over" else "unavailable",
@@ -554,13 +993,15 @@ class TableManager:
                 raise ServerError("unavailable", f"seat {seat} was just taken", status=409)
             live.seats[seat] = SeatRow(name, None, hashed)
             full = all(s.token_hash is not None for s in live.seats if s.person)
-        self.hub.publish_seats(live.id)
+        self.seats_changed(live)
         if full:
             await self._start(live)
         return seat, token
 
     async def start_now(self, live: LiveTable) -> None:
         """The creator starts without waiting: bots take the seats still open."""
+        if live.role == "follower" and await self.forward(live, "start", {}) is not None:
+            return
         async with live.lock:
             if live.status != "waiting":
                 raise ServerError("unavailable", "this table's evening has already started", status=409)
@@ -574,6 +1015,11 @@ class TableManager:
     async def leave(self, live: LiveTable, seat: int) -> None:
         """A person leaves: their token stops working; a bot plays the seat for the rest of the evening
         (before the evening starts the seat simply opens again)."""
+        if live.role == "follower" and await self.forward(live, "leave", {"seat": seat}) is not None:
+            for listener in self.hub.listeners(live.id):
+                if getattr(listener, "seat", None) == seat:
+                    listener.close(4001, "you left this seat")
+            return
         async with live.lock:
             state = live.seats[seat]
             await asyncio.to_thread(self.store.leave_seat, live.id, seat, live.status != "waiting")
@@ -586,9 +1032,18 @@ class TableManager:
                 listener.close(4001, "you left this seat")
         if live.status == "playing":
             await live.set_bot(seat, self.settings.takeover_level)
-        self.hub.publish_seats(live.id)
+        self.seats_changed(live)
 
     async def close(self) -> None:
+        if self._maintainer is not None:
+            self._maintainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._maintainer
         for live in list(self.tables.values()):
             await live.stop()
+        if self.bus is not None:
+            # a clean stop hands the tables on at once instead of after their leases run out
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.release, self.name, [t.id for t in self.owned()])
+            await self.bus.close()
 

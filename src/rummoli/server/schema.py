@@ -4,6 +4,9 @@ Tables:
 
 * ``tables``    one row per table: its options, its creator's seat and ``seq``, the number of the last event
   stored -- the compare-and-set point every write goes through, so two writers can never both extend a table.
+  With several server processes, ``owner``, ``fence`` and ``lease_until`` say which process drives the table:
+  a lease with a fencing number, checked in the same compare-and-set, so an owner that lost its lease can
+  write nothing.
 * ``seats``     who sits where: a display name, a bot level, or a person's seat token stored only as a hash.
 * ``actions``   every change to a table in order, keyed by ``(table_id, seq)`` (unique: an action is stored
   once, or not at all), with the seat and the action as the engine received it.
@@ -42,6 +45,11 @@ tables = Table(
     Column("creator_seat", Integer, nullable=False),
     Column("seq", Integer, nullable=False),
     Column("status", String(16), nullable=False),  # playing | over
+    # Several processes (docs/deploy.md): the process that drives the table, until when, and the fencing
+    # number that goes up with every change of owner. Every write checks it with ``seq``.
+    Column("owner", String(64), nullable=True),
+    Column("fence", Integer, nullable=False, server_default="0"),
+    Column("lease_until", Float, nullable=False, server_default="0"),
 )
 
 seats = Table(
@@ -79,3 +87,4 @@ snapshots = Table(
 )
 
 Index("ix_tables_status", tables.c.status)
+Index("ix_tables_lease", tables.c.status, tables.c.lease_until)

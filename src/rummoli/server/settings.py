@@ -13,6 +13,8 @@ environment variables (``RUMMOLI_*``) set any of them for deployments.
 from __future__ import annotations
 
 import os
+import secrets
+import socket
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -32,6 +34,16 @@ class Settings:
     data_dir: Path = field(default_factory=default_data_dir)
     #: SQLAlchemy URL; empty means the embedded SQLite file ``rummoli.sqlite3`` in ``data_dir``.
     database_url: str = ""
+    #: Redis URL. Set, this process is one of several sharing ``database_url`` (PostgreSQL): each table is
+    #: driven by one owner process under a lease, and updates fan out over Redis (docs/deploy.md).
+    redis_url: str = ""
+    #: What every Redis channel and key of this site starts with (two sites on one Redis need two prefixes).
+    redis_prefix: str = "rummoli"
+    #: Seconds a table's lease lasts; its owner renews it every third of that. A dead owner's tables are
+    #: taken over by another process once their leases run out.
+    lease_seconds: float = 3.0
+    #: This process's name among several (default: host, process id and a random part).
+    process_name: str = ""
     #: Browser origins allowed on the websocket besides the server's own address (``https://example.org``).
     allowed_origins: tuple[str, ...] = ()
     #: Seconds between a bot's turn coming up and its move being shown (so people can follow).
@@ -66,6 +78,8 @@ class Settings:
         self.data_dir = Path(self.data_dir)
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'rummoli.sqlite3'}"
+        if not self.process_name:
+            self.process_name = f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
 
     @classmethod
     def from_env(cls, **given: object) -> Settings:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Engine, case, create_engine, delete, event, func, insert, select, update
 
 from rummoli.server import schema
 
@@ -106,6 +106,10 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes start at once on one database: one migrates, the others wait for it (the
+            # lock is the transaction's, so it is released with it).
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7412031)")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -141,13 +145,14 @@ class Store:
                 {"table_id": table_id, "seat": seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
                  "left": s.left} for seat, s in enumerate(seats)])
 
-    def start_table(self, table_id: str, seq: int, snapshot: dict[str, Any]) -> None:
+    def start_table(self, table_id: str, seq: int, snapshot: dict[str, Any], fence: int | None = None) -> None:
         """The evening starts: its first snapshot (the first deal) and ``seq``, or :class:`StoreConflict`."""
         now = time.time()
+        where = [schema.tables.c.id == table_id, schema.tables.c.status == "waiting", schema.tables.c.seq == 0]
+        if fence is not None:
+            where.append(schema.tables.c.fence == fence)
         with self.engine.begin() as conn:
-            moved = conn.execute(update(schema.tables).where(
-                schema.tables.c.id == table_id, schema.tables.c.status == "waiting", schema.tables.c.seq == 0,
-            ).values(seq=seq, status="playing", updated_at=now))
+            moved = conn.execute(update(schema.tables).where(*where).values(seq=seq, status="playing", updated_at=now))
             if moved.rowcount != 1:
                 raise StoreConflict(f"table {table_id} has already started")
             conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=seq, data=_dumps(snapshot),
@@ -210,12 +215,15 @@ class Store:
 
     # ------------------------------------------------------------------------------------- the log
     def append(self, table_id: str, seen_seq: int, new_seq: int, kind: str, seat: int | None,
-               payload: dict[str, Any], snapshot: dict[str, Any] | None = None, status: str | None = None) -> None:
+               payload: dict[str, Any], snapshot: dict[str, Any] | None = None, status: str | None = None,
+               fence: int | None = None) -> None:
         """Store one change of a table in one transaction, or nothing (:class:`StoreConflict`).
 
-        The table's ``seq`` moves from ``seen_seq`` to ``new_seq``. A change that made events
-        (``new_seq > seen_seq``) is logged as an action at ``new_seq``; one that made none (a seat handed
-        to a bot) is kept only as a snapshot. ``snapshot`` (the whole table at ``new_seq``) replaces any
+        The table's ``seq`` moves from ``seen_seq`` to ``new_seq``; with several processes the writer's
+        ``fence`` must also still be the table's (an owner whose lease was taken over writes nothing). A
+        change that made events (``new_seq > seen_seq``) is logged as an action at ``new_seq``; one that
+        made none (a seat handed to a bot) is kept only as a snapshot. ``snapshot`` (the whole table at
+        ``new_seq``) replaces any
         earlier snapshot at that seq.
         """
         now = time.time()
@@ -223,10 +231,13 @@ class Store:
             values: dict[str, Any] = {"seq": new_seq, "updated_at": now}
             if status is not None:
                 values["status"] = status
-            moved = conn.execute(update(schema.tables).where(
-                schema.tables.c.id == table_id, schema.tables.c.seq == seen_seq).values(**values))
+            where = [schema.tables.c.id == table_id, schema.tables.c.seq == seen_seq]
+            if fence is not None:
+                where.append(schema.tables.c.fence == fence)
+            moved = conn.execute(update(schema.tables).where(*where).values(**values))
             if moved.rowcount != 1:
-                raise StoreConflict(f"table {table_id} is no longer at seq {seen_seq}")
+                raise StoreConflict(f"table {table_id} is no longer at seq {seen_seq}"
+                                    + ("" if fence is None else f" with fence {fence}"))
             if new_seq > seen_seq:
                 conn.execute(insert(schema.actions).values(table_id=table_id, seq=new_seq, kind=kind, seat=seat,
                                                            payload=_dumps(payload), created_at=now))
@@ -235,6 +246,60 @@ class Store:
                                                             schema.snapshots.c.seq == new_seq))
                 conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=new_seq, data=_dumps(snapshot),
                                                              created_at=now))
+
+    # ------------------------------------------------------------------------------------- leases
+    # Why the lease lives here and not in Redis: its fencing number must be checked in the same transaction
+    # as the write it guards (``append``), and only the database can do that. Clocks matter only for how soon
+    # a dead owner's table is taken over, never for safety: a writer whose fence has moved on writes nothing.
+
+    def claim(self, table_id: str, owner: str, seconds: float) -> int | None:
+        """Become the owner of a table whose lease is free, has run out or is already ``owner``'s, for
+        ``seconds``: its fencing number (raised when the owner changes), or ``None`` if another holds it."""
+        now = time.time()
+        t = schema.tables.c
+        with self.engine.begin() as conn:
+            moved = conn.execute(update(schema.tables).where(
+                t.id == table_id, t.status != "over", (t.owner.is_(None)) | (t.lease_until < now) | (t.owner == owner),
+            ).values(fence=case((t.owner == owner, t.fence), else_=t.fence + 1), owner=owner,
+                     lease_until=now + seconds))
+            if moved.rowcount != 1:
+                return None
+            fence = conn.execute(select(t.fence).where(t.id == table_id)).scalar_one()
+            return int(fence)
+
+    def renew(self, owner: str, table_ids: list[str], seconds: float) -> set[str]:
+        """Extend ``owner``'s leases on ``table_ids``; the ids it still holds (the others were taken over)."""
+        if not table_ids:
+            return set()
+        t = schema.tables.c
+        with self.engine.begin() as conn:
+            rows = conn.execute(update(schema.tables).where(t.id.in_(table_ids), t.owner == owner)
+                                .values(lease_until=time.time() + seconds).returning(t.id))
+            return {r[0] for r in rows}
+
+    def release(self, owner: str, table_ids: list[str]) -> None:
+        """Give up leases (a process stopping cleanly): another process may take the tables at once."""
+        if not table_ids:
+            return
+        t = schema.tables.c
+        with self.engine.begin() as conn:
+            conn.execute(update(schema.tables).where(t.id.in_(table_ids), t.owner == owner)
+                         .values(owner=None, lease_until=0))
+
+    def unowned(self, older_than: float, limit: int = 200) -> list[str]:
+        """Tables waiting or in play with no owner, or whose lease ran out more than ``older_than`` ago."""
+        t = schema.tables.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t.id).where(t.status != "over", t.lease_until < time.time() - older_than)
+                                .order_by(t.lease_until).limit(limit))
+            return [r[0] for r in rows]
+
+    def owner(self, table_id: str) -> tuple[str | None, int, float] | None:
+        """Who owns a table, its fence and until when (``None``: no such table)."""
+        t = schema.tables.c
+        with self.engine.connect() as conn:
+            row = conn.execute(select(t.owner, t.fence, t.lease_until).where(t.id == table_id)).first()
+            return None if row is None else (row[0], int(row[1]), float(row[2]))
 
     # ------------------------------------------------------------------------------------- recovery
     def recover(self, table_id: str) -> Recovery | None:
