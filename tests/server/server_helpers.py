@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,21 +52,24 @@ class Server:
     def start(self) -> Server:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
                **self.env}
+        return self.launch([sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data",
+                            str(self.data), *self.args], env)
+
+    def launch(self, argv: list[str], env: dict[str, str] | None = None, seconds: float = 30) -> Server:
+        """Start ``argv`` (its output in server.log) and wait until ``/healthz`` answers 200 on our port."""
         log = (self.data / "server.log").open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data", str(self.data),
-             *self.args], stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
+        self.proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server stopped at start:\n{self.log()}")
+                raise RuntimeError(f"{argv[0]} stopped at start:\n{self.log()}")
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError(f"the server did not answer in 30 s:\n{self.log()}")
+        raise RuntimeError(f"{argv[0]} did not answer in {seconds} s:\n{self.log()}")
 
     def log(self) -> str:
         path = self.data / "server.log"
@@ -222,3 +226,117 @@ def play(clients: list[Client], rng: random.Random, until: Any, timeout: float =
             for client in clients:
                 with contextlib.suppress(TimeoutError):
                     client.recv(0.05)
+
+
+# ------------------------------------------------------------------ the same table on two servers
+# (tests/server/test_server_crash.py; tests/multi/ plays them on several processes)
+
+
+class Party:
+    """The people of one table on one server: a client per person's seat and a spectator."""
+
+    def __init__(self, server: Server, table_id: str, tokens: dict[int, str]) -> None:
+        self.server, self.table_id, self.tokens = server, table_id, tokens
+        self.connect()
+
+    def connect(self) -> None:
+        self.seats = {seat: self.server.client(self.table_id, token) for seat, token in self.tokens.items()}
+        self.watcher = self.server.client(self.table_id)
+
+    def close(self) -> None:
+        for client in [*self.seats.values(), self.watcher]:
+            client.close()
+
+    def settle(self, after: int = -1, timeout: float = 30) -> None:
+        """Wait until the table has gone past ``after`` and waits for a person (or is over), and every client
+        has seen all of it."""
+        deadline = time.monotonic() + timeout
+
+        def waiting() -> bool:
+            view = self.watcher.view
+            if self.watcher.seq <= after:
+                return False
+            if view.get("over"):
+                return True
+            people = [s for s in view.get("to_act", []) if view["seats"][s]["bot"] is None]
+            return bool(people) and not view.get("hand_over")
+
+        while not waiting():
+            self.watcher.recv(max(0.01, deadline - time.monotonic()))
+        for client in self.seats.values():
+            while client.seq < self.watcher.seq:
+                client.recv(max(0.01, deadline - time.monotonic()))
+            assert client.seq == self.watcher.seq
+
+    def views(self) -> dict[Any, Any]:
+        out: dict[Any, Any] = {seat: c.view for seat, c in self.seats.items()}
+        out[None] = self.watcher.view
+        return out
+
+    def histories(self) -> dict[Any, Any]:
+        """Every event each seat (and a spectator) may see, from the first, as a client reconnecting gets them."""
+        out: dict[Any, Any] = {}
+        for seat, token in [*self.tokens.items(), (None, None)]:
+            client = self.server.client(self.table_id, token, since=0)
+            out[seat] = client.welcome["events"]
+            assert [e["seq"] for e in out[seat]] == list(range(1, client.welcome["seq"] + 1))
+            client.close()
+        return out
+
+    def mover(self) -> Client | None:
+        view = self.watcher.view
+        for seat in view.get("to_act", []):
+            if seat in self.seats and view["seats"][seat]["bot"] is None:
+                return self.seats[seat]
+        return None
+
+
+def open_table(server: Server, ruleset: str, people: int, bots: list[str], seed: str | None, hands: int = 3,
+               joiners: list[Server] | None = None,
+               party: Callable[[str, dict[int, str]], Party] | None = None) -> Party:
+    """A table created at ``server`` (its other people's seats taken through ``joiners`` in turn, default the
+    same server), its people's clients made by ``party`` (default: a :class:`Party` on ``server``)."""
+    seats: list[dict[str, Any]] = [{} for _ in range(people)] + [{"bot": b} for b in bots]
+    created = server.create(ruleset=ruleset, seats=seats, seed=seed, hands=hands, chips=60)
+    tokens = {0: created["token"]}
+    for k in range(1, people):
+        via = joiners[k % len(joiners)] if joiners else server
+        answer = via.post(f"/api/tables/{created['id']}/seats", {"name": f"P{k}"})
+        assert answer.status_code == 201, answer.text
+        joined = answer.json()
+        tokens[joined["seat"]] = joined["token"]
+    made = party(created["id"], tokens) if party else Party(server, created["id"], tokens)
+    made.settle()
+    return made
+
+
+STEER = {"auction": "keep", "poker": "swap"}  # the dealer's choice that leads to that phase
+
+
+def step(pair: tuple[Party, Party], rng: random.Random, towards: str | None = None) -> bool:
+    """One person's decision, made at both servers; False once the evening is over."""
+    a, b = pair
+    assert a.views() == b.views()
+    mover = a.mover()
+    if mover is None:
+        return False
+    action = choose(mover.view, rng)
+    steer = [x for x in mover.view["hand"]["legal_actions"] if x["action"] == STEER.get(towards or "")]
+    if steer:
+        action = dict(steer[0])
+    seat, seq = mover.seat, mover.seq
+    for party in pair:
+        party.seats[seat].act(action)  # type: ignore[index]
+    for party in pair:
+        party.settle(after=seq)
+    return True
+
+
+def drive_to(pair: tuple[Party, Party], rng: random.Random, phase: str | None, moves: int) -> None:
+    """Play until the hand in play is in ``phase`` (or ``moves`` decisions, or the evening ends)."""
+    for _ in range(moves):
+        hand = pair[0].watcher.view.get("hand") or {}
+        if phase is not None and hand.get("phase") == phase and not pair[0].watcher.view.get("hand_over"):
+            return
+        if not step(pair, rng, phase):
+            return
