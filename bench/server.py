@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,35 +135,49 @@ async def player(url: str, table: str, token: str, seat: int, think: tuple[float
                 acting = asyncio.get_running_loop().create_task(act(seq))
 
 
-async def open_tables(base: str, count: int, ruleset: str) -> list[tuple[str, list[str]]]:
+async def open_tables(base: str | list[str], count: int, ruleset: str) -> list[tuple[str, list[str]]]:
+    """``count`` tables of four people; with several servers' addresses, the k-th table is created through the
+    k-th of them (bench/cluster.py)."""
+    bases = [base] if isinstance(base, str) else base
     limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         async def one(k: int) -> tuple[str, list[str]]:
-            created = (await http.post("/api/tables", json={"name": f"A{k}", "ruleset": ruleset, "chips": 100000,
-                                                            "seats": [{}, {}, {}, {}]})).json()
+            at = bases[k % len(bases)]
+            created = (await http.post(f"{at}/api/tables", json={
+                "name": f"A{k}", "ruleset": ruleset, "chips": 100000, "seats": [{}, {}, {}, {}]})).json()
             tokens = [created["token"]]
             for name in ("B", "C", "D"):
-                joined = (await http.post(f"/api/tables/{created['id']}/seats", json={"name": f"{name}{k}"})).json()
+                joined = (await http.post(f"{at}/api/tables/{created['id']}/seats", json={"name": f"{name}{k}"})).json()
                 tokens.append(joined["token"])
             return created["id"], tokens
 
         return list(await asyncio.gather(*(one(k) for k in range(count))))
 
 
-async def run_load(port: int, pid: int, tables: list[tuple[str, list[str]]], think: tuple[float, float],
-                   warmup: float, seconds: float) -> dict[str, float]:
+async def run_load(port: int | list[int], pid: int | list[int], tables: list[tuple[str, list[str]]],
+                   think: tuple[float, float], warmup: float, seconds: float,
+                   meters: dict[str, Callable[[], float]] | None = None) -> dict[str, float]:
+    """Play ``tables`` for ``warmup`` + ``seconds``; the figures of the measured window. With several ports (the
+    processes of one site, bench/cluster.py) seat s of the k-th table plays through port k + s (so every table
+    has people on every process), and the CPU time is the sum over ``pid``. Each of ``meters`` (CPU seconds so
+    far of something else: the database, Redis) gives ``cpu_NAME_ms``, its CPU time per action."""
+    ports = [port] if isinstance(port, int) else port
+    pids = [pid] if isinstance(pid, int) else pid
     recorder = Recorder(seats=4)
     stop = asyncio.Event()
     rng = random.Random(12)
-    tasks = [asyncio.create_task(player(f"ws://127.0.0.1:{port}/ws/tables/{table}", table, token, seat, think,
-                                        recorder, stop, random.Random(rng.random())))
-             for table, tokens in tables for seat, token in enumerate(tokens)]
+    tasks = [asyncio.create_task(player(f"ws://127.0.0.1:{ports[(k + seat) % len(ports)]}/ws/tables/{table}", table,
+                                        token, seat, think, recorder, stop, random.Random(rng.random())))
+             for k, (table, tokens) in enumerate(tables) for seat, token in enumerate(tokens)]
     await asyncio.sleep(warmup)
     recorder.measuring = True
-    cpu0, t0, own0 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    meters = meters or {}
+    cpu0, t0, own0 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
+    other0 = {name: meter() for name, meter in meters.items()}
     await asyncio.sleep(seconds)
     recorder.measuring = False
-    cpu1, t1, own1 = cpu_seconds(pid), time.perf_counter(), time.process_time()
+    cpu1, t1, own1 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
+    other1 = {name: meter() for name, meter in meters.items()}
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(recorder.latencies)
@@ -175,6 +190,7 @@ async def run_load(port: int, pid: int, tables: list[tuple[str, list[str]]], thi
         "max": lat[-1] * 1000 if lat else float("nan"),
         "cpu_per_action_ms": (cpu1 - cpu0) / max(1, served) * 1000, "cpu_share": (cpu1 - cpu0) / elapsed,
         "errors": recorder.errors, "generator_share": (own1 - own0) / elapsed,
+        **{f"cpu_{name}_ms": (other1[name] - other0[name]) / max(1, served) * 1000 for name in meters},
     }
 
 
@@ -200,16 +216,29 @@ def engine_baseline(ruleset: str, actions: int = 3000) -> float:
 
 
 class ServerProcess:
-    def __init__(self, data: Path, profile: Path | None) -> None:
-        self.port = free_port()
-        env = {**os.environ}
+    """``rummoli serve`` on a free port (or ``port``) with ``args`` and ``env`` added (bench/cluster.py starts
+    several on PostgreSQL and Redis); its log in ``data``/server.log."""
+
+    def __init__(self, data: Path, profile: Path | None, *args: str, env: dict[str, str] | None = None,
+                 port: int | None = None) -> None:
+        self.data, self.args = data, args
+        self.port = port or free_port()
+        self.env = {**os.environ, **(env or {})}
         if profile is not None:
-            env["RUMMOLI_PROFILE"] = str(profile)
+            self.env["RUMMOLI_PROFILE"] = str(profile)
+        self.start()
+
+    def start(self) -> None:
+        self.data.mkdir(parents=True, exist_ok=True)
+        log = (self.data / "server.log").open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data", str(data),
-             "--hand-pause", "1", "--bot-workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+            [sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data", str(self.data),
+             "--hand-pause", "1", "--bot-workers", "1", *self.args], stdout=subprocess.DEVNULL, stderr=log,
+            env=self.env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped at start: see {self.data / 'server.log'}")
             try:
                 if httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=1).status_code == 200:
                     return
@@ -217,7 +246,14 @@ class ServerProcess:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
+    def kill(self) -> None:
+        """``kill -9``."""
+        self.proc.kill()
+        self.proc.wait(30)
+
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.send_signal(signal.SIGINT)
         try:
             self.proc.wait(30)
