@@ -497,6 +497,20 @@ class LiveTable:
                 await task
 
     # ------------------------------------------------------------------------------------- several processes
+    async def recover_stale(self) -> None:
+        """A stale table (a write failed, or its copy could not be read): rebuild it and, for an owner,
+        go on with its next move by itself."""
+        async with self.lock:
+            if not self.stale:
+                return
+            await self._reload()
+            if self.stale:
+                return
+            if self.role == "owner":
+                self._plan()
+        self.manager.hub.publish(self.id)
+        self.manager.hub.publish_seats(self.id)
+
     async def refresh(self) -> None:
         """Follower: rebuild the copy from the store (after a gap, a new owner, or Redis coming back)."""
         async with self.lock:
@@ -606,12 +620,12 @@ class TableManager:
 
     # ------------------------------------------------------------------------------------- several processes
     def start_cluster(self) -> None:
-        """With a Redis URL: join the other processes (the bus) and start keeping leases (see docs/deploy.md)."""
-        if not self.settings.redis_url:
-            return
-        self.bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.name, self._on_table,
-                       self._on_command, self._on_bus_back)
-        self.bus.start()
+        """Start the upkeep (:meth:`_maintain`); with a Redis URL, first join the other processes (the bus)
+        and keep leases (see docs/deploy.md)."""
+        if self.settings.redis_url:
+            self.bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.name, self._on_table,
+                           self._on_command, self._on_bus_back)
+            self.bus.start()
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
 
     def owned(self) -> list[LiveTable]:
@@ -653,7 +667,7 @@ class TableManager:
     async def _owner_name(self, table_id: str) -> str | None:
         with contextlib.suppress(Exception):
             found = await asyncio.to_thread(self.store.owner, table_id)
-            if found is not None and found[0] is not None and found[2] > time.time():
+            if found is not None and found[0] is not None and found[2] > 0:
                 return found[0]
         return None
 
@@ -782,14 +796,22 @@ class TableManager:
                 self.announce(live)
 
     async def _maintain(self) -> None:
-        """Every half second: renew this process's leases, take over tables whose lease ran out, forget
-        the clients of processes that died, and drop copies nobody here watches any more."""
+        """Every half second: rebuild the tables a failed write left stale (once the database answers
+        again) and go on with them; with several processes also renew this process's leases, take over
+        tables whose lease ran out, forget the clients of processes that died, and drop copies nobody here
+        watches any more."""
         lease = self.settings.lease_seconds
         last_renew = last_alive = 0.0
+        failing = False
         while True:
             await asyncio.sleep(0.5)
             now = time.monotonic()
             try:
+                for live in list(self.tables.values()):
+                    if live.stale:
+                        await live.recover_stale()
+                if self.bus is None:
+                    continue
                 if now - last_renew >= lease / 3:
                     owned = self.owned()
                     kept = await asyncio.to_thread(self.store.renew, self.name, [t.id for t in owned], lease)
@@ -809,10 +831,16 @@ class TableManager:
                 for live in list(self.tables.values()):
                     if live.role == "follower" or live.status == "over":
                         self._drop_if_idle(live, now)
+                if failing:
+                    log.warning("lease upkeep works again")
+                failing = False
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.warning("lease upkeep failed (%s); trying again", type(error).__name__)
+                if not failing:
+                    log.warning("lease upkeep failed (%s, the database?); trying again every half second",
+                                type(error).__name__)
+                failing = True
 
     async def _forget_dead_processes(self) -> None:
         assert self.bus is not None

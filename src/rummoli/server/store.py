@@ -94,6 +94,12 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
+    if url.startswith("postgresql"):
+        # A process that stops in the middle of a transaction (SIGSTOP, a long pause) must not hold a
+        # table's row lock for long: the server ends such a session after a second, and nobody waits for
+        # a lock more than two, so another process can take the table over when its lease runs out.
+        options = "-c idle_in_transaction_session_timeout=1000 -c lock_timeout=2000"
+        return create_engine(url, pool_pre_ping=True, connect_args={"options": options})
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -121,6 +127,13 @@ class Store:
         if url.startswith("sqlite:///"):
             Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         self.engine = make_engine(url)
+        # Leases are timed by the database's clock, read when the statement runs (after any wait for a
+        # lock), so processes on machines whose clocks differ agree, and a claim that waited is not dated
+        # from before its wait.
+        if self.engine.dialect.name == "postgresql":
+            self.now: Any = func.extract("epoch", func.clock_timestamp())
+        else:
+            self.now = (func.julianday("now") - 2440587.5) * 86400.0
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -255,7 +268,7 @@ class Store:
     def claim(self, table_id: str, owner: str, seconds: float) -> int | None:
         """Become the owner of a table whose lease is free, has run out or is already ``owner``'s, for
         ``seconds``: its fencing number (raised when the owner changes), or ``None`` if another holds it."""
-        now = time.time()
+        now = self.now
         t = schema.tables.c
         with self.engine.begin() as conn:
             moved = conn.execute(update(schema.tables).where(
@@ -274,7 +287,7 @@ class Store:
         t = schema.tables.c
         with self.engine.begin() as conn:
             rows = conn.execute(update(schema.tables).where(t.id.in_(table_ids), t.owner == owner)
-                                .values(lease_until=time.time() + seconds).returning(t.id))
+                                .values(lease_until=self.now + seconds).returning(t.id))
             return {r[0] for r in rows}
 
     def release(self, owner: str, table_ids: list[str]) -> None:
@@ -290,15 +303,15 @@ class Store:
         """Tables waiting or in play with no owner, or whose lease ran out more than ``older_than`` ago."""
         t = schema.tables.c
         with self.engine.connect() as conn:
-            rows = conn.execute(select(t.id).where(t.status != "over", t.lease_until < time.time() - older_than)
+            rows = conn.execute(select(t.id).where(t.status != "over", t.lease_until < self.now - older_than)
                                 .order_by(t.lease_until).limit(limit))
             return [r[0] for r in rows]
 
     def owner(self, table_id: str) -> tuple[str | None, int, float] | None:
-        """Who owns a table, its fence and until when (``None``: no such table)."""
+        """Who owns a table, its fence and the seconds its lease has left (``None``: no such table)."""
         t = schema.tables.c
         with self.engine.connect() as conn:
-            row = conn.execute(select(t.owner, t.fence, t.lease_until).where(t.id == table_id)).first()
+            row = conn.execute(select(t.owner, t.fence, t.lease_until - self.now).where(t.id == table_id)).first()
             return None if row is None else (row[0], int(row[1]), float(row[2]))
 
     # ------------------------------------------------------------------------------------- recovery
