@@ -218,9 +218,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def list_tables(request: Request, open: bool = False) -> TableList:
         """The tables waiting or in play (newest first, at most 100); with `open=true`, only those with a
         seat free to take."""
-        lives = [t for t in manager().tables.values() if t.status != "over"]
-        lives.sort(key=lambda t: -t.created_at)
-        summaries = [t.summary(base_url(request)) for t in lives]
+        summaries = await manager().listing(base_url(request))
         if open:
             summaries = [s for s in summaries if s["open_seats"] > 0]
         return TableList(tables=[TableSummary(**s) for s in summaries[:100]])

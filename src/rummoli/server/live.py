@@ -30,7 +30,7 @@ from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.defaults import safe_default
 from rummoli.server.hub import Hub
 from rummoli.server.settings import Settings
-from rummoli.server.store import Recovery, SeatRow, Store, StoreConflict, token_hash
+from rummoli.server.store import Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
 
 log = logging.getLogger("rummoli.server")
 
@@ -140,12 +140,14 @@ class LiveTable:
                         "connected": here})
         return out
 
-    def summary(self, base_url: str) -> dict[str, Any]:
+    def summary(self, base_url: str, stored: TableRow | None = None) -> dict[str, Any]:
+        """What anyone may see of the table; ``stored``: a table this process does not hold, as stored."""
         infos = self.seat_infos()
+        hand_no = self.table.hand_no if self.table is not None else stored.hand_no if stored is not None else 0
         return {
             "id": self.id, "game": self.game, "ruleset": self.options["ruleset_name"], "seats": infos,
             "open_seats": sum(1 for s in infos if s["open"]) if self.status == "waiting" else 0,
-            "hand_no": 0 if self.table is None else self.table.hand_no, "seq": self.seq,
+            "hand_no": hand_no, "seq": self.seq if stored is None else stored.seq,
             "over": self.status == "over", "turn_timer": self.options.get("turn_timer"),
             "created_at": self.created_at, "invite": invite_link(base_url, self.id),
         }
@@ -204,7 +206,7 @@ class LiveTable:
         status = "over" if t.over else "playing"
         try:
             await asyncio.to_thread(self.manager.store.append, self.id, seen_seq, new_seq, kind, seat, payload,
-                                    snapshot, status, self.fence)
+                                    snapshot, status, self.fence, t.hand_no)
         except StoreConflict:
             if self.fence is None:
                 raise
@@ -676,6 +678,22 @@ class TableManager:
         if self.bus is not None:
             self.bus.follow(live.id)
         asyncio.get_running_loop().create_task(live.refresh())
+
+    async def listing(self, base_url: str) -> list[dict[str, Any]]:
+        """Summaries of the tables waiting or in play, newest first; with several processes the newest 100,
+        as stored for the tables other processes hold."""
+        if self.bus is None:
+            lives = sorted((t for t in self.tables.values() if t.status != "over"), key=lambda t: -t.created_at)
+            return [t.summary(base_url) for t in lives]
+        out = []
+        for row in await asyncio.to_thread(self.store.listing, 100):
+            live = self.tables.get(row.id)
+            if live is not None:
+                out.append(live.summary(base_url))
+            else:
+                out.append(LiveTable(row.id, row.options, row.creator_seat, row.seats, self, status=row.status,
+                                     created_at=row.created_at).summary(base_url, stored=row))
+        return out
 
     async def take(self, table_id: str) -> bool:
         """Claim a table whose lease is free or has run out; True if this process drives it now."""

@@ -50,6 +50,7 @@ tables = Table(
     Column("owner", String(64), nullable=True),
     Column("fence", Integer, nullable=False, server_default="0"),
     Column("lease_until", Float, nullable=False, server_default="0"),
+    Column("hand_no", Integer, nullable=False, server_default="0"),  # for lists of tables held elsewhere
 )
 
 seats = Table(

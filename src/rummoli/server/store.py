@@ -66,6 +66,7 @@ class TableRow:
     seq: int
     status: str
     seats: list[SeatRow]
+    hand_no: int = 0
 
 
 @dataclass
@@ -165,7 +166,8 @@ class Store:
         if fence is not None:
             where.append(schema.tables.c.fence == fence)
         with self.engine.begin() as conn:
-            moved = conn.execute(update(schema.tables).where(*where).values(seq=seq, status="playing", updated_at=now))
+            moved = conn.execute(update(schema.tables).where(*where).values(seq=seq, status="playing", updated_at=now,
+                                                                            hand_no=1))
             if moved.rowcount != 1:
                 raise StoreConflict(f"table {table_id} has already started")
             conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=seq, data=_dumps(snapshot),
@@ -183,7 +185,8 @@ class Store:
 
     def _table(self, conn: Any, row: Any) -> TableRow:
         return TableRow(row["id"], row["created_at"], row["game"], row["ruleset"], json.loads(row["options"]),
-                        row["creator_seat"], row["seq"], row["status"], self._seats(conn, row["id"]))
+                        row["creator_seat"], row["seq"], row["status"], self._seats(conn, row["id"]),
+                        row["hand_no"])
 
     def table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
@@ -229,7 +232,7 @@ class Store:
     # ------------------------------------------------------------------------------------- the log
     def append(self, table_id: str, seen_seq: int, new_seq: int, kind: str, seat: int | None,
                payload: dict[str, Any], snapshot: dict[str, Any] | None = None, status: str | None = None,
-               fence: int | None = None) -> None:
+               fence: int | None = None, hand_no: int | None = None) -> None:
         """Store one change of a table in one transaction, or nothing (:class:`StoreConflict`).
 
         The table's ``seq`` moves from ``seen_seq`` to ``new_seq``; with several processes the writer's
@@ -244,6 +247,8 @@ class Store:
             values: dict[str, Any] = {"seq": new_seq, "updated_at": now}
             if status is not None:
                 values["status"] = status
+            if hand_no is not None:
+                values["hand_no"] = hand_no
             where = [schema.tables.c.id == table_id, schema.tables.c.seq == seen_seq]
             if fence is not None:
                 where.append(schema.tables.c.fence == fence)
@@ -333,6 +338,14 @@ class Store:
             return Recovery(self._table(conn, row), snap.seq, json.loads(snap.data),
                             [{"seq": a.seq, "kind": a.kind, "seat": a.seat, "payload": json.loads(a.payload)}
                              for a in acts])
+
+    def listing(self, limit: int) -> list[TableRow]:
+        """The newest tables waiting or in play, with their seats."""
+        t = schema.tables
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t).where(t.c.status != "over").order_by(t.c.created_at.desc())
+                                .limit(limit)).mappings().all()
+            return [self._table(conn, row) for row in rows]
 
     def table_ids(self, status: str | None = None) -> list[str]:
         query = select(schema.tables.c.id).order_by(schema.tables.c.created_at)

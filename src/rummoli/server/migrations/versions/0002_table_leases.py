@@ -1,4 +1,5 @@
-"""Leases for several server processes: each table's owner, its fencing number and when its lease ends.
+"""Leases for several server processes: each table's owner, its fencing number and when its lease ends;
+and the hand in play, so any process can list tables it does not hold.
 
 Revision ID: 0002
 Revises: 0001
@@ -22,12 +23,14 @@ def upgrade() -> None:
         batch.add_column(sa.Column("owner", sa.String(64), nullable=True))
         batch.add_column(sa.Column("fence", sa.Integer, nullable=False, server_default="0"))
         batch.add_column(sa.Column("lease_until", sa.Float, nullable=False, server_default="0"))
+        batch.add_column(sa.Column("hand_no", sa.Integer, nullable=False, server_default="0"))
     op.create_index("ix_tables_lease", "tables", ["status", "lease_until"])
 
 
 def downgrade() -> None:
     op.drop_index("ix_tables_lease", "tables")
     with op.batch_alter_table("tables") as batch:
+        batch.drop_column("hand_no")
         batch.drop_column("lease_until")
         batch.drop_column("fence")
         batch.drop_column("owner")
