@@ -13,10 +13,11 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, case, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Engine, Update, bindparam, case, create_engine, delete, event, func, insert, select, update
 
 from rummoli.server import schema
 
@@ -69,6 +70,10 @@ class TableRow:
     hand_no: int = 0
 
 
+#: One change of a table: the arguments :meth:`Store.append` takes, in order.
+Change = tuple[Any, ...]
+
+
 @dataclass
 class Recovery:
     """What a restart needs to rebuild one table: its latest snapshot and the actions stored after it."""
@@ -119,6 +124,25 @@ def migrate(engine: Engine) -> None:
             connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7412031)")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@cache
+def _move(status: bool, fenced: bool, hand_no: bool) -> Update:
+    """A change's compare-and-set (with a new status, a fence, a hand number or not) as a bound statement,
+    built once: building it per change cost more than the SQLite work itself."""
+    t = schema.tables.c
+    values: dict[str, Any] = {"seq": bindparam("new"), "updated_at": bindparam("now")}
+    if status:
+        values["status"] = bindparam("new_status")
+    if hand_no:
+        values["hand_no"] = bindparam("new_hand_no")
+    where = [t.id == bindparam("t_id"), t.seq == bindparam("seen")]
+    if fenced:
+        where.append(t.fence == bindparam("t_fence"))
+    return update(schema.tables).where(*where).values(**values)
+
+
+_LOG = insert(schema.actions)
 
 
 class Store:
@@ -242,28 +266,45 @@ class Store:
         ``new_seq``) replaces any
         earlier snapshot at that seq.
         """
-        now = time.time()
         with self.engine.begin() as conn:
-            values: dict[str, Any] = {"seq": new_seq, "updated_at": now}
-            if status is not None:
-                values["status"] = status
-            if hand_no is not None:
-                values["hand_no"] = hand_no
-            where = [schema.tables.c.id == table_id, schema.tables.c.seq == seen_seq]
-            if fence is not None:
-                where.append(schema.tables.c.fence == fence)
-            moved = conn.execute(update(schema.tables).where(*where).values(**values))
-            if moved.rowcount != 1:
-                raise StoreConflict(f"table {table_id} is no longer at seq {seen_seq}"
-                                    + ("" if fence is None else f" with fence {fence}"))
-            if new_seq > seen_seq:
-                conn.execute(insert(schema.actions).values(table_id=table_id, seq=new_seq, kind=kind, seat=seat,
-                                                           payload=_dumps(payload), created_at=now))
-            if snapshot is not None:
-                conn.execute(delete(schema.snapshots).where(schema.snapshots.c.table_id == table_id,
-                                                            schema.snapshots.c.seq == new_seq))
-                conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=new_seq, data=_dumps(snapshot),
-                                                             created_at=now))
+            self._append(conn, time.time(), table_id, seen_seq, new_seq, kind, seat, payload, snapshot, status,
+                         fence, hand_no)
+
+    def append_many(self, changes: list[Change]) -> list[StoreConflict | None]:
+        """Store the changes of many tables in one transaction: each exactly as :meth:`append` would (its own
+        compare-and-set on its table's ``seq`` and fence), answering, in order, ``None`` for each one stored
+        and a :class:`StoreConflict` for each refused (a refused change writes nothing; the others are stored).
+        Raises, and stores none of them, if the transaction itself fails."""
+        now = time.time()
+        out: list[StoreConflict | None] = []
+        with self.engine.begin() as conn:
+            for change in changes:
+                try:
+                    self._append(conn, now, *change)
+                except StoreConflict as conflict:
+                    out.append(conflict)
+                else:
+                    out.append(None)
+        return out
+
+    def _append(self, conn: Any, now: float, table_id: str, seen_seq: int, new_seq: int, kind: str,
+                seat: int | None, payload: dict[str, Any], snapshot: dict[str, Any] | None,
+                status: str | None = None, fence: int | None = None, hand_no: int | None = None) -> None:
+        # The compare-and-set comes first: a change it refuses has written nothing.
+        moved = conn.execute(_move(status is not None, fence is not None, hand_no is not None),
+                             {"t_id": table_id, "seen": seen_seq, "new": new_seq, "now": now, "new_status": status,
+                              "t_fence": fence, "new_hand_no": hand_no})
+        if moved.rowcount != 1:
+            raise StoreConflict(f"table {table_id} is no longer at seq {seen_seq}"
+                                + ("" if fence is None else f" with fence {fence}"))
+        if new_seq > seen_seq:
+            conn.execute(_LOG, {"table_id": table_id, "seq": new_seq, "kind": kind, "seat": seat,
+                                "payload": _dumps(payload), "created_at": now})
+        if snapshot is not None:
+            conn.execute(delete(schema.snapshots).where(schema.snapshots.c.table_id == table_id,
+                                                        schema.snapshots.c.seq == new_seq))
+            conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=new_seq, data=_dumps(snapshot),
+                                                         created_at=now))
 
     # ------------------------------------------------------------------------------------- leases
     # Why the lease lives here and not in Redis: its fencing number must be checked in the same transaction

@@ -1,0 +1,107 @@
+"""One thread that stores every table's changes, many tables' changes to a transaction.
+
+A table's change is stored before anyone is told of it (docs/ARCHITECTURE.md). Storing each one in its own
+transaction from a worker thread cost a thread hop, a transaction and a commit per action, and at a few
+hundred actions a second those were most of the server's time outside the engine. Here the event loop hands
+each change to :class:`StoreWriter`, whose single thread takes every change waiting when it is free and
+stores them in one transaction with :meth:`Store.append_many`: each keeps its own compare-and-set on its
+table's ``seq`` and fence (a refused one writes nothing and is answered :class:`StoreConflict`; the others are
+stored). Only after the commit does each caller's ``await`` return, so the rule holds: nothing is announced
+that is not stored. A table has at most one change waiting (it awaits its change under its lock), so the
+order of a table's changes is the order it made them.
+
+If a whole transaction fails (the disk, the database gone), each change of the batch is tried again alone,
+so one bad change cannot refuse the others, and a caller whose change could not be stored gets the error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+from typing import Any
+
+from rummoli.server.store import Change, Store, StoreConflict
+
+log = logging.getLogger("rummoli.server")
+
+_Waiter = tuple[Change, asyncio.AbstractEventLoop, "asyncio.Future[None]"]
+
+
+class StoreWriter:
+    """The store's writing thread (see the module's docstring). ``batch``: most changes per transaction."""
+
+    def __init__(self, store: Store, batch: int = 200) -> None:
+        self.store = store
+        self.batch = batch
+        self.transactions = 0
+        self.changes = 0
+        self._queue: queue.SimpleQueue[_Waiter | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="rummoli-store-writer", daemon=True)
+        self._thread.start()
+
+    async def append(self, *change: Any) -> None:
+        """:meth:`Store.append` with the same arguments, returning once the change is committed (or raising
+        what refused it)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.put((change, loop, done))
+        await done
+
+    def close(self) -> None:
+        """Store what is waiting, then stop the thread."""
+        self._queue.put(None)
+        self._thread.join(30)
+
+    # ------------------------------------------------------------------------------------- the thread
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is None:
+                return
+            waiting = [first]
+            while len(waiting) < self.batch:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                waiting.append(item)
+            outcomes = self._store([change for change, _loop, _done in waiting])
+            loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+            for (_change, loop, done), outcome in zip(waiting, outcomes, strict=True):
+                loops.setdefault(loop, []).append((done, outcome))
+            for loop, answers in loops.items():
+                with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+                    loop.call_soon_threadsafe(_answer, answers)
+
+    def _store(self, changes: list[Change]) -> list[BaseException | None]:
+        try:
+            outcomes: list[BaseException | None] = list(self.store.append_many(changes))
+            self.transactions += 1
+            self.changes += len(changes)
+            return outcomes
+        except Exception as error:
+            if len(changes) == 1:
+                return [error]
+            log.warning("storing %d changes together failed (%s); storing them one by one", len(changes),
+                        type(error).__name__)
+        return [self._store([change])[0] for change in changes]
+
+
+def _answer(answers: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for done, outcome in answers:
+        if done.cancelled():
+            continue
+        if outcome is None:
+            done.set_result(None)
+        else:
+            done.set_exception(outcome)
+
+
+__all__ = ["StoreConflict", "StoreWriter"]
