@@ -22,8 +22,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
-from rummoli.server.connection import CLOSE_POLICY, Connection, dumps, error_message
+from rummoli.server.connection import CLOSE_POLICY, Connection, error_message
+from rummoli.server.heap import HeapKeeper
 from rummoli.server.hub import Hub
+from rummoli.server.jsontext import dumps
 from rummoli.server.live import LiveTable, ServerError, TableManager
 from rummoli.server.protocol import (
     PROTOCOL_VERSION,
@@ -122,9 +124,12 @@ def create_app(settings: Settings) -> FastAPI:
         restored = await manager.recover_all()
         if restored:
             log.warning("brought back %d table(s) from %s", restored, settings.database_url.split("://")[0])
+        heap = HeapKeeper(settings.gc_freeze, settings.gc_sweep)
+        heap.start()
         try:
             yield
         finally:
+            await heap.stop()
             await manager.close()
             if workers is not None:
                 await asyncio.to_thread(workers.close)

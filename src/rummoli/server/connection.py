@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rummoli.server.jsontext import dumps
 from rummoli.server.live import LiveTable, ServerError, TableManager
 from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Ping, client_message
 
@@ -24,10 +24,6 @@ log = logging.getLogger("rummoli.server")
 
 HELLO_TIMEOUT = 15.0
 CLOSE_POLICY = 1008
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -29,8 +28,11 @@ from rummoli.errors import IllegalAction, MalformedInput, RummoliError
 from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.defaults import safe_default
 from rummoli.server.hub import Hub
+from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
 from rummoli.server.store import Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
+from rummoli.server.updates import Updates
+from rummoli.server.writer import StoreWriter
 
 log = logging.getLogger("rummoli.server")
 
@@ -93,7 +95,7 @@ class LiveTable:
     _task: asyncio.Task[None] | None = None
     _away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _bot_states: list[Any] = field(default_factory=list)
-    _spectator: tuple[tuple[int, int], str] | None = None
+    _updates: Updates = field(default_factory=Updates)
     # Several processes (docs/deploy.md). The owner drives the table; a follower keeps a copy that replays
     # the owner's stored changes, shows it to its own clients and forwards their commands to the owner.
     role: str = "owner"  # owner | follower
@@ -165,16 +167,12 @@ class LiveTable:
         return events
 
     def update_text(self, seat: int | None, since: int) -> str:
-        """The update message for a client of ``seat`` that was last sent ``since`` (spectators share one)."""
-        key = (since, self.seq)
-        if seat is None and self._spectator is not None and self._spectator[0] == key:
-            return self._spectator[1]
-        text = json.dumps({"type": "update", "seq": self.seq, "events": self.events_since(since, seat),
-                           "view": self.view(seat), "clock": self.clock_info()},
-                          ensure_ascii=False, separators=(",", ":"))
-        if seat is None:
-            self._spectator = (key, text)
-        return text
+        """The update message for a client of ``seat`` that was last sent ``since`` (rummoli.server.updates)."""
+        if self.table is None:
+            return dumps({"type": "update", "seq": 0, "events": [], "view": self.view(seat), "clock": None})
+        clock = (None if self.clock is None else (self.clock.seat, self.clock.seq, self.clock.deadline),
+                 self.remote_clock)
+        return self._updates.text(self.table, seat, since, self.clock_info(), clock)
 
     def clock_info(self) -> dict[str, Any] | None:
         now = asyncio.get_running_loop().time()
@@ -205,8 +203,8 @@ class LiveTable:
         snapshot = t.snapshot() if full or new_seq == seen_seq else None
         status = "over" if t.over else "playing"
         try:
-            await asyncio.to_thread(self.manager.store.append, self.id, seen_seq, new_seq, kind, seat, payload,
-                                    snapshot, status, self.fence, t.hand_no)
+            await self.manager.writer.append(self.id, seen_seq, new_seq, kind, seat, payload, snapshot, status,
+                                             self.fence, t.hand_no)
         except StoreConflict:
             if self.fence is None:
                 raise
@@ -614,6 +612,7 @@ class TableManager:
         self.store = store
         self.hub = hub
         self.workers = workers
+        self.writer = StoreWriter(store)
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.name = settings.process_name
@@ -1087,6 +1086,7 @@ class TableManager:
                 await self._maintainer
         for live in list(self.tables.values()):
             await live.stop()
+        await asyncio.to_thread(self.writer.close)
         if self.bus is not None:
             # a clean stop hands the tables on at once instead of after their leases run out
             with contextlib.suppress(Exception):
