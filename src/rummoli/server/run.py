@@ -24,15 +24,16 @@ def serve(settings: Settings, announce: bool = True) -> None:
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
                             ws_ping_timeout=20, ws_per_message_deflate=settings.ws_deflate, lifespan="on",
-                            server_header=False, proxy_headers=False)
+                            server_header=False, proxy_headers=False, loop=settings.event_loop)
     server = uvicorn.Server(config)
     profile = os.environ.get("RUMMOLI_PROFILE")  # for bench.server: where the time goes
     if not profile:
         server.run()
         return
     import cProfile
+    import time
 
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.thread_time)  # CPU time: waiting on the network or the disk is not work
     profiler.enable()
     try:
         server.run()
