@@ -1,6 +1,7 @@
 """Game server under load: many tables of scripted players on loopback, against one ``rummoli serve`` process.
 
-    python -m bench.server [--tables 200] [--seconds 30] [--think 0.5 1.5] [--sweep] [--ruleset rummoli]
+    python -m bench.server [--tables 200] [--seconds 30] [--think 0.5 1.5] [--sweep [--scales ...]]
+                           [--compare OTHER/src] [--profile] [--ruleset rummoli]
 
 Each table has four people (scripted websocket clients, no bots). A client whose turn comes waits a think
 time drawn from ``--think`` (as a person does), then sends a random legal action with the ``seq`` it saw.
@@ -8,12 +9,18 @@ Printed, over the measured window (after a warm-up):
 
 * actions per second offered and served;
 * p50 / p99 (and max) of the time from an action being sent to the update reaching *every* seat of its table;
-* the server process's CPU time per action (user + system, from /proc), beside a baseline measured in the
+* the server process's CPU time per action (user + system, from /proc; split between the event loop's thread
+  and the others, where the store writes), beside a baseline measured in the
   same run: the same work done in-process by the engine alone (``Table.act`` plus the four seats' events and
   views), so the ratio is what the server adds (HTTP-free websocket framing, JSON, the store's transaction,
   fan-out);
 * with ``--profile``, where the server's time goes (cProfile of the server process, by area);
-* with ``--sweep``, the same at shorter think times, and the highest offered load whose p99 stays under 100 ms.
+* with ``--sweep``, the same at shorter think times, and the highest offered load whose p99 stays under 100 ms;
+* with ``--compare OTHER/src``, the same load, in turn, against a second server run from another checkout
+  (an older commit, say), so a change is measured against its baseline in the same run.
+
+The generator's own garbage collector is held off while measuring (its pauses would look like the
+server's latency).
 
 The load generator runs in this process and shares the machine's cores with the server, as the issue asks.
 """
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -55,6 +63,27 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def thread_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of a process's main thread (the event loop) and of all its other threads (the store's)."""
+    main = other = 0.0
+    for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used = (int(fields[11]) + int(fields[12])) / TICKS
+        if stat.parent.name == str(pid):
+            main += used
+        else:
+            other += used
+    return main, other
+
+
+def threads_cpu(pids: list[int]) -> tuple[float, float]:
+    split = [thread_cpu(pid) for pid in pids]
+    return sum(s[0] for s in split), sum(s[1] for s in split)
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -170,14 +199,22 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
                                         token, seat, think, recorder, stop, random.Random(rng.random())))
              for k, (table, tokens) in enumerate(tables) for seat, token in enumerate(tokens)]
     await asyncio.sleep(warmup)
+    # The generator's own collector pauses would be counted as the server's latency: none while measuring.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     recorder.measuring = True
     meters = meters or {}
     cpu0, t0, own0 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other0 = {name: meter() for name, meter in meters.items()}
+    threads0 = threads_cpu(pids)
     await asyncio.sleep(seconds)
     recorder.measuring = False
     cpu1, t1, own1 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other1 = {name: meter() for name, meter in meters.items()}
+    threads1 = threads_cpu(pids)
+    gc.enable()
+    gc.unfreeze()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(recorder.latencies)
@@ -189,6 +226,8 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
         "p99": lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else float("nan"),
         "max": lat[-1] * 1000 if lat else float("nan"),
         "cpu_per_action_ms": (cpu1 - cpu0) / max(1, served) * 1000, "cpu_share": (cpu1 - cpu0) / elapsed,
+        "loop_ms": (threads1[0] - threads0[0]) / max(1, served) * 1000,
+        "threads_ms": (threads1[1] - threads0[1]) / max(1, served) * 1000,
         "errors": recorder.errors, "generator_share": (own1 - own0) / elapsed,
         **{f"cpu_{name}_ms": (other1[name] - other0[name]) / max(1, served) * 1000 for name in meters},
     }
@@ -264,9 +303,9 @@ class ServerProcess:
 def show(label: str, r: dict[str, float], baseline: float) -> None:
     print(f"{label:>14}  offered {r['offered']:6.1f}/s  served {r['served']:6.1f}/s  "
           f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  max {r['max']:6.0f} ms  "
-          f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine  "
-          f"({r['cpu_share'] * 100:.0f}% of a core; load generator {r['generator_share'] * 100:.0f}%)  "
-          f"errors {r['errors']:.0f}", flush=True)
+          f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine "
+          f"(event loop {r['loop_ms']:.2f}, other threads {r['threads_ms']:.2f}; {r['cpu_share'] * 100:.0f}% of a "
+          f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}", flush=True)
 
 
 def areas(profile: Path) -> list[tuple[str, float]]:
@@ -303,38 +342,64 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
     parser.add_argument("--ruleset", default="rummoli")
-    parser.add_argument("--sweep", action="store_true", help="also at 1/2, 1/4 and 1/8 of the think time")
+    parser.add_argument("--sweep", action="store_true", help="also at shorter think times (see --scales)")
+    parser.add_argument("--scales", type=float, nargs="+", default=[1.0, 0.5, 0.35, 0.25, 0.18, 0.125],
+                        help="with --sweep: the think times' multipliers, longest first")
+    parser.add_argument("--compare", metavar="SRC", help="also run the same load, in turn, against the server "
+                        "of another checkout's src folder (a baseline in the same run)")
     parser.add_argument("--profile", action="store_true", help="profile the server and show where its time goes")
     args = parser.parse_args()
 
     baseline = engine_baseline(args.ruleset)
     print(f"engine alone (baseline): {baseline:.3f} ms CPU per action incl. 4 seats' events and views, "
           f"{args.ruleset}", flush=True)
-    data = Path(tempfile.mkdtemp(prefix="rummoli-bench-"))
+    runs: list[tuple[str, str | None]] = [("this server", None)]
+    if args.compare:
+        runs.append((f"--compare {Path(args.compare).parent.name}", args.compare))
     profile = Path(tempfile.gettempdir()) / "rummoli-bench-server.prof" if args.profile else None
-    server = ServerProcess(data, profile)
+    servers: list[ServerProcess] = []
+    tables: list[list[tuple[str, list[str]]]] = []
+    best: dict[str, float | None] = {}
     try:
-        started = time.perf_counter()
-        tables = asyncio.run(open_tables(f"http://127.0.0.1:{server.port}", args.tables, args.ruleset))
-        print(f"{args.tables} tables x 4 players opened in {time.perf_counter() - started:.1f} s", flush=True)
-        scales = [1.0, 0.5, 0.25, 0.125] if args.sweep else [1.0]
-        best = None
-        for scale in scales:
+        for label, src in runs:
+            env = None
+            if src is not None:  # another checkout's server
+                env = {"PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+            servers.append(ServerProcess(Path(tempfile.mkdtemp(prefix="rummoli-bench-")),
+                                         profile if src is None else None, env=env))
+            started = time.perf_counter()
+            tables.append(asyncio.run(open_tables(f"http://127.0.0.1:{servers[-1].port}", args.tables,
+                                                  args.ruleset)))
+            print(f"{label}: {args.tables} tables x 4 players opened in {time.perf_counter() - started:.1f} s",
+                  flush=True)
+            best[label] = None
+        for scale in args.scales if args.sweep else [1.0]:
             think = (args.think[0] * scale, args.think[1] * scale)
-            result = asyncio.run(run_load(server.port, server.proc.pid, tables, think, args.warmup, args.seconds))
-            show(f"think {think[0]:.2f}-{think[1]:.2f}s", result, baseline)
-            if result["p99"] < 100:
-                best = max(best or 0.0, result["offered"])
+            for (label, _src), server, opened in zip(runs, servers, tables, strict=True):
+                result = asyncio.run(run_load(server.port, server.proc.pid, opened, think, args.warmup,
+                                              args.seconds))
+                show(f"think {think[0]:.2f}-{think[1]:.2f}s" + ("" if len(runs) == 1 else f" {label}"), result,
+                     baseline)
+                if result["p99"] < 100:
+                    best[label] = max(best[label] or 0.0, result["offered"])
         if args.sweep:
-            print("highest offered load with p99 < 100 ms: " + (f"{best:.0f} actions/s" if best else "none"))
+            for label, found in best.items():
+                print(f"{label}: highest offered load with p99 < 100 ms: "
+                      + (f"{found:.0f} actions/s" if found else "none"))
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()
     if profile is not None and profile.exists():
-        print("where the server's time goes (cProfile, own time by area):")
+        print("where the server's event loop spends its CPU time (cProfile by thread CPU time, own time by area):")
         for area, share in areas(profile):
             print(f"  {share * 100:5.1f}%  {area}")
-        print(f"  (the event loop's thread only; the store's writes run in worker threads. Profile: {profile})")
-    shutil.rmtree(data, ignore_errors=True)
+        print(f"  (the event loop's thread only; the store's writer thread is the 'other threads' CPU above. "
+              f"Profile: {profile})")
+    for server in servers:
+        log = (server.data / "server.log").read_text(errors="replace").strip()
+        if log:
+            print("a server's log (last lines):\n  " + "\n  ".join(log.splitlines()[-10:]))
+        shutil.rmtree(server.data, ignore_errors=True)
 
 
 if __name__ == "__main__":
