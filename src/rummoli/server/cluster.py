@@ -52,7 +52,8 @@ class Bus:
                                            health_check_interval=5)
         self._on_table, self._on_command, self._on_reconnect = on_table, on_command, on_reconnect
         self._tables: set[str] = set()
-        self._changes: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # ("sub"|"unsub", channel)
+        # ("sub"|"unsub", channel, set once the listener has done it)
+        self._changes: asyncio.Queue[tuple[str, str, asyncio.Future[None] | None]] = asyncio.Queue()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text), sent in order
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -87,15 +88,26 @@ class Bus:
             await self._redis.aclose()
 
     # ------------------------------------------------------------------------------------- following
-    def follow(self, table_id: str) -> None:
-        if table_id not in self._tables:
-            self._tables.add(table_id)
-            self._changes.put_nowait(("sub", self.table_channel(table_id)))
+    async def follow(self, table_id: str) -> None:
+        """Subscribe to a table's channel; returns once Redis has the subscription (or is down: then the
+        reconnect subscribes it and the followers catch up from the database), so that a change published
+        after this returns is not missed."""
+        if table_id in self._tables:
+            return
+        self._tables.add(table_id)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._changes.put_nowait(("sub", self.table_channel(table_id), done))
+        if self.up:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(done), 2.0)
+
+    def following(self, table_id: str) -> bool:
+        return table_id in self._tables
 
     def unfollow(self, table_id: str) -> None:
         if table_id in self._tables:
             self._tables.discard(table_id)
-            self._changes.put_nowait(("unsub", self.table_channel(table_id)))
+            self._changes.put_nowait(("unsub", self.table_channel(table_id), None))
 
     # ------------------------------------------------------------------------------------- sending
     def publish(self, table_id: str, message: dict[str, Any]) -> None:
@@ -166,18 +178,24 @@ class Bus:
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
+                pending = []
                 while not self._changes.empty():
-                    self._changes.get_nowait()  # the full set is subscribed just below
+                    pending.append(self._changes.get_nowait()[2])  # the full set is subscribed just below
                 await pubsub.subscribe(self.process_channel(self.name),
                                        *[self.table_channel(t) for t in self._tables])
                 was_up, self.up = self.up, True
+                for done in pending:
+                    if done is not None and not done.done():
+                        done.set_result(None)
                 if not was_up:
                     log.warning("redis is reachable: fan-out on")
                     await self._on_reconnect()
                 while True:
                     while not self._changes.empty():
-                        what, channel = self._changes.get_nowait()
+                        what, channel, done = self._changes.get_nowait()
                         await (pubsub.subscribe(channel) if what == "sub" else pubsub.unsubscribe(channel))
+                        if done is not None and not done.done():
+                            done.set_result(None)
                     message = await pubsub.get_message(timeout=0.05)
                     if message is not None and message.get("type") == "message":
                         await self._dispatch(message)

@@ -674,9 +674,12 @@ class TableManager:
 
     def demote(self, live: LiveTable) -> None:
         live.demote()
+        asyncio.get_running_loop().create_task(self._follow_again(live))
+
+    async def _follow_again(self, live: LiveTable) -> None:
         if self.bus is not None:
-            self.bus.follow(live.id)
-        asyncio.get_running_loop().create_task(live.refresh())
+            await self.bus.follow(live.id)
+        await live.refresh()
 
     async def listing(self, base_url: str) -> list[dict[str, Any]]:
         """Summaries of the tables waiting or in play, newest first; with several processes the newest 100,
@@ -820,6 +823,7 @@ class TableManager:
         lease = self.settings.lease_seconds
         last_renew = last_alive = 0.0
         failing = False
+        behind: dict[str, int] = {}  # followers found behind the store at the last check, and by how much
         while True:
             await asyncio.sleep(0.5)
             now = time.monotonic()
@@ -842,9 +846,11 @@ class TableManager:
                 free.sort(key=lambda table_id: table_id not in self.tables)
                 for table_id in free[:50]:
                     await self.take(table_id)
-                if now - last_alive >= 2.0 and self.bus is not None and self.bus.up:
+                if now - last_alive >= 2.0:
                     last_alive = now
-                    await self._forget_dead_processes()
+                    if self.bus.up:
+                        await self._forget_dead_processes()
+                    behind = await self._catch_up(behind)
                 for live in list(self.tables.values()):
                     if live.role == "follower" or live.status == "over":
                         self._drop_if_idle(live, now)
@@ -858,6 +864,18 @@ class TableManager:
                     log.warning("lease upkeep failed (%s, the database?); trying again every half second",
                                 type(error).__name__)
                 failing = True
+
+    async def _catch_up(self, behind: dict[str, int]) -> dict[str, int]:
+        """A safety net under the bus: a follower whose copy is still behind what was stored two seconds
+        ago missed a change (which pub/sub does not redeliver) and is rebuilt from the store."""
+        followers = {t.id: t for t in self.tables.values() if t.role == "follower" and t.status != "over"}
+        stored = await asyncio.to_thread(self.store.seqs, list(followers))
+        for table_id, seq in behind.items():
+            live = followers.get(table_id)
+            if live is not None and live.seq < seq:
+                log.warning("table %s: its copy missed a change; rebuilding it from the store", table_id)
+                await live.refresh()
+        return {table_id: seq for table_id, seq in stored.items() if followers[table_id].seq < seq}
 
     async def _forget_dead_processes(self) -> None:
         assert self.bus is not None
@@ -924,7 +942,7 @@ class TableManager:
                     fence = await asyncio.to_thread(self.store.claim, table_id, self.name, self.settings.lease_seconds)
                 if fence is None:
                     live.role = "follower"
-                    self.bus.follow(table_id)  # before reading the store: no change can fall in between
+                    await self.bus.follow(table_id)  # before reading the store: no change can fall in between
                 live.fence = fence
             if row.seq > 0 or row.status != "waiting":
                 recovery = await asyncio.to_thread(self.store.recover, table_id)

@@ -380,6 +380,14 @@ class Store:
                             [{"seq": a.seq, "kind": a.kind, "seat": a.seat, "payload": json.loads(a.payload)}
                              for a in acts])
 
+    def seqs(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored ``seq`` of each table."""
+        if not table_ids:
+            return {}
+        t = schema.tables.c
+        with self.engine.connect() as conn:
+            return {r[0]: int(r[1]) for r in conn.execute(select(t.id, t.seq).where(t.id.in_(table_ids)))}
+
     def listing(self, limit: int) -> list[TableRow]:
         """The newest tables waiting or in play, with their seats."""
         t = schema.tables
