@@ -202,14 +202,21 @@ class LiveTable:
         new_seq = int(t.seq)
         snapshot = t.snapshot() if full or new_seq == seen_seq else None
         status = "over" if t.over else "playing"
+        fence = self.fence  # the lease upkeep may demote the table while the change is being stored
         try:
             await self.manager.writer.append(self.id, seen_seq, new_seq, kind, seat, payload, snapshot, status,
-                                             self.fence, t.hand_no)
+                                             fence, t.hand_no)
         except StoreConflict:
-            if self.fence is None:
-                raise
+            if fence is None:
+                # Nothing else writes this table in a single process: the store is not what this process
+                # thinks. Believe the store.
+                log.error("table %s: the store is no longer at seq %s; rebuilding the table from it", self.id,
+                          seen_seq)
+                await self._rebuild()
+                raise ServerError("unavailable", "the table was not where this server thought; nothing changed, "
+                                                 "try again", seq=self.seq, status=503) from None
             # Another process took the table over (this one's lease ran out): it may write nothing more.
-            log.warning("table %s: fenced off (fence %s); another process drives it now", self.id, self.fence)
+            log.warning("table %s: fenced off (fence %s); another process drives it now", self.id, fence)
             self.manager.demote(self)
             raise ServerError("unavailable", "another server process drives this table now; nothing changed, "
                                              "try again", status=503) from None
@@ -673,6 +680,8 @@ class TableManager:
         return None
 
     def demote(self, live: LiveTable) -> None:
+        if live.role == "follower":
+            return  # already (the lease upkeep and a refused write can both find out)
         live.demote()
         asyncio.get_running_loop().create_task(self._follow_again(live))
 
