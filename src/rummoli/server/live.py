@@ -738,13 +738,17 @@ class TableManager:
                 continue
             try:
                 answer = await self.bus.request(owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
-                                                timeout=self.settings.lease_seconds)
+                                                timeout=max(5.0, self.settings.lease_seconds))
             except BusDown:
                 raise ServerError("unavailable", "another server process drives this table and cannot be reached "
                                                  "now (the message bus is down); try again soon", status=503) from None
             except TimeoutError:
                 live.owner = None
-                continue
+                if op == "act":
+                    continue  # safe to send again: it carries its seq, so it cannot be applied twice
+                # A seat taken or left may have been done without its answer arriving: not sent twice.
+                raise ServerError("unavailable", "the server process that drives this table did not answer in "
+                                                 "time; look at the table before trying again", status=503) from None
             error = answer.get("error")
             if isinstance(error, dict) and error.get("code") == "moved":
                 live.owner = None
