@@ -262,7 +262,8 @@ class ServerProcess:
                  port: int | None = None) -> None:
         self.data, self.args = data, args
         self.port = port or free_port()
-        self.env = {**os.environ, **(env or {})}
+        # every scripted client comes from 127.0.0.1: no per-address limit here
+        self.env = {**os.environ, "RUMMOLI_MAX_CONNECTIONS_PER_IP": "0", **(env or {})}
         if profile is not None:
             self.env["RUMMOLI_PROFILE"] = str(profile)
         self.start()

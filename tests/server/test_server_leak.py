@@ -122,8 +122,31 @@ def play_evenings(server: Server) -> int:
             if not watcher.view.get("over") else None
         record = server.get(f"/api/tables/{table}/record", token=created["token"]).json()
         public = public_times(watcher)
-        for client in people:
+        for client, token in zip(people, [created["token"], bob["token"]], strict=True):
             checked += check_seat(client, public, record)
+            history = server.get(f"/api/tables/{table}/history", token=token).json()
+            checked += check_history(client, history, public, record)
             client.close()
         watcher.close()
     return checked
+
+
+def check_history(client: Client, history: dict[str, Any], public: dict[tuple[int, str], int],
+                  record: dict[str, Any]) -> int:
+    """A seat's downloaded history: each hand's events are exactly those its live stream sent, and each
+    hand's final view holds no card that seat could not know by the hand's end."""
+    assert history["format"] == "rummoli-seat-history/2" and history["seat"] == client.seat
+    assert [h["hand_no"] for h in history["hands"]] == list(range(1, len(record["hands"]) + 1))
+    as_messages: list[dict[str, Any]] = []
+    for hand in history["hands"]:
+        live = [e for e in client.events if e.get("hand_no") == hand["hand_no"]]
+        assert hand["events"] == live, f"hand {hand['hand_no']}: the history's events differ from the live ones"
+        assert hand["players"] == record["hands"][hand["hand_no"] - 1]["players"]
+        # The history read as the messages it could have been: the hand's events, then its final view.
+        view = {"hand_no": hand["hand_no"], "hand_seats": hand["hand_seats"], "hand": hand["view"]}
+        as_messages.append({"type": "update", "seq": hand["last_seq"], "events": hand["events"], "view": view})
+    assert history["evening"] == [e for e in client.events if not e.get("hand_no")]
+    # Checked as if sent after the live stream (what the seat was shown live is what it may know).
+    reader = Client.__new__(Client)
+    reader.seat, reader.messages = client.seat, [*client.messages, *as_messages]
+    return check_seat(reader, public, record)

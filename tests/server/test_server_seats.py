@@ -3,12 +3,13 @@ bot after the grace period and gets the seat back on return, and the turn timer 
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import Server
+from server_helpers import Server, play
 
 
 @pytest.fixture(scope="module")
@@ -106,5 +107,33 @@ def test_the_grace_period_also_runs_after_a_restart(tmp_path: Path) -> None:
         ann.until(lambda m: m["type"] == "update" and m["view"]["seats"][0]["bot"] is None)
         watcher.close()
         ann.close()
+    finally:
+        server.stop()
+
+
+def test_a_finished_evening_leaves_memory_and_comes_back_from_the_store(tmp_path: Path) -> None:
+    server = Server(tmp_path, RUMMOLI_OVER_KEEP="1", RUMMOLI_RATE="1000", RUMMOLI_BURST="1000").start()
+    try:
+        created = server.create(ruleset="michigan", seats=[{}, {"bot": "random"}, {"bot": "random"}], hands=1,
+                                chips=40, seed="evict")
+        table = created["id"]
+        ann = server.client(table, created["token"], since=0)
+        play([ann], random.Random(5), until=lambda: bool(ann.view.get("over")), timeout=90)
+        history = server.get(f"/api/tables/{table}/history", token=created["token"]).json()
+        record = server.get(f"/api/tables/{table}/record", token=created["token"]).json()
+        assert server.get("/healthz").json()["tables"] == 1  # watched: it stays
+        ann.close()
+        deadline = time.monotonic() + 15
+        while server.get("/healthz").json()["tables"] != 0:  # over, unwatched for a second: dropped
+            assert time.monotonic() < deadline, "the finished table stayed in memory"
+            time.sleep(0.2)
+        # Asked for again, it is loaded from the store, the same as it was.
+        assert server.get(f"/api/tables/{table}").json()["over"] is True
+        assert server.get(f"/api/tables/{table}/history", token=created["token"]).json() == history
+        assert server.get(f"/api/tables/{table}/record", token=created["token"]).json() == record
+        assert server.get("/healthz").json()["tables"] == 1
+        again = server.client(table, created["token"])
+        assert again.welcome["view"]["over"] and again.welcome["seq"] == history["seq"]
+        again.close()
     finally:
         server.stop()

@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -183,8 +184,8 @@ def test_two_people_play_an_evening_through_the_invite_and_get_its_record(server
     summary = server.get(f"/api/tables/{table}").json()
     assert summary["over"] and summary["hand_no"] == 2
     history = server.get(f"/api/tables/{table}/history", token=joined["token"]).json()
-    assert history["format"] == "rummoli-seat-history/1" and history["seat"] == 1
-    assert [h["hand_no"] for h in history["hands"] if h["hand_no"]] == [1, 2]
+    assert history["format"] == "rummoli-seat-history/2" and history["seat"] == 1 and history["name"] == "Bob"
+    assert [h["hand_no"] for h in history["hands"]] == [1, 2]
     record = server.get(f"/api/tables/{table}/record", token=created["token"])
     assert record.status_code == 200 and record.json()["format"] == "rummoli-evening/1"
     assert len(record.json()["hands"]) == 2
@@ -234,3 +235,32 @@ def test_choose_and_play_helpers_only_send_listed_actions() -> None:
     view = {"hand": {"legal_actions": [{"seat": 0, "action": "bet", "min": 1, "max": 3}]}}
     action = choose(view, random.Random(1))
     assert action["action"] == "bet" and 1 <= action["amount"] <= 3 and "min" not in action
+
+
+def test_one_address_holds_at_most_its_share_of_websockets(tmp_path: Path) -> None:
+    server = Server(tmp_path, RUMMOLI_MAX_CONNECTIONS_PER_IP="3").start()
+    try:
+        created = server.create(seats=[{}, {"bot": "easy"}])
+        table = created["id"]
+        clients = [server.client(table, created["token"]), server.client(table), server.client(table)]
+        from websockets.sync.client import connect
+
+        with connect(server.ws_url(table)) as ws:  # the fourth, before any hello: one clear line, then closed
+            refused = json.loads(ws.recv(5))
+            assert refused["type"] == "error" and refused["code"] == "rate_limited"
+            assert refused["message"] == "too many connections from your address: at most 3 at once"
+            with pytest.raises(ConnectionClosed):
+                ws.recv(5)
+        clients.pop().close()  # one leaves: its place is free again
+        deadline = time.monotonic() + 10
+        again = server.client(table)
+        while again.welcome["type"] != "welcome":  # the server had not yet seen the close: refused once more
+            assert time.monotonic() < deadline
+            again.close()
+            time.sleep(0.1)
+            again = server.client(table)
+        for client in [*clients, again]:
+            client.close()
+        assert "Traceback" not in server.log()
+    finally:
+        server.stop()

@@ -22,8 +22,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
-from rummoli.server.connection import CLOSE_POLICY, Connection, error_message
+from rummoli.server.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
 from rummoli.server.heap import HeapKeeper
+from rummoli.server.history import FORMAT as HISTORY_FORMAT
+from rummoli.server.history import seat_history
 from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps
 from rummoli.server.live import LiveTable, ServerError, TableManager
@@ -276,20 +278,20 @@ def create_app(settings: Settings) -> FastAPI:
             raise ServerError("unauthorized", "only the table's creator may do that", status=403)
 
     # ----------------------------------------------------------------------------------- history
-    @app.get("/api/tables/{table_id}/history", summary="Your view of the hands so far", tags=["history"],
+    @app.get("/api/tables/{table_id}/history", summary="Your view of the hands played", tags=["history"],
              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
     async def history(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-        """Every event of the evening as your seat saw it (your cards, never another seat's), grouped by
-        hand: `{"format": "rummoli-seat-history/1", "seat", "hands": [{"hand_no", "events"}]}`."""
+        """Each finished hand as your seat saw it: its events exactly as your live stream sent them and the
+        hand's final view from your chair (your cards, never another seat's hidden ones):
+        `{"format": "rummoli-seat-history/2", "seat", "name", "seq", "evening": [events between hands],
+        "hands": [{"hand_no", "hand_seats", "players", "you", "first_seq", "last_seq", "events", "view"}]}`."""
         live = await table_of(table_id)
         seat = seat_of(live, authorization)
         async with live.lock:
-            events = live.events_since(0, seat)
-        hands: dict[int, list[dict[str, Any]]] = {}
-        for event in events:
-            hands.setdefault(int(event.get("hand_no", 0) or 0), []).append(event)
-        return {"format": "rummoli-seat-history/1", "table": live.id, "seat": seat, "seq": live.seq,
-                "hands": [{"hand_no": k, "events": v} for k, v in sorted(hands.items())]}
+            if live.table is None:
+                return {"format": HISTORY_FORMAT, "seat": seat, "name": live.seats[seat].name, "seq": 0,
+                        "evening": [], "hands": []}
+            return {**seat_history(live.table, seat), "table": live.id}
 
     @app.get("/api/tables/{table_id}/record", summary="The evening's record (when it is over)",
              tags=["history"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
@@ -306,6 +308,8 @@ def create_app(settings: Settings) -> FastAPI:
         return data
 
     # ----------------------------------------------------------------------------------- live play
+    connections = ConnectionLimit(settings.max_connections_per_ip)
+
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         """Live play (see /api/protocol.json)."""
@@ -314,7 +318,16 @@ def create_app(settings: Settings) -> FastAPI:
             await websocket.send_text(dumps(error_message("unauthorized", "this page's origin may not connect")))
             await websocket.close(CLOSE_POLICY, "origin not allowed")
             return
-        await Connection(websocket, manager()).run(table_id)
+        address = websocket.client.host if websocket.client is not None else ""
+        if not connections.enter(address):
+            await websocket.send_text(dumps(error_message(
+                "rate_limited", f"too many connections from your address: at most {connections.most} at once")))
+            await websocket.close(CLOSE_POLICY, "too many connections")
+            return
+        try:
+            await Connection(websocket, manager()).run(table_id)
+        finally:
+            connections.leave(address)
 
     # The browser table (rummoli/web/) and the few endpoints only it uses; mounted last, under "/".
     from rummoli.server.web import add_routes

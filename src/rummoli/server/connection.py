@@ -65,6 +65,35 @@ class RateLimit:
         return False
 
 
+class ConnectionLimit:
+    """At most ``most`` websockets at once from one address (0: no limit).
+
+    >>> limit = ConnectionLimit(2)
+    >>> limit.enter("10.0.0.1"), limit.enter("10.0.0.1"), limit.enter("10.0.0.1"), limit.enter("10.0.0.2")
+    (True, True, False, True)
+    >>> limit.leave("10.0.0.1"); limit.enter("10.0.0.1")
+    True
+    """
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        count = self.open.get(address, 0)
+        if self.most and count >= self.most:
+            return False
+        self.open[address] = count + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        count = self.open.get(address, 0) - 1
+        if count > 0:
+            self.open[address] = count
+        else:
+            self.open.pop(address, None)
+
+
 class Connection:
     """A client of one table (see the module's docstring)."""
 

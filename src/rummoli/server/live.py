@@ -27,6 +27,7 @@ from rummoli.bots.worker import BotWorkers, decide
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError
 from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.defaults import safe_default
+from rummoli.server.eviction import over_to_drop
 from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
@@ -844,6 +845,7 @@ class TableManager:
                 for live in list(self.tables.values()):
                     if live.stale:
                         await live.recover_stale()
+                self._drop_over(now)
                 if self.bus is None:
                     continue
                 if now - last_renew >= lease / 3:
@@ -898,6 +900,16 @@ class TableManager:
             for name in list(live.remote):
                 if name not in alive:
                     await live.remote_presence(name, {})
+
+    def _drop_over(self, now: float) -> None:
+        """Finished evenings nobody watches leave memory (rummoli.server.eviction); the store keeps them."""
+        settings = self.settings
+        for live in over_to_drop(list(self.tables.values()), lambda i: bool(self.hub.listeners(i)), now,
+                                 settings.over_keep, settings.over_cap):
+            self.tables.pop(live.id, None)
+            live._cancel_tasks()
+            if self.bus is not None:
+                self.bus.unfollow(live.id)
 
     def _drop_if_idle(self, live: LiveTable, now: float) -> None:
         if self.hub.listeners(live.id):

@@ -67,10 +67,17 @@ class Settings:
     #: Messages a client may send per second on average, and in one burst.
     rate: float = 10.0
     burst: int = 30
+    #: Websockets one address may hold open at once (0: no limit). Behind a reverse proxy every client has
+    #: the proxy's address: limit per client in the proxy there, and set this to 0.
+    max_connections_per_ip: int = 32
     #: Longest display name, in characters.
     max_name: int = 24
     #: Compress websocket messages (permessage-deflate): fewer bytes on a slow link, more CPU per update.
     ws_deflate: bool = False
+    #: A finished evening stays in memory while watched and ``over_keep`` seconds after, and at most
+    #: ``over_cap`` finished ones stay (the longest unwatched leave first); the store keeps them all.
+    over_keep: float = 300.0
+    over_cap: int = 200
     #: Most tables that may be in play at once (creating more answers 503).
     max_tables: int = 5000
     #: Seconds between freezing the long-lived objects out of the garbage collector's way (0: never), and
