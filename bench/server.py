@@ -185,7 +185,7 @@ async def open_tables(base: str | list[str], count: int, ruleset: str) -> list[t
 
 async def run_load(port: int | list[int], pid: int | list[int], tables: list[tuple[str, list[str]]],
                    think: tuple[float, float], warmup: float, seconds: float,
-                   meters: dict[str, Callable[[], float]] | None = None) -> dict[str, float]:
+                   meters: dict[str, Callable[[], float]] | None = None, profiling: bool = False) -> dict[str, float]:
     """Play ``tables`` for ``warmup`` + ``seconds``; the figures of the measured window. With several ports (the
     processes of one site, bench/cluster.py) seat s of the k-th table plays through port k + s (so every table
     has people on every process), and the CPU time is the sum over ``pid``. Each of ``meters`` (CPU seconds so
@@ -208,7 +208,13 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     cpu0, t0, own0 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other0 = {name: meter() for name, meter in meters.items()}
     threads0 = threads_cpu(pids)
+    if profiling:  # the server's profile covers the measured window only (rummoli.server.run)
+        for one in pids:
+            os.kill(one, signal.SIGUSR1)
     await asyncio.sleep(seconds)
+    if profiling:
+        for one in pids:
+            os.kill(one, signal.SIGUSR2)
     recorder.measuring = False
     cpu1, t1, own1 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other1 = {name: meter() for name, meter in meters.items()}
@@ -376,9 +382,11 @@ def main() -> None:
             best[label] = None
         for scale in args.scales if args.sweep else [1.0]:
             think = (args.think[0] * scale, args.think[1] * scale)
-            for (label, _src), server, opened in zip(runs, servers, tables, strict=True):
+            for (label, src), server, opened in zip(runs, servers, tables, strict=True):
+                if profile is not None and src is None:
+                    profile.unlink(missing_ok=True)
                 result = asyncio.run(run_load(server.port, server.proc.pid, opened, think, args.warmup,
-                                              args.seconds))
+                                              args.seconds, profiling=profile is not None and src is None))
                 show(f"think {think[0]:.2f}-{think[1]:.2f}s" + ("" if len(runs) == 1 else f" {label}"), result,
                      baseline)
                 if result["p99"] < 100:

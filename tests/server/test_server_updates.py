@@ -106,7 +106,10 @@ def test_the_writer_answers_each_change_only_once_it_is_committed(tmp_path: Path
         return list(await asyncio.gather(*(table(k) for k in range(50))))
 
     refused = asyncio.run(play())
+    writer.later(int, "not a number")  # a failing chore is only logged
+    writer.later(store.prune_snapshots, "t1", 5)  # run in the writer's thread; close() waits for it
     writer.close()
+    assert store.recover("t1") is None  # its only snapshot (seq 1) is gone
     assert all(isinstance(r, StoreConflict) for r in refused)
     assert writer.changes == 550 and writer.transactions < 550  # several tables per transaction
     for k in (0, 49):

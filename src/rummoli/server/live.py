@@ -230,7 +230,7 @@ class LiveTable:
         self.status = status
         if snapshot is not None and kind == "deal":
             with contextlib.suppress(Exception):  # old snapshots only cost space
-                await asyncio.to_thread(self.manager.store.prune_snapshots, self.id, new_seq)
+                self.manager.writer.later(self.manager.store.prune_snapshots, self.id, new_seq)
         self.manager.hub.publish(self.id)
         self._change = {"at": journal_from, "journal": payload["journal"], "seq": new_seq, "status": status}
 

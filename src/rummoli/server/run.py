@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from pathlib import Path
 
 from rummoli.server.settings import Settings
 
@@ -31,12 +32,29 @@ def serve(settings: Settings, announce: bool = True) -> None:
         server.run()
         return
     import cProfile
+    import signal
     import time
 
-    profiler = cProfile.Profile(time.thread_time)  # CPU time: waiting on the network or the disk is not work
+    # CPU time: waiting on the network or the disk is not work. SIGUSR1 starts afresh (the bench sends it
+    # when its measured window opens, so the tables' creation is left out) and SIGUSR2 writes what was seen.
+    profiler = cProfile.Profile(time.thread_time)
+
+    def restart(_signum: int, _frame: object) -> None:
+        nonlocal profiler
+        profiler.disable()
+        profiler = cProfile.Profile(time.thread_time)
+        profiler.enable()
+
+    def dump(_signum: int, _frame: object) -> None:
+        profiler.disable()
+        profiler.dump_stats(profile)
+
+    signal.signal(signal.SIGUSR1, restart)
+    signal.signal(signal.SIGUSR2, dump)
     profiler.enable()
     try:
         server.run()
     finally:
         profiler.disable()
-        profiler.dump_stats(profile)
+        if not Path(profile).exists():
+            profiler.dump_stats(profile)

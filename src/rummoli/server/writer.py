@@ -10,6 +10,9 @@ stored). Only after the commit does each caller's ``await`` return, so the rule 
 that is not stored. A table has at most one change waiting (it awaits its change under its lock), so the
 order of a table's changes is the order it made them.
 
+Other writes made on a table's behalf (forgetting old snapshots after a deal) run in the same thread between
+batches (:meth:`StoreWriter.later`), so they never hold SQLite's write lock while a batch waits for it.
+
 If a whole transaction fails (the disk, the database gone), each change of the batch is tried again alone,
 so one bad change cannot refuse the others, and a caller whose change could not be stored gets the error.
 """
@@ -21,6 +24,7 @@ import contextlib
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from rummoli.server.store import Change, Store, StoreConflict
@@ -28,6 +32,7 @@ from rummoli.server.store import Change, Store, StoreConflict
 log = logging.getLogger("rummoli.server")
 
 _Waiter = tuple[Change, asyncio.AbstractEventLoop, "asyncio.Future[None]"]
+_Chore = tuple[Callable[..., object], tuple[Any, ...]]
 
 
 class StoreWriter:
@@ -38,7 +43,7 @@ class StoreWriter:
         self.batch = batch
         self.transactions = 0
         self.changes = 0
-        self._queue: queue.SimpleQueue[_Waiter | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Waiter | _Chore | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="rummoli-store-writer", daemon=True)
         self._thread.start()
 
@@ -49,6 +54,12 @@ class StoreWriter:
         done: asyncio.Future[None] = loop.create_future()
         self._queue.put((change, loop, done))
         await done
+
+    def later(self, chore: Callable[..., object], *args: Any) -> None:
+        """Run ``chore(*args)`` (another write, such as forgetting old snapshots) in this thread, after the
+        changes waiting now: writes from other threads would wait on SQLite's lock, and so would the changes.
+        Nobody waits for it; a chore that fails is logged."""
+        self._queue.put((chore, args))
 
     def close(self) -> None:
         """Store what is waiting, then stop the thread."""
@@ -62,8 +73,8 @@ class StoreWriter:
             first = self._queue.get()
             if first is None:
                 return
-            waiting = [first]
-            while len(waiting) < self.batch:
+            items = [first]
+            while len(items) < self.batch:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
@@ -71,14 +82,23 @@ class StoreWriter:
                 if item is None:
                     stopping = True
                     break
-                waiting.append(item)
-            outcomes = self._store([change for change, _loop, _done in waiting])
+                items.append(item)
+            waiting = [item for item in items if len(item) == 3]
+            outcomes = self._store([change for change, _loop, _done in waiting]) if waiting else []
             loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
             for (_change, loop, done), outcome in zip(waiting, outcomes, strict=True):
                 loops.setdefault(loop, []).append((done, outcome))
             for loop, answers in loops.items():
                 with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
                     loop.call_soon_threadsafe(_answer, answers)
+            for item in items:
+                if len(item) == 2:
+                    chore, args = item
+                    try:
+                        chore(*args)
+                    except Exception as error:
+                        log.warning("a store chore (%s) failed: %s", getattr(chore, "__name__", chore),
+                                    type(error).__name__)
 
     def _store(self, changes: list[Change]) -> list[BaseException | None]:
         try:
