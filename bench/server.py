@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -108,25 +109,28 @@ class Recorder:
 
     seats: int
     measuring: bool = False
-    pending: dict[tuple[str, int], Pending] = field(default_factory=dict)
+    pending: dict[str, dict[int, Pending]] = field(default_factory=dict)  # table -> seq acted on -> times
     latencies: list[float] = field(default_factory=list)
     sent: int = 0
     errors: int = 0
 
     def on_send(self, table: str, seq: int) -> None:
-        self.pending[(table, seq)] = Pending(time.perf_counter(), set(range(self.seats)))
+        self.pending.setdefault(table, {})[seq] = Pending(time.perf_counter(), set(range(self.seats)))
         if self.measuring:
             self.sent += 1
 
     def on_update(self, table: str, seat: int, seq: int) -> None:
+        waiting = self.pending.get(table)
+        if not waiting:
+            return
         now = time.perf_counter()
-        for key in [k for k in self.pending if k[0] == table and k[1] < seq]:
-            entry = self.pending[key]
+        for at in [k for k in waiting if k < seq]:
+            entry = waiting[at]
             if seat in entry.waiting:
                 entry.waiting.discard(seat)
                 entry.last = now
                 if not entry.waiting:
-                    del self.pending[key]
+                    del waiting[at]
                     if self.measuring:
                         self.latencies.append(entry.last - entry.sent)
 
@@ -134,7 +138,7 @@ class Recorder:
 async def player(url: str, table: str, token: str, seat: int, think: tuple[float, float], recorder: Recorder,
                  stop: asyncio.Event, rng: random.Random) -> None:
     async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         acting: asyncio.Task[None] | None = None
         view: dict[str, Any] = {}
         seq = 0
@@ -144,11 +148,11 @@ async def player(url: str, table: str, token: str, seat: int, think: tuple[float
             if seq != at_seq or stop.is_set():
                 return
             recorder.on_send(table, at_seq)
-            await ws.send(json.dumps({"type": "act", "seq": at_seq, "action": choose(view, rng)}))
+            await ws.send(orjson.dumps({"type": "act", "seq": at_seq, "action": choose(view, rng)}).decode())
 
         while not stop.is_set():
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                message = orjson.loads(await asyncio.wait_for(ws.recv(), 1.0))
             except TimeoutError:
                 continue
             if message["type"] == "error":
