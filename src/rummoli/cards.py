@@ -120,6 +120,8 @@ class Card:
     @staticmethod
     def parse(text: str) -> Card:
         """Read one card (R-NOTE-1); a :class:`CardError` quotes text that is not a card."""
+        if type(text) is str and (known := _BY_NAME.get(text)) is not None:
+            return known  # the usual case (records, journals, actions): a card's own name
         match = _TOKEN.match(text.strip()) if isinstance(text, str) and len(text) < 40 else None
         if match is None or match.group(2) not in _SUIT_INPUT:
             raise CardError(f"not a card: {quote(text)} (write rank then suit, e.g. 'Td', '10d', 'T♦')")
@@ -172,6 +174,7 @@ class Card:
 
 
 CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(52))
+_BY_NAME: Final[dict[str, Card]] = {str(c): c for c in CARDS}
 DECK: Final = CARDS
 
 
