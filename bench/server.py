@@ -9,6 +9,8 @@ Printed, over the measured window (after a warm-up):
 
 * actions per second offered and served;
 * p50 / p99 (and max) of the time from an action being sent to the update reaching *every* seat of its table;
+* how much of the time the server's event loop, and the generator's, were ready to run but waited for a CPU
+  (Linux schedstat): on a machine shared with other work this, not the server, is often the latency;
 * the server process's CPU time per action (user + system, from /proc; split between the event loop's thread
   and the others, where the store writes), beside a baseline measured in the
   same run: the same work done in-process by the engine alone (``Table.act`` plus the four seats' events and
@@ -81,6 +83,15 @@ def thread_cpu(pid: int) -> tuple[float, float]:
         else:
             other += used
     return main, other
+
+
+def runnable_wait(pid: int) -> float:
+    """Seconds a process's main thread has spent ready to run but waiting for a CPU (Linux schedstat): what
+    the machine's other work costs its latency."""
+    try:
+        return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def threads_cpu(pids: list[int]) -> tuple[float, float]:
@@ -213,6 +224,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     cpu0, t0, own0 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other0 = {name: meter() for name, meter in meters.items()}
     threads0 = threads_cpu(pids)
+    wait0 = sum(map(runnable_wait, pids)), runnable_wait(os.getpid())
     if profiling:  # the server's profile covers the measured window only (rummoli.server.run)
         for one in pids:
             os.kill(one, signal.SIGUSR1)
@@ -224,6 +236,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     cpu1, t1, own1 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other1 = {name: meter() for name, meter in meters.items()}
     threads1 = threads_cpu(pids)
+    wait1 = sum(map(runnable_wait, pids)), runnable_wait(os.getpid())
     gc.enable()
     gc.unfreeze()
     stop.set()
@@ -238,6 +251,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
         "max": lat[-1] * 1000 if lat else float("nan"),
         "cpu_per_action_ms": (cpu1 - cpu0) / max(1, served) * 1000, "cpu_share": (cpu1 - cpu0) / elapsed,
         "loop_ms": (threads1[0] - threads0[0]) / max(1, served) * 1000,
+        "server_wait": (wait1[0] - wait0[0]) / elapsed, "generator_wait": (wait1[1] - wait0[1]) / elapsed,
         "threads_ms": (threads1[1] - threads0[1]) / max(1, served) * 1000,
         "errors": recorder.errors, "generator_share": (own1 - own0) / elapsed,
         **{f"cpu_{name}_ms": (other1[name] - other0[name]) / max(1, served) * 1000 for name in meters},
@@ -328,7 +342,9 @@ def show(label: str, r: dict[str, float], baseline: float) -> None:
           f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  max {r['max']:6.0f} ms  "
           f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine "
           f"(event loop {r['loop_ms']:.2f}, other threads {r['threads_ms']:.2f}; {r['cpu_share'] * 100:.0f}% of a "
-          f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}", flush=True)
+          f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}  "
+          f"waiting for a CPU: server loop {r['server_wait'] * 100:.0f}%, generator {r['generator_wait'] * 100:.0f}% "
+          f"of the time", flush=True)
 
 
 def areas(profile: Path) -> list[tuple[str, float]]:
