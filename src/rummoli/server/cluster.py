@@ -58,6 +58,7 @@ class Bus:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
+        self._broken = False
         self.up = False
 
     # ------------------------------------------------------------------------------------- names
@@ -153,8 +154,12 @@ class Bus:
             channel, text = await self._outbox.get()
             try:
                 await self._redis.publish(channel, text)
-            except Exception as error:
-                self._down(error)
+            except Exception:
+                # After Redis restarts, the pool's first connection is the dead one: a second try gets a new one.
+                try:
+                    await self._redis.publish(channel, text)
+                except Exception as error:
+                    self._down(error)
 
     async def _heartbeat(self) -> None:
         while True:
@@ -167,6 +172,7 @@ class Bus:
             log.warning("redis is unreachable (%s): serving own tables only until it is back",
                         type(error).__name__)
         self.up = False
+        self._broken = True  # the listener reconnects, and says "up" again only once Redis answers it
         while not self._outbox.empty():
             self._outbox.get_nowait()
         for future in self._waiting.values():
@@ -183,7 +189,7 @@ class Bus:
                     pending.append(self._changes.get_nowait()[2])  # the full set is subscribed just below
                 await pubsub.subscribe(self.process_channel(self.name),
                                        *[self.table_channel(t) for t in self._tables])
-                was_up, self.up = self.up, True
+                was_up, self.up, self._broken = self.up, True, False
                 for done in pending:
                     if done is not None and not done.done():
                         done.set_result(None)
@@ -196,6 +202,8 @@ class Bus:
                         await (pubsub.subscribe(channel) if what == "sub" else pubsub.unsubscribe(channel))
                         if done is not None and not done.done():
                             done.set_result(None)
+                    if self._broken:
+                        raise ConnectionError("a publish failed")
                     message = await pubsub.get_message(timeout=0.05)
                     if message is not None and message.get("type") == "message":
                         await self._dispatch(message)
