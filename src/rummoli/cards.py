@@ -231,6 +231,20 @@ def cards_of(mask: int) -> list[Card]:
     return list(iter_mask(mask))
 
 
+#: Each card's name by index (``NAMES[i] == str(CARDS[i])``).
+NAMES: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
+
+
+def names_of(mask: int) -> list[str]:
+    """The names of a mask's cards, in card order (``[str(c) for c in cards_of(mask)]``, faster)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(NAMES[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
 def mask_count(mask: int) -> int:
     """How many cards a mask holds."""
     return mask.bit_count()

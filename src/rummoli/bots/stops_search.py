@@ -196,9 +196,9 @@ def verify_world(hand: Hand, view: dict[str, Any]) -> bool:
 
     def public(events: list[dict[str, Any]]) -> list[Any]:
         # Equal best hands may show other cards of the same ranks: compare a showdown by its value.  The
-        # numbering and the state marks depend on when the stream was read, not on the cards: left out.
+        # states an event carries depend on when the stream was read, not on the cards: left out.
         return [evaluate_mask(mask_of_texts(e["cards"])) if e["type"] == "showdown"
-                else {k: v for k, v in e.items() if k != "seq"} for e in events if e["type"] != "state"]
+                else {k: v for k, v in e.items() if k not in ("seq", "state")} for e in events]
 
     return public(mine["events"]) == public(view["events"])
 

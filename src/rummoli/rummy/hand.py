@@ -30,7 +30,8 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, Final
 
-from rummoli.cards import CARDS, Card, cards_of
+from rummoli import streams
+from rummoli.cards import CARDS, NAMES, Card, cards_of, names_of
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_NAME, MAX_SCORE
 from rummoli.rummy import settle
@@ -150,17 +151,11 @@ class RummyHand:
 
     def _reset_stream(self) -> None:
         """The per-seat event stream (see :mod:`rummoli.rummy.views`): built when someone reads it."""
-        self._stream: list[Any] = []
-        self._synced = 0
-        self._marks: list[tuple[int, Any]] = []  # (events so far, state) after each move
-        self._marked_to = 0
+        self._events = streams.Stream()  # the numbered events and their state marks (rummoli.streams)
         self._tracking = True  # a state mark after every move (off on the fast path and in clones)
-        self._synced_actions = 0
+        self._action_at: list[int] = []  # for each entry of events_log: its index in log (-1: not an action)
+        self._actions_seen = 0
         self._drawn: dict[int, int] = {}
-        self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
-        self._marked: list[int] = []  # the entries that some seat reads otherwise than a spectator
-        self._privates: list[Any] = []  # for each of those, the seats that do
-        self._rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
         self._static: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ legality (one function)
@@ -375,6 +370,23 @@ class RummyHand:
             return Action(seat, "pass")
         return Action(seat, _KIND[code], card=CARDS[x], meld=y if code == LAYOFF else -1)
 
+    def move_json(self, seat: int, move: Move) -> dict[str, Any]:
+        """``self.to_action(seat, move).to_json()``, made directly (views and events list many moves)."""
+        code, x, y = move
+        if code == DRAW_STOCK:
+            return {"seat": seat, "action": "draw", "from": "stock"}
+        if code == DRAW_DISCARD:
+            if self.rules.discard_depth:
+                return {"seat": seat, "action": "draw", "from": "discard", "card": NAMES[x]}
+            return {"seat": seat, "action": "draw", "from": "discard"}
+        if code == MELD:
+            return {"seat": seat, "action": "meld", "cards": names_of(x)}
+        if code == PASS:
+            return {"seat": seat, "action": "pass"}
+        if code == LAYOFF:
+            return {"seat": seat, "action": "layoff", "card": NAMES[x], "meld": y}
+        return {"seat": seat, "action": _KIND[code], "card": NAMES[x]}
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks); of
         ``seat`` only, if given (none unless it is that seat's turn).  Rummy has no amounts to range."""
@@ -405,12 +417,13 @@ class RummyHand:
         return True
 
     def apply(self, action: Action) -> list[dict[str, Any]]:
-        """Play ``action``; returns the events it caused (forced draws that follow included)."""
+        """Play ``action``; returns the events it caused (forced draws that follow included) as the acting
+        seat may learn them (:meth:`events_since`: numbered, nothing another seat may hide from it)."""
         self.verify(action)
         start = len(self.events_log)
         self._do(self.to_move(action))
         rummy_views.mark(self)
-        return [self._render(e) for e in self.events_log[start:]]
+        return rummy_views.events_since(self, start + 1, action.seat)
 
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:
@@ -542,7 +555,7 @@ class RummyHand:
         if isinstance(event, dict):
             return event
         seat, code, x, y, forced = event
-        out: dict[str, Any] = {"type": "action", **self.to_action(seat, (code, x, y)).to_json()}
+        out: dict[str, Any] = {"type": "action", **self.move_json(seat, (code, x, y))}
         if code == DRAW_DISCARD:
             out["card"] = str(CARDS[x])  # everyone saw it: the (deepest) card taken from the pile
         if forced:

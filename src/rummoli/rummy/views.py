@@ -9,14 +9,13 @@ hand is over and the hands are shown.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from rummoli import streams
 from rummoli.cards import CARDS, SUIT_BITS, Card
-from rummoli.errors import MalformedInput
 from rummoli.records import FORMAT
-from rummoli.rummy.ruleset import load_ruleset
+from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 
 if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
@@ -64,7 +63,8 @@ def view(hand: RummyHand, seat: int | None, history: bool = False) -> dict[str, 
     """
     reader = check_seat(hand, seat)
     seq = sync(hand)
-    _, phase, turn, to_act, moves, points = hand._stream[-1]
+    phase, to_act, moves, state = hand._events.state
+    turn = state["turn"]
     out: dict[str, Any] = dict(static(hand))
     out.update({
         "seq": seq,
@@ -79,8 +79,8 @@ def view(hand: RummyHand, seat: int | None, history: bool = False) -> dict[str, 
         "melds": [
             {"cards": [str(c) for c in meld_cards(m)], "owner": o} for m, o in zip(hand.melds, hand.owners, strict=True)
         ],
-        "points": list(points),
-        "legal_actions": [hand.to_action(turn, m).to_json() for m in moves] if reader == turn else [],
+        "points": list(state["points"]),
+        "legal_actions": hand._events.legal(turn, lambda: _legal_json(hand, moves, turn)) if reader == turn else [],
     })
     out["hand"] = None if reader is None else _names(hand.hands[reader])
     if phase == "over":
@@ -98,13 +98,15 @@ def view(hand: RummyHand, seat: int | None, history: bool = False) -> dict[str, 
     return out
 
 
+_BUILTINS: dict[str, Ruleset] = {}  # the built-in rulesets by name, loaded once
+
+
 def ruleset_ref(hand: RummyHand) -> str | dict[str, Any]:
     """The built-in name when the ruleset is one, else the inline object."""
-    try:
-        if load_ruleset(hand.rules.name) == hand.rules:
-            return hand.rules.name
-    except ValueError:
-        pass
+    if not _BUILTINS:
+        _BUILTINS.update((name, load_ruleset(name)) for name in builtin_names())
+    if _BUILTINS.get(hand.rules.name) == hand.rules:
+        return hand.rules.name
     return hand.rules.to_dict()
 
 
@@ -123,7 +125,7 @@ def record(hand: RummyHand) -> dict[str, Any]:
             "stock": [str(c) for c in hand.dealt_stock],
         },
         "actions": [
-            hand.to_action(seat, (code, x, y)).to_json() for seat, code, x, y, forced in hand.log if not forced
+            hand.move_json(seat, (code, x, y)) for seat, code, x, y, forced in hand.log if not forced
         ],
     }
     reshuffle = hand.reshuffled if hand.reshuffled is not None else hand.reshuffle_given
@@ -133,56 +135,47 @@ def record(hand: RummyHand) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------- per-seat event streams
-# As in the stops engine (rummoli.stops.report): the stream is ``START``, then the hand's events_log,
-# with a ``state`` mark (phase, turn, the legal moves, the points laid) after each batch of new entries,
-# taken when someone reads.  Every reader gets every number; each entry is rendered as it may see it.
-
-START: tuple[str] = ("start",)
+# As in the stops engine (rummoli.streams): a ``start`` event, then one event per entry of the hand's
+# events_log; the state mark taken after each move (phase, turn, the legal moves, the points laid) rides
+# on the move's last event as its ``state``.
 
 
 def check_seat(hand: RummyHand, seat: object) -> int | None:
     """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
-    if seat is None:
-        return None
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < hand.n:
-        raise MalformedInput(f"no seat {seat!r}: a seat is a whole number from 0 to {hand.n - 1}, or none")
-    return seat
+    return streams.check_seat(hand.n, seat)
 
 
 def mark(hand: RummyHand) -> None:
-    """A state mark after what the hand's events hold now (``apply`` and a new hand take one, so the
-    numbering depends only on the moves made; nothing if nothing is new)."""
-    marks = hand._marks
-    if marks and marks[-1][0] == len(hand.events_log):
+    """A state mark on the last of the hand's events (``apply``, every move it makes and a new hand take
+    one, so the marks depend only on the moves made; nothing if nothing is new)."""
+    stream = hand._events
+    at = len(hand.events_log)
+    if stream.at == at:
         return
     over = hand.phase == "over"
-    marks.append((len(hand.events_log), ("state", hand.phase, hand.turn, [] if over else [hand.turn],
-                                         [] if over else hand._moves(), list(hand.points))))
+    stream.put(at, (hand.phase, [] if over else [hand.turn], [] if over else hand._moves(),
+                    {"turn": hand.turn, "points": list(hand.points)}))
 
 
 def sync(hand: RummyHand) -> int:
-    """Bring the stream up to the hand's events and marks; return ``seq`` (moves made by the fast path
-    get their mark here, when someone reads)."""
-    stream = hand._stream
-    if not stream:
-        stream.append(START)
-    if hand._synced < len(hand.events_log):
+    """Mark the state now if moves were made since the last mark (the fast path takes none), number the
+    new actions and note the cards drawn blind; return ``seq``."""
+    events = hand.events_log
+    if hand._events.at < len(events):
         mark(hand)
-    actions = hand._synced_actions
-    for at in range(hand._marked_to, len(hand._marks)):
-        position, state = hand._marks[at]
-        for k in range(hand._synced, position):
-            if isinstance(hand.events_log[k], tuple):
-                stream.append(("log", k, actions))
-                actions += 1
+    action_at = hand._action_at
+    if len(action_at) < len(events):
+        count = hand._actions_seen
+        for k in range(len(action_at), len(events)):
+            if isinstance(events[k], tuple):
+                action_at.append(count)
+                count += 1
             else:
-                stream.append(("log", k, -1))
-        hand._synced = position
-        stream.append(state)
-    hand._marked_to, hand._synced_actions = len(hand._marks), actions
+                action_at.append(-1)
+        hand._actions_seen = count
     for index, card in hand.stock_draws[len(hand._drawn):]:
         hand._drawn[index] = card
-    return len(stream)
+    return len(events) + 1
 
 
 def static(hand: RummyHand) -> dict[str, Any]:
@@ -208,7 +201,7 @@ def render_action(hand: RummyHand, entry: tuple[int, int, int, int, int], log_in
                   reader: int | bool | None) -> dict[str, Any]:
     """A logged move as ``reader`` may see it (``True``: the full record, with every card drawn blind)."""
     seat, code, x, y, forced = entry
-    out: dict[str, Any] = {"type": "action", **hand.to_action(seat, (code, x, y)).to_json()}
+    out: dict[str, Any] = {"type": "action", **hand.move_json(seat, (code, x, y))}
     if code == 1:  # DRAW_DISCARD: everyone saw it: the (deepest) card taken from the pile
         out["card"] = str(CARDS[x])
     if shown_forced(forced, seat, reader):
@@ -221,69 +214,102 @@ def render_action(hand: RummyHand, entry: tuple[int, int, int, int, int], log_in
     return out
 
 
-_ALL_SEATS = range(-1, 0)  # a marker: every seat reads the entry its own way (the deal)
+def _legal_json(hand: RummyHand, moves: list[tuple[int, int, int]], seat: int) -> list[dict[str, Any]]:
+    return [hand.move_json(seat, m) for m in moves]
 
 
-def _render_entry(hand: RummyHand, k: int, reader: int | None) -> dict[str, Any]:
-    entry = hand._stream[k]
-    if entry is START:
-        out = {"type": "start", **static(hand), "seat": reader,
-               "hand": None if reader is None else sorted((str(c) for c in hand.dealt[reader]),
-                                                          key=lambda t: Card.parse(t).index),
-               "hand_sizes": [len(h) for h in hand.dealt], "stock": len(hand.dealt_stock) - 1,
-               "discard": [str(hand.dealt_stock[0])]}
-    elif entry[0] == "log":
-        event = hand.events_log[entry[1]]
-        out = render_action(hand, event, entry[2], reader) if isinstance(event, tuple) else dict(event)
+def _start_event(hand: RummyHand) -> dict[str, Any]:
+    """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
+    return {"type": "start", **static(hand), "seat": None, "hand": None,
+            "hand_sizes": [len(h) for h in hand.dealt], "stock": len(hand.dealt_stock) - 1,
+            "discard": [str(hand.dealt_stock[0])]}
+
+
+def _render_public(hand: RummyHand, k: int) -> tuple[dict[str, Any], Any]:
+    """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
+    actor = -1
+    if k == 0:
+        out = _start_event(hand)
     else:
-        _, phase, turn, to_act, moves, points = entry
-        legal = [hand.to_action(turn, m).to_json() for m in moves] if reader == turn else []
-        out = {"type": "state", "phase": phase, "turn": turn, "to_act": list(to_act), "legal_actions": legal,
-               "points": list(points)}
-    out["seq"] = k + 1
-    return out
+        event = hand.events_log[k - 1]
+        if isinstance(event, tuple):
+            index = hand._action_at[k - 1]
+            out = render_action(hand, event, index, None)
+            if event[4] or index in hand._drawn:
+                actor = event[0]
+        else:
+            out = dict(event)
+    return streams.finish_public(hand._events, k, out, actor)
 
 
-def _privates(hand: RummyHand, k: int) -> Any:
-    """The seats that read stream entry ``k`` otherwise than a spectator (None: nobody)."""
-    entry = hand._stream[k]
-    if entry is START:
-        return _ALL_SEATS
-    if entry[0] == "log":
-        event = hand.events_log[entry[1]]
-        if isinstance(event, tuple) and (event[4] or entry[2] in hand._drawn):
-            return (event[0],)
-        return None
-    return entry[3] or None  # a state mark: the seat to act sees its legal actions
+def _render_private(hand: RummyHand, k: int, reader: int) -> dict[str, Any]:
+    """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
+    hand, its own forced moves and cards drawn blind, its legal actions."""
+    public = hand._events.public[k]
+    out = public.copy()
+    if k == 0:
+        out["seat"] = reader
+        out["hand"] = [str(c) for c in sorted(hand.dealt[reader], key=lambda c: c.index)]
+    else:
+        event = hand.events_log[k - 1]
+        if isinstance(event, tuple) and event[0] == reader:
+            out.update(render_action(hand, event, hand._action_at[k - 1], reader))
+    return streams.finish_private(hand._events, k, out, reader, lambda moves, seat: _legal_json(hand, moves, seat))
 
 
 def events_since(hand: RummyHand, seq: int, seat: int | None) -> list[dict[str, Any]]:
-    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them (rendered once
-    for everyone, once more for a seat that reads an entry otherwise; callers get copies)."""
-    reader = check_seat(hand, seat)
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise MalformedInput(f"seq must be a whole number of at least 0, got {seq!r}")
-    total = sync(hand)
-    public, privates, marked = hand._public, hand._privates, hand._marked
-    for k in range(len(public), total):
-        public.append(_render_entry(hand, k, None))
-        private = _privates(hand, k)
-        if private is not None:
-            marked.append(k)
-            privates.append(private)
-    result = [dict(e) for e in public[seq:total]]
-    if reader is None:
-        return result
-    rendered = hand._rendered
-    for at in range(bisect_left(marked, seq), len(marked)):
-        private = privates[at]
-        if private is _ALL_SEATS or reader in private:
-            k = marked[at]
-            mine = rendered.get((k, reader))
-            if mine is None:
-                mine = rendered[(k, reader)] = _render_entry(hand, k, reader)
-            result[k - seq] = dict(mine)
-    return result
+    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them (copies)."""
+    streams.check_read(seq, seat, hand.n)
+    return hand._events.since(hand, seq, sync(hand), seat, _render_public, _render_private)
+
+
+def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
+    view = {key: value for key, value in ev.items() if key not in ("type", "seq", "hand", "state")}
+    view.update(hand_sizes=list(ev["hand_sizes"]), discard=list(ev["discard"]), melds=[], flips=0)
+    return view, set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
+
+
+def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) -> set[int]:
+    kind = ev["type"]
+    if kind == "action":
+        seat, act, sizes, me = ev["seat"], ev["action"], view["hand_sizes"], ev["seat"] == view["seat"]
+        if act == "draw":
+            if ev["from"] == "stock" or ev.get("blind"):
+                view["stock"] -= 1
+                sizes[seat] += 1
+            if "drawn" in ev:
+                hand.add(Card.parse(ev["drawn"]).index)
+            if ev["from"] == "discard":
+                pile = view["discard"]
+                depth = pile.index(ev["card"])
+                taken = pile[depth:]
+                del pile[depth:]
+                sizes[seat] += len(taken)
+                if me:
+                    hand.update(Card.parse(c).index for c in taken)
+        elif act in ("meld", "layoff", "discard", "knock"):
+            cards = ev["cards"] if act == "meld" else [ev["card"]]
+            bits = 0
+            for c in cards:
+                bits |= Card.parse(c).bit
+                hand.discard(Card.parse(c).index)
+            sizes[seat] -= len(cards)
+            if act == "meld":
+                view["melds"].append({"cards": [str(c) for c in meld_cards(bits)], "owner": seat})
+            elif act == "layoff":
+                meld = view["melds"][ev["meld"]]
+                for c in meld["cards"]:
+                    bits |= Card.parse(c).bit
+                meld["cards"] = [str(c) for c in meld_cards(bits)]
+            else:
+                view["discard"].append(ev["card"])
+    elif kind == "flip":
+        view["stock"], view["discard"], view["flips"] = ev["cards"], [], view["flips"] + 1
+    elif kind == "show":
+        view["shown"] = [list(h) for h in ev["hands"]]
+    elif kind == "end":
+        view["outcome"] = {key: value for key, value in ev.items() if key not in ("type", "seq", "state")}
+    return hand
 
 
 def rebuild(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -291,55 +317,4 @@ def rebuild(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 
     ``rebuild(hand.events_since(0, s)) == hand.view(s)``.
     """
-    view: dict[str, Any] = {}
-    hand: set[int] = set()
-    melds: list[int] = []
-    for ev in events:
-        kind = ev["type"]
-        if kind == "start":
-            view = {key: value for key, value in ev.items() if key not in ("type", "seq", "hand")}
-            view.update(hand_sizes=list(ev["hand_sizes"]), discard=list(ev["discard"]), melds=[], flips=0)
-            hand = set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
-            melds = []
-        elif kind == "action":
-            seat, act, sizes, me = ev["seat"], ev["action"], view["hand_sizes"], ev["seat"] == view["seat"]
-            if act == "draw":
-                if ev["from"] == "stock" or ev.get("blind"):
-                    view["stock"] -= 1
-                    sizes[seat] += 1
-                if "drawn" in ev:
-                    hand.add(Card.parse(ev["drawn"]).index)
-                if ev["from"] == "discard":
-                    pile = view["discard"]
-                    depth = pile.index(ev["card"])
-                    taken = pile[depth:]
-                    del pile[depth:]
-                    sizes[seat] += len(taken)
-                    if me:
-                        hand.update(Card.parse(c).index for c in taken)
-            elif act in ("meld", "layoff", "discard", "knock"):
-                cards = ev["cards"] if act == "meld" else [ev["card"]]
-                bits = 0
-                for c in cards:
-                    bits |= Card.parse(c).bit
-                    hand.discard(Card.parse(c).index)
-                sizes[seat] -= len(cards)
-                if act == "meld":
-                    melds.append(bits)
-                    view["melds"].append({"cards": [str(c) for c in meld_cards(bits)], "owner": seat})
-                elif act == "layoff":
-                    melds[ev["meld"]] |= bits
-                    view["melds"][ev["meld"]]["cards"] = [str(c) for c in meld_cards(melds[ev["meld"]])]
-                else:
-                    view["discard"].append(ev["card"])
-        elif kind == "flip":
-            view["stock"], view["discard"], view["flips"] = ev["cards"], [], view["flips"] + 1
-        elif kind == "show":
-            view["shown"] = [list(h) for h in ev["hands"]]
-        elif kind == "end":
-            view["outcome"] = {key: value for key, value in ev.items() if key not in ("type", "seq")}
-        elif kind == "state":
-            view.update({key: value for key, value in ev.items() if key not in ("type", "seq")})
-        view["seq"] = ev["seq"]
-    view["hand"] = None if view.get("seat") is None else [str(CARDS[c]) for c in sorted(hand)]
-    return view
+    return streams.rebuild(events, _start_view, _apply_event)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any, Final
 
+from rummoli import streams
 from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_NAME
@@ -65,13 +66,11 @@ class Hand(Bidding, Play):
         "_cap_value",
         "_card_pots",
         "_combo_end",
+        "_events",
         "_folded",
         "_last_layer",
         "_lead_mask",
         "_level",
-        "_marked",
-        "_marked_to",
-        "_marks",
         "_passed",
         "_pay_mask",
         "_pending",
@@ -79,18 +78,13 @@ class Hand(Bidding, Play):
         "_pending_seat",
         "_played",
         "_played_at",
-        "_privates",
-        "_public",
         "_put",
         "_raises",
-        "_rendered",
         "_run",
         "_start_stack",
         "_static",
         "_stopped_suit",
         "_streak_from",
-        "_stream",
-        "_synced",
         "_tracking",
         "auto",
         "chips",
@@ -259,6 +253,16 @@ class Hand(Bidding, Play):
             return opts
         return self._bidding_options()
 
+    def _options_now(self) -> list[Option]:
+        """:meth:`_options`, taken from the latest state mark when no move was made since (every move
+        logs, so the same log length is the same state): the public path lists and checks each state's
+        options once.  The fast paths take no marks and always compute them."""
+        stream = self._events
+        if stream.at == len(self.log):
+            opts: list[Option] = stream.state[2]
+            return opts
+        return self._options()
+
     @staticmethod
     def _forced(opts: list[Option]) -> Option | None:
         """The only legal action, if there is exactly one."""
@@ -279,7 +283,7 @@ class Hand(Bidding, Play):
             report.check_seat(self, seat)
         if self.phase == OVER:
             return out
-        for s, kind, low, high, cards in self._options():
+        for s, kind, low, high, cards in self._options_now():
             if seat is not None and s != seat:
                 continue
             field = KINDS[kind]
@@ -293,7 +297,7 @@ class Hand(Bidding, Play):
 
     def to_act(self) -> list[int]:
         """The seats that may act now (two while an announce-mode claim is open)."""
-        return sorted({o[0] for o in self._options()})
+        return sorted({o[0] for o in self._options_now()})
 
     def _rule_for(self, kind: str) -> str:
         if kind == "lead":
@@ -306,12 +310,16 @@ class Hand(Bidding, Play):
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` (naming the rule) or :class:`MalformedInput` unless legal."""
+        self._verify(action)
+
+    def _verify(self, action: Action) -> list[Option]:
+        """:meth:`verify`, returning the options now."""
         check_action(action)  # the shape first (R-NOTE-3): nothing below meets a bad type
         kind = action.kind
         field = KINDS[kind]
         if self.phase == OVER:
             raise IllegalAction("R-END-1", "the hand is over: no further action")
-        opts = self._options()
+        opts = self._options_now()
         rule = self._rule_for(kind)
         match = [o for o in opts if o[1] == kind and o[0] == action.seat]
         if not match:
@@ -338,6 +346,7 @@ class Hand(Bidding, Play):
                                     f"not {action.card}")
             choices = " ".join(str(c) for c in cards_of(cards))
             raise IllegalAction(rule, f"seat {quote(action.seat)} must lead one of {choices}, not {action.card}")
+        return opts
 
     def can(self, action: Action) -> bool:
         """Whether :meth:`verify` accepts ``action``."""
@@ -348,16 +357,15 @@ class Hand(Bidding, Play):
         return True
 
     def apply(self, action: Action) -> list[dict[str, Any]]:
-        """Check and make ``action``, then any forced actions; return the events they caused."""
-        self.verify(action)
+        """Check and make ``action``, then any forced actions; return the events they caused as the acting
+        seat may learn them (:meth:`events_since`: numbered, nothing another seat may hide from it)."""
+        forced = self._forced(self._verify(action)) is not None
         start = len(self.log)
-        opts = self._options()
-        forced = self._forced(opts) is not None
         self._do(action.seat, action.kind, -1 if action.card is None else action.card.index,
                  0 if action.amount is None else action.amount, forced)
         self._settle_forced()
         report.mark(self)
-        return self.render(self.log[start:])
+        return report.events_since(self, start + 1, action.seat)
 
     # ------------------------------------------------------------------ the fast path for search
     # A searching bot plays thousands of hands per decision.  These skip the Action objects, the
@@ -365,7 +373,7 @@ class Hand(Bidding, Play):
     # lists, and are not for clients (they go through apply()).
     def options(self) -> list[Option]:
         """Every legal option now, raw: ``(seat, kind, low, high, cards)`` (a bet range, a card mask)."""
-        return self._options()
+        return list(self._options_now())
 
     def step(self, seat: int, kind: str, card: int = -1, amount: int = 0, forced: bool = False) -> None:
         """Make one option that :meth:`options` lists, unchecked (``card`` an index, -1 for none), then
@@ -400,8 +408,11 @@ class Hand(Bidding, Play):
 
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:
-        if self._tracking:
-            report.mark(self)  # the state after the previous move, before this one (one mark per move)
+        if self._tracking and kind != "play":
+            # The state after the previous move, before this one: a mark before every move that may be
+            # forced or chosen (where marks fall cannot tell a forced lead, widow choice or bid from a
+            # chosen one).  A play in a run is forced for everyone alike: the run takes no marks.
+            report.mark(self)
         if kind == "play" or kind == "lead":
             self._lay(seat, card, kind, forced)
             return
@@ -573,15 +584,8 @@ class Hand(Bidding, Play):
         report.mark(self)
 
     def _reset_stream(self) -> None:
-        self._stream: list[Any] = []
-        self._synced = 0
-        self._marks: list[tuple[int, Any]] = []  # (log length, state) after each move
-        self._marked_to = 0
+        self._events = streams.Stream()  # the numbered events and their state marks (rummoli.streams)
         self._tracking = True  # a state mark after every move (off on the fast paths and in clones)
-        self._public: list[dict[str, Any]] = []  # each stream entry as a spectator reads it
-        self._marked: list[int] = []  # the entries that some seat reads otherwise than a spectator
-        self._privates: list[Any] = []  # for each of those, the seats that do
-        self._rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
         self._static: dict[str, Any] = {}
         self._played: list[dict[str, Any]] = []
         self._played_at = 0
@@ -591,6 +595,5 @@ class Hand(Bidding, Play):
 
 
 #: The event stream and the views' caches, which a clone starts afresh.
-_STREAM_SLOTS: Final = frozenset({"_stream", "_synced", "_tracking", "_marks", "_marked_to", "_public", "_marked",
-                                  "_privates", "_rendered", "_static", "_played", "_played_at"})
+_STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_static", "_played", "_played_at"})
 _STATE_SLOTS: Final = tuple(name for name in Hand.__slots__ if name not in _STREAM_SLOTS)

@@ -98,8 +98,8 @@ class Play(HandState):
         return 0
 
     def _lay(self, seat: int, card: int, kind: str, forced: bool) -> None:
-        if self._tracking:
-            self._mark()  # the state after the previous move, before this one (one mark per move)
+        if self._tracking and kind != "play":
+            self._mark()  # the state after the previous move, before this one (see Hand._do)
         self.log.append(("act", seat, kind, card, 0, forced))
         self.hands[seat] ^= 1 << card
         self.owner[card] = PLAYED

@@ -9,12 +9,11 @@ whether another seat's lead or widow choice was forced, since that can tell what
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rummoli.cards import CARDS, Card, cards_of
-from rummoli.errors import MalformedInput
+from rummoli import streams
+from rummoli.cards import CARDS, NAMES, Card, mask_of, names_of
 from rummoli.stops.actions import KINDS
 from rummoli.stops.base import OVER, Option
 
@@ -61,7 +60,7 @@ def render(hand: Hand, log: Sequence[tuple[Any, ...]], reader: int | bool | None
         elif tag == "act":
             out.append({"type": "action", **action_json(e), "forced": shown_forced(e, reader)})
         elif tag == "show":
-            out.append({"type": "showdown", "seat": e[1], "cards": [str(c) for c in cards_of(e[2])]})
+            out.append({"type": "showdown", "seat": e[1], "cards": names_of(e[2])})
         elif tag == "stop":
             out.append({"type": "stop", "after": str(CARDS[e[1]])})
         elif tag == "unclaimed":
@@ -104,7 +103,7 @@ def _static(hand: Hand) -> dict[str, Any]:
     """The parts of a view that never change in a hand, made once (views share them: read only)."""
     static = hand._static
     if not static:
-        start = _start_event(hand, None)
+        start = _start_event(hand)
         static.update({key: start[key] for key in ("ruleset", "board", "players", "dealer", "start")})
     return static
 
@@ -128,7 +127,7 @@ def view(hand: Hand, seat: int | None, history: bool = False) -> dict[str, Any]:
     """
     reader = check_seat(hand, seat)
     seq = sync(hand)
-    _, phase, to_act, opts, state, winner = hand._stream[-1]
+    phase, to_act, opts, state = hand._events.state
     out: dict[str, Any] = dict(_static(hand))
     out.update({
         "seq": seq,
@@ -137,73 +136,55 @@ def view(hand: Hand, seat: int | None, history: bool = False) -> dict[str, Any]:
         "to_act": list(to_act),
         "chips": list(hand.chips),
         "pots": hand.pot_balances(),
-        "hand": None if reader is None else [str(c) for c in cards_of(hand.hands[reader])],
+        "hand": None if reader is None else names_of(hand.hands[reader]),
         "hand_sizes": [m.bit_count() for m in hand.hands],
         "widow_size": 52 - sum(m.bit_count() for m in hand.hands) - len(played_json(hand)),
         "swapped": None if hand.swapped < 0 else hand.swapped,
         "played": list(played_json(hand)),
-        "showdown": {str(s): [str(c) for c in cards_of(m)] for s, m in hand.showdown.items()},
-        "legal_actions": [] if reader is None else legal_json(opts, reader),
+        "showdown": {str(s): names_of(m) for s, m in hand.showdown.items()},
+        "legal_actions": [] if reader is None else hand._events.legal(reader, lambda: legal_json(opts, reader)),
     })
     if reader is not None and reader == hand.swapped:
-        out["given_up"] = {"cards": [str(c) for c in cards_of(hand.given_up)], "out_of_play": True}
+        out["given_up"] = {"cards": names_of(hand.given_up), "out_of_play": True}
     out.update(state)
-    if phase == OVER:
-        out["winner"] = winner
     if history:
         events = events_since(hand, 0, reader)
         out["events"] = events
-        out["actions"] = [{k: v for k, v in e.items() if k != "type" and k != "seq"}
+        out["actions"] = [{k: v for k, v in e.items() if k not in ("type", "seq", "state")}
                           for e in events if e["type"] == "action"]
     return out
 
 
 # ------------------------------------------------------------------------- per-seat event streams
-# A hand's stream is its log with two kinds of marks: ``START`` before the first entry (what every seat
-# knows when the cards are dealt) and a ``state`` mark after each batch of entries (the phase, the seats
-# to act, the options and the public state of the phase).  Marks are taken when someone reads the
-# stream or a view, so the fast paths (``step``, ``random_step``) never pay for them.  Entries are
-# numbered from 1 (``seq``); every reader gets every number, each rendered as that reader may see it.
-
-START: tuple[str] = ("start",)
+# The stream (rummoli.streams) is a ``start`` event, then one event per log entry; the state mark taken
+# after each move (phase, seats to act, options, the phase's public state, the winner) rides on the move's
+# last event as its ``state``.
 
 
 def check_seat(hand: Hand, seat: object) -> int | None:
     """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
-    if seat is None:
-        return None
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < hand.n:
-        raise MalformedInput(f"no seat {seat!r}: a seat is a whole number from 0 to {hand.n - 1}, or none")
-    return seat
+    return streams.check_seat(hand.n, seat)
 
 
 def mark(hand: Hand) -> None:
-    """A state mark after what the log holds now (``apply``, ``step_forced`` and a new hand take one, so
-    the numbering depends only on the moves made; nothing if nothing is new)."""
-    marks = hand._marks
-    if marks and marks[-1][0] == len(hand.log):
+    """A state mark on the log's last entry (``apply``, ``step_forced``, a new hand and every move made
+    through them take one, so the marks depend only on the moves made; nothing if nothing is new)."""
+    stream = hand._events
+    at = len(hand.log)
+    if stream.at == at:
         return
-    opts = hand._options() if hand.phase != OVER else []
-    marks.append((len(hand.log), ("state", hand.phase, sorted({o[0] for o in opts}), opts, hand.phase_state(),
-                                  None if hand.winner < 0 else hand.winner)))
+    if hand.phase == OVER:
+        stream.put(at, (OVER, [], [], {"winner": None if hand.winner < 0 else hand.winner}))
+        return
+    opts = hand._options()
+    stream.put(at, (hand.phase, sorted({o[0] for o in opts}), opts, hand.phase_state()))
 
 
 def sync(hand: Hand) -> int:
-    """Bring the stream up to the log and its marks; return ``seq``.  Moves made by the fast paths
-    (``step``, ``random_step``) get their mark here, when someone reads."""
-    stream = hand._stream
-    if not stream:
-        stream.append(START)
-    if hand._synced < len(hand.log):
+    """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""
+    if hand._events.at < len(hand.log):
         mark(hand)
-    marks = hand._marks
-    for at in range(hand._marked_to, len(marks)):
-        position, state = marks[at]
-        stream.extend(range(hand._synced, position))
-        hand._synced = position
-        stream.append(state)
-    hand._marked_to = len(marks)
-    return len(stream)
+    return len(hand.log) + 1
 
 
 def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
@@ -216,83 +197,72 @@ def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
         if field == "amount":
             out.append({"seat": s, "action": kind, "min": low, "max": high})
         elif field == "card":
-            out.extend({"seat": s, "action": kind, "card": str(c)} for c in cards_of(cards))
+            out.extend([{"seat": s, "action": kind, "card": name} for name in names_of(cards)])
         else:
             out.append({"seat": s, "action": kind})
     return out
 
 
-def _start_event(hand: Hand, reader: int | None) -> dict[str, Any]:
+def _start_event(hand: Hand) -> dict[str, Any]:
+    """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
     pots = hand.rules.board.pots
     sizes = [len(h) for h in hand.dealt]
     return {
         "type": "start", "ruleset": hand.rules.reference(),
         "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": hand.rules.ante(p)} for p in pots],
-        "players": list(hand.names), "seat": reader, "dealer": hand.dealer,
+        "players": list(hand.names), "seat": None, "dealer": hand.dealer,
         "start": {"chips": list(hand.start_chips), "pots": {p.id: hand.start_pots[j] for j, p in enumerate(pots)},
                   "ante": hand.with_ante},
-        "hand": None if reader is None else [str(c) for c in sorted(hand.dealt[reader], key=lambda c: c.index)],
+        "hand": None,
         "hand_sizes": sizes, "widow_size": len(hand.dealt_widow),
     }
 
 
-_ALL_SEATS = range(-1, 0)  # a marker: every seat reads the entry its own way (the deal)
-_NAMES = tuple(str(c) for c in CARDS)
-
-
 def _render_public(hand: Hand, k: int) -> tuple[dict[str, Any], Any]:
-    """Stream entry ``k`` as a spectator sees it, and which seats read it otherwise (None: nobody)."""
-    entry = hand._stream[k]
-    private: Any = None
-    if entry is START:
-        out = _start_event(hand, None)
-        private = _ALL_SEATS
-    elif isinstance(entry, int):
-        e = hand.log[entry]
+    """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
+    actor = -1
+    if k == 0:
+        out = _start_event(hand)
+    else:
+        e = hand.log[k - 1]
         tag = e[0]
         if tag == "act":
             seat, kind, card, amount, forced = e[1], e[2], e[3], e[4], e[5]
             out = {"type": "action", "seat": seat, "action": kind}
             if card >= 0:
-                out["card"] = _NAMES[card]
+                out["card"] = NAMES[card]
             if KINDS[kind] == "amount":
                 out["amount"] = amount
             out["forced"] = bool(forced) and kind == "play"
             if forced and kind != "play":
-                private = (seat,)
+                actor = seat
         elif tag == "chips":
             out = {"type": "chips", "from": party(hand, e[1]), "to": party(hand, e[2]), "amount": e[3],
                    "reason": e[4]}
         else:
             out = render(hand, (e,), None)[0]
             if tag == "swap":
-                private = (e[1],)
-    else:
-        _, phase, to_act, _options, state, winner = entry
-        out = {"type": "state", "phase": phase, "to_act": list(to_act), "legal_actions": [], **state}
-        if phase == OVER:
-            out["winner"] = winner
-        if to_act:
-            private = to_act
-    out["seq"] = k + 1
-    return out, private
+                actor = e[1]
+    return streams.finish_public(hand._events, k, out, actor)
 
 
 def _render_private(hand: Hand, k: int, reader: int) -> dict[str, Any]:
-    """Stream entry ``k`` as ``reader`` sees it, where that differs from a spectator's."""
-    entry = hand._stream[k]
-    if entry is START:
-        out = _start_event(hand, reader)
-    elif isinstance(entry, int):
-        e = hand.log[entry]
-        out = render(hand, (e,), reader)[0]
-        if e[0] == "swap":
-            out["hand"] = [str(c) for c in cards_of(hand.hands[reader] | _played_since_swap(hand, reader))]
-            out["given_up"] = [str(c) for c in cards_of(hand.given_up)]
+    """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
+    hand, its own forced choice, its swap (the hand it took and the one it gave up), its legal actions."""
+    public = hand._events.public[k]
+    out = public.copy()
+    if k == 0:
+        out["seat"] = reader
+        out["hand"] = names_of(mask_of(hand.dealt[reader]))
     else:
-        out = {**hand._public[k], "legal_actions": legal_json(entry[3], reader)}
-    out["seq"] = k + 1
-    return out
+        e = hand.log[k - 1]
+        tag = e[0]
+        if tag == "act" and e[1] == reader and e[5]:
+            out["forced"] = True
+        elif tag == "swap" and e[1] == reader:
+            out["hand"] = names_of(hand.hands[reader] | _played_since_swap(hand, reader))
+            out["given_up"] = names_of(hand.given_up)
+    return streams.finish_private(hand._events, k, out, reader, legal_json)
 
 
 def _played_since_swap(hand: Hand, seat: int) -> int:
@@ -305,35 +275,51 @@ def _played_since_swap(hand: Hand, seat: int) -> int:
 
 
 def events_since(hand: Hand, seq: int, seat: int | None) -> list[dict[str, Any]]:
-    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them.
+    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them (copies)."""
+    streams.check_read(seq, seat, hand.n)
+    stream, total = hand._events, len(hand.log) + 1
+    if stream.at < total - 1:
+        mark(hand)
+    return stream.since(hand, seq, total, seat, _render_public, _render_private)
 
-    Each entry is rendered once for everyone; the few that read otherwise for some seat (the deal, its
-    own forced choice, its swap, its legal actions) once more for that seat.  Callers get copies.
-    """
-    reader = check_seat(hand, seat)
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise MalformedInput(f"seq must be a whole number of at least 0, got {seq!r}")
-    total = sync(hand)
-    public, privates, marked = hand._public, hand._privates, hand._marked
-    for k in range(len(public), total):
-        out, private = _render_public(hand, k)
-        public.append(out)
-        if private is not None:
-            marked.append(k)
-            privates.append(private)
-    result = [dict(e) for e in public[seq:total]]
-    if reader is None:
-        return result
-    rendered = hand._rendered
-    for at in range(bisect_left(marked, seq), len(marked)):
-        private = privates[at]
-        if private is _ALL_SEATS or reader in private:
-            k = marked[at]
-            mine = rendered.get((k, reader))
-            if mine is None:
-                mine = rendered[(k, reader)] = _render_private(hand, k, reader)
-            result[k - seq] = dict(mine)
-    return result
+
+def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
+    start = ev["start"]
+    view = {"ruleset": ev["ruleset"], "board": [dict(p) for p in ev["board"]], "players": list(ev["players"]),
+            "seat": ev["seat"], "dealer": ev["dealer"], "chips": list(start["chips"]),
+            "pots": dict(start["pots"]), "hand_sizes": list(ev["hand_sizes"]),
+            "widow_size": ev["widow_size"], "swapped": None, "played": [], "showdown": {},
+            "start": {"chips": list(start["chips"]), "pots": dict(start["pots"]), "ante": start["ante"]}}
+    return view, set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
+
+
+def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) -> set[int]:
+    kind = ev["type"]
+    if kind == "chips":
+        amount = ev["amount"]
+        for side, sign in ((ev["from"], -1), (ev["to"], 1)):
+            where, _, name = side.partition(":")
+            if where == "seat":
+                view["chips"][int(name)] += sign * amount
+            else:
+                view["pots"][name] += sign * amount
+    elif kind == "action" and ev["action"] in ("lead", "play"):
+        seat = ev["seat"]
+        view["played"].append({"seat": seat, "card": ev["card"]})
+        view["hand_sizes"][seat] -= 1
+        if seat == view["seat"]:
+            hand.discard(Card.parse(ev["card"]).index)
+    elif kind == "swap":
+        seat = ev["seat"]
+        sizes = view["hand_sizes"]
+        view["widow_size"], sizes[seat] = sizes[seat], view["widow_size"]
+        view["swapped"] = seat
+        if "hand" in ev:
+            view["given_up"] = {"cards": list(ev["given_up"]), "out_of_play": True}
+            return {Card.parse(c).index for c in ev["hand"]}
+    elif kind == "showdown":
+        view["showdown"][str(ev["seat"])] = list(ev["cards"])
+    return hand
 
 
 def rebuild(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -343,46 +329,4 @@ def rebuild(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     its seat's stream holds its view without asking for it again.  ``rebuild(hand.events_since(0, s))``
     equals ``hand.view(s)``.
     """
-    view: dict[str, Any] = {}
-    hand: set[int] = set()
-    for ev in events:
-        kind = ev["type"]
-        if kind == "start":
-            start = ev["start"]
-            view = {"ruleset": ev["ruleset"], "board": [dict(p) for p in ev["board"]], "players": list(ev["players"]),
-                    "seat": ev["seat"], "dealer": ev["dealer"], "chips": list(start["chips"]),
-                    "pots": dict(start["pots"]), "hand_sizes": list(ev["hand_sizes"]),
-                    "widow_size": ev["widow_size"], "swapped": None, "played": [], "showdown": {},
-                    "start": {"chips": list(start["chips"]), "pots": dict(start["pots"]), "ante": start["ante"]}}
-            hand = set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
-        elif kind == "chips":
-            amount = ev["amount"]
-            for side, sign in ((ev["from"], -1), (ev["to"], 1)):
-                where, _, name = side.partition(":")
-                if where == "seat":
-                    view["chips"][int(name)] += sign * amount
-                else:
-                    view["pots"][name] += sign * amount
-        elif kind == "action" and ev["action"] in ("lead", "play"):
-            seat = ev["seat"]
-            view["played"].append({"seat": seat, "card": ev["card"]})
-            view["hand_sizes"][seat] -= 1
-            if seat == view["seat"]:
-                hand.discard(Card.parse(ev["card"]).index)
-        elif kind == "swap":
-            seat = ev["seat"]
-            sizes = view["hand_sizes"]
-            view["widow_size"], sizes[seat] = sizes[seat], view["widow_size"]
-            view["swapped"] = seat
-            if "hand" in ev:
-                hand = {Card.parse(c).index for c in ev["hand"]}
-                view["given_up"] = {"cards": list(ev["given_up"]), "out_of_play": True}
-        elif kind == "showdown":
-            view["showdown"][str(ev["seat"])] = list(ev["cards"])
-        elif kind == "state":
-            for key in ("auction", "betting", "play", "winner"):
-                view.pop(key, None)
-            view.update({key: value for key, value in ev.items() if key not in ("type", "seq")})
-        view["seq"] = ev["seq"]
-    view["hand"] = None if view.get("seat") is None else [str(CARDS[c]) for c in sorted(hand)]
-    return view
+    return streams.rebuild(events, _start_view, _apply_event, ("auction", "betting", "play", "winner"))

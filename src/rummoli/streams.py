@@ -1,0 +1,188 @@
+"""A hand's numbered event stream, read by each seat as it may see it (R-VIEW-1): shared by both engines.
+
+The stream of a hand is a ``start`` event (what every seat knows when the cards are dealt: its own hand
+among them) followed by one event per entry of the hand's log, so entry ``k`` is numbered ``seq = k + 1``
+and the numbering depends only on what was logged.  After each move the engine takes a *state mark* (the
+phase, the seats to act, their options and the public state of the phase); the mark rides on the last
+event of the move as its ``"state"``, so a seat's events alone rebuild its view.  A mark is taken after
+every move made through ``apply`` (forced moves too, so where marks fall cannot tell that a move was
+forced); the fast paths of search take none, and get one when someone reads.
+
+Each event is rendered once for a spectator and cached; the few that some seat reads otherwise (the deal,
+its own forced choice, its cards drawn blind, its legal actions in a state) once more for that seat.
+Callers get copies of the cached events.  The engines' modules (:mod:`rummoli.stops.report`,
+:mod:`rummoli.rummy.views`) say how each entry renders and how a view is rebuilt from its events.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from rummoli.cards import CARDS
+from rummoli.errors import MalformedInput
+
+#: The readers of an entry that every seat reads its own way (the deal).
+ALL_SEATS: tuple[int, ...] = (-1,)
+
+#: ``(event, readers)``: entry ``k`` as a spectator reads it, and the seats that read it otherwise (or None).
+PublicRender = Callable[[Any, int], tuple[dict[str, Any], Any]]
+#: Entry ``k`` as seat ``reader`` reads it, where that differs from a spectator's reading.
+PrivateRender = Callable[[Any, int, int], dict[str, Any]]
+
+
+def check_seat(seats: int, seat: object) -> int | None:
+    """``seat`` if it is ``None`` (a spectator) or an ``int`` seat below ``seats``; else MalformedInput."""
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise MalformedInput(f"no seat {seat!r}: a seat is a whole number from 0 to {seats - 1}, or none")
+    return seat
+
+
+def check_seq(seq: object) -> int:
+    """``seq`` if it is a whole number of at least 0; else MalformedInput."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise MalformedInput(f"seq must be a whole number of at least 0, got {seq!r}")
+    return seq
+
+
+class Stream:
+    """The state marks of a hand and its events as read so far (a hand's ``_events``; a clone starts afresh)."""
+
+    __slots__ = ("at", "legal_at", "legal_made", "mine", "public", "rendered", "state", "states")
+
+    def __init__(self) -> None:
+        self.at = -1  # the entry the latest mark rides on (the log's length when it was taken)
+        self.state: Any = None  # the latest mark: the hand's state now, once synced
+        self.states: dict[int, Any] = {}  # entry -> the mark it carries
+        self.public: list[dict[str, Any]] = []  # each entry as a spectator reads it
+        self.mine: dict[int, list[int]] = {}  # seat (-1: every seat) -> the entries it reads otherwise
+        self.rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
+        self.legal_at = -1  # the mark whose legal actions legal_made holds
+        self.legal_made: dict[int, list[dict[str, Any]]] = {}
+
+    def __getstate__(self) -> tuple[int, Any, dict[int, Any]]:
+        """A pickle holds the marks only: the rest is what reads made, and reads make it again."""
+        return self.at, self.state, self.states
+
+    def __setstate__(self, data: tuple[int, Any, dict[int, Any]]) -> None:
+        self.__init__()  # type: ignore[misc]
+        self.at, self.state, self.states = data
+
+    def put(self, at: int, state: tuple[str, list[int], Any, dict[str, Any]]) -> None:
+        """A mark on entry ``at`` (the log's length now): the state after the move logged last, as
+        ``(phase, seats to act, their options, the public state of the phase)``."""
+        self.states[at] = state
+        self.at = at
+        self.state = state
+
+    def legal(self, seat: int, make: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        """The legal actions of ``seat`` in the latest state as JSON, made once per mark (each view gets
+        copies of the actions)."""
+        if self.legal_at != self.at:
+            self.legal_at, self.legal_made = self.at, {}
+        made = self.legal_made.get(seat)
+        if made is None:
+            made = self.legal_made[seat] = make()
+        return [action.copy() for action in made]
+
+    def since(self, hand: Any, seq: int, total: int, reader: int | None, render_public: PublicRender,
+              render_private: PrivateRender) -> list[dict[str, Any]]:
+        """Events ``seq + 1`` to ``total`` as ``reader`` (``None``: a spectator) reads them, as copies."""
+        public = self.public
+        if len(public) < total:
+            seats = self.mine
+            for k in range(len(public), total):
+                out, private = render_public(hand, k)
+                public.append(out)
+                if private:
+                    for seat in private:
+                        if seat in seats:
+                            seats[seat].append(k)
+                        else:
+                            seats[seat] = [k]
+        result = list(map(dict.copy, public[seq:total]))
+        if reader is None:
+            return result
+        rendered = self.rendered
+        for seat in (-1, reader) if seq == 0 else (reader,):  # every seat's own entry is the start only
+            entries = self.mine.get(seat)
+            if not entries or entries[-1] < seq:
+                continue
+            for at in range(bisect_left(entries, seq), len(entries)):
+                k = entries[at]
+                if k >= total:
+                    break
+                mine = rendered.get((k, reader))
+                if mine is None:
+                    mine = rendered[(k, reader)] = render_private(hand, k, reader)
+                result[k - seq] = mine.copy()
+        return result
+
+
+def check_read(seq: object, seat: object, seats: int) -> None:
+    """MalformedInput unless ``seq`` is a whole number of at least 0 and ``seat`` a seat below ``seats``
+    or ``None`` (a spectator)."""
+    if not (type(seq) is int and seq >= 0 and (seat is None or (type(seat) is int and 0 <= seat < seats))):
+        check_seat(seats, seat)
+        check_seq(seq)
+
+
+def finish_public(stream: Stream, k: int, out: dict[str, Any], actor: int) -> tuple[dict[str, Any], Any]:
+    """Entry ``k`` as a spectator reads it (``out``), numbered and with the state it carries, and the seats
+    that read it otherwise: all for the start, else ``actor`` (a seat whose own move reads otherwise,
+    ``-1``: none) and, on an entry that carries a state, the seats to act (their legal actions)."""
+    out["seq"] = k + 1
+    state = stream.states.get(k)
+    seats: tuple[int, ...] = ()
+    if state is not None:
+        phase, to_act, _options, public = state
+        out["state"] = {"phase": phase, "to_act": list(to_act), "legal_actions": [], **public}
+        seats = tuple(to_act)
+    if k == 0:
+        return out, ALL_SEATS
+    if actor >= 0 and actor not in seats:
+        seats = (actor, *seats)
+    return out, seats or None
+
+
+def finish_private(stream: Stream, k: int, out: dict[str, Any], reader: int,
+                   legal_json: Callable[[Any, int], list[dict[str, Any]]]) -> dict[str, Any]:
+    """Entry ``k`` as ``reader`` reads it (``out``): with its legal actions if the state it carries
+    waits for ``reader`` (``legal_json(options, reader)`` makes them)."""
+    state = stream.states.get(k)
+    if state is not None and reader in state[1]:
+        options = state[2]
+        legal = stream.legal(reader, lambda: legal_json(options, reader)) if k == stream.at else \
+            legal_json(options, reader)
+        out["state"] = {**out["state"], "legal_actions": legal}
+    return out
+
+
+def rebuild(events: Iterable[Mapping[str, Any]], start: Callable[[Mapping[str, Any]], tuple[dict[str, Any], set[int]]],
+            apply: Callable[[dict[str, Any], set[int], Mapping[str, Any]], set[int]],
+            phase_keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The view a seat's events make, applied in order from the hand's start (``seq`` 1).
+
+    ``start`` makes the view and the seat's hand (card indexes) from the ``start`` event; ``apply`` takes
+    every other event into them and returns the seat's hand (the same set or a new one).  Each ``state``
+    an event carries replaces the view's state: ``phase_keys`` are the keys of a phase's public state,
+    dropped when a state does not hold them.
+    """
+    view: dict[str, Any] = {}
+    hand: set[int] = set()
+    for ev in events:
+        if ev["type"] == "start":
+            view, hand = start(ev)
+        else:
+            hand = apply(view, hand, ev)
+        state = ev.get("state")
+        if state is not None:
+            for key in phase_keys:
+                view.pop(key, None)
+            view.update(state)
+        view["seq"] = ev["seq"]
+    view["hand"] = None if view.get("seat") is None else [str(CARDS[c]) for c in sorted(hand)]
+    return view
