@@ -361,7 +361,7 @@ class Table:
         """The evening seats the table waits for now (``[]`` between hands)."""
         if self.hand_over:
             return []
-        return [self.hand_seats[s] for s in _to_act(self.hand)]
+        return [self.hand_seats[s] for s in self.hand.to_act()]
 
     def chips(self) -> list[int | str]:
         """Every seat's stack (stops) or score (Rummy) now."""
@@ -422,7 +422,7 @@ class Table:
         base, kind, payload = self._blocks[-1]
         if kind == "hand":
             index, start = payload
-            return base + _hand_seq(self._hands[index]["hand"]) - int(start)
+            return base + int(self._hands[index]["hand"].seq) - int(start)
         return base + 1
 
     def _public(self, event: dict[str, Any]) -> None:
@@ -430,7 +430,7 @@ class Table:
         self._blocks.append((seq, "event", event))
         if self._hands and self._hands[-1]["hand"] is self.hand and not self.hand_over:
             # The hand goes on after this event: its next events are numbered after it.
-            self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, _hand_seq(self.hand))))
+            self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, self.hand.seq)))
 
     def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
         """Events ``seq + 1`` to :attr:`seq` as evening ``seat`` may learn them (``None``: a spectator),
@@ -457,14 +457,16 @@ class Table:
             index, start = payload
             entry = self._hands[index]
             hand = entry["hand"]
-            end = ends[k] if k in ends else _hand_seq(hand)
+            end = ends.get(k, hand.seq)
             if base + end - start <= seq:
                 continue
             hand_seat = entry["seats"].index(seat) if seat is not None and seat in entry["seats"] else None
-            for event in _hand_events(hand, max(start, seq - base + start), hand_seat):
+            for event in hand.events_since(max(start, seq - base + start), hand_seat):
                 if event["seq"] > end:
                     break
-                out.append({**event, "seq": base + event["seq"] - start, "hand_no": index + 1})
+                event["seq"] += base - start  # the hand gives copies: renumber them in place
+                event["hand_no"] = index + 1
+                out.append(event)
         return out
 
     # ---------------------------------------------------------------------------------- keeping
@@ -516,29 +518,11 @@ def _derived(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-# Until both engines expose the same event interface, these two read either of them the same way.
-def _to_act(hand: Any) -> list[int]:
-    return [] if hand.over else list(hand.to_act()) if callable(getattr(hand, "to_act", None)) else [hand.turn]
-
-
+# The server's replay of an uploaded record reads a hand through these two (both engines number their events).
 def _hand_seq(hand: Any) -> int:
-    seq = getattr(hand, "seq", None)
-    if isinstance(seq, int):
-        return seq
-    return len(hand.log) if hasattr(hand, "render") else len(hand.events_log)
+    return int(hand.seq)
 
 
 def _hand_events(hand: Any, since: int, seat: int | None) -> list[dict[str, Any]]:
-    if callable(getattr(hand, "events_since", None)):
-        events: list[dict[str, Any]] = hand.events_since(since, seat)
-        return events
-    if hasattr(hand, "render"):
-        from rummoli.stops.report import render
-
-        rendered = render(hand, hand.log[since:], seat)
-    else:
-        rendered = [hand._render(e) for e in hand.events_log[since:]]
-        for event in rendered:
-            if event.get("seat") != seat:
-                event.pop("forced", None)
-    return [{**e, "seq": since + k + 1} for k, e in enumerate(rendered)]
+    events: list[dict[str, Any]] = hand.events_since(since, seat)
+    return events
