@@ -28,6 +28,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,7 +49,7 @@ class Bus:
         import redis.asyncio as redis
 
         self.name, self.prefix = name, prefix
-        self._redis = redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0,
+        self._redis = redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=5.0,
                                            health_check_interval=5)
         self._on_table, self._on_command, self._on_reconnect = on_table, on_command, on_reconnect
         self._tables: set[str] = set()
@@ -59,6 +60,8 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
         self._broken = False
+        self._seen: set[str] = set()  # the last commands' ids, so a command delivered twice runs once
+        self._seen_order: deque[str] = deque()
         self.up = False
 
     # ------------------------------------------------------------------------------------- names
@@ -232,6 +235,15 @@ class Bus:
                 future.set_result(data)
             return
         if channel == self.process_channel(self.name):
+            ask = data.get("ask")
+            if isinstance(ask, str):
+                # A publish whose reply was lost is sent again (see _send): a command is run once.
+                if ask in self._seen:
+                    return
+                self._seen.add(ask)
+                self._seen_order.append(ask)
+                if len(self._seen_order) > 4096:
+                    self._seen.discard(self._seen_order.popleft())
             # A command may wait on a table's lock or the database: it runs beside the listener, which goes
             # on reading (answers to this process's own requests among them). Commands start in arrival
             # order and a table's lock is first come, first served.

@@ -126,6 +126,17 @@ class Connection:
         self.queue.put_nowait(message)
 
     async def writer(self) -> None:
+        try:
+            await self._write()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            # The socket is gone (the reader ends the connection), or a bug: then say so, never die silently.
+            if not isinstance(error, WebSocketDisconnect | RuntimeError | OSError):
+                log.exception("a client's writer failed")
+            raise
+
+    async def _write(self) -> None:
         ws = self.ws
         while True:
             item = await self.queue.get()

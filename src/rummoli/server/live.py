@@ -744,6 +744,7 @@ class TableManager:
                 raise ServerError("unavailable", "another server process drives this table and cannot be reached "
                                                  "now (the message bus is down); try again soon", status=503) from None
             except TimeoutError:
+                log.warning("table %s: %s forwarded to %s got no answer in time", live.id, op, owner)
                 live.owner = None
                 if op == "act":
                     continue  # safe to send again: it carries its seq, so it cannot be applied twice
@@ -752,6 +753,7 @@ class TableManager:
                                                  "time; look at the table before trying again", status=503) from None
             error = answer.get("error")
             if isinstance(error, dict) and error.get("code") == "moved":
+                log.warning("table %s: %s forwarded to %s, which no longer drives it", live.id, op, owner)
                 live.owner = None
                 await asyncio.sleep(0.1)
                 continue

@@ -121,6 +121,7 @@ def migrate(engine: Engine) -> None:
         if connection.dialect.name == "postgresql":
             # Several processes start at once on one database: one migrates, the others wait for it (the
             # lock is the transaction's, so it is released with it).
+            connection.exec_driver_sql("SET LOCAL lock_timeout = 0")  # however long the other's migration takes
             connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7412031)")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
