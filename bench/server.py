@@ -125,6 +125,7 @@ class Recorder:
     latencies: list[float] = field(default_factory=list)
     sent: int = 0
     errors: int = 0
+    connected: int = 0
 
     def on_send(self, table: str, seq: int) -> None:
         self.pending.setdefault(table, {})[seq] = Pending(time.perf_counter(), set(range(self.seats)))
@@ -149,7 +150,7 @@ class Recorder:
 
 async def player(url: str, table: str, token: str, seat: int, think: tuple[float, float], recorder: Recorder,
                  stop: asyncio.Event, rng: random.Random) -> None:
-    async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
+    async with websockets.connect(url, max_size=None, ping_interval=None, open_timeout=120) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         acting: asyncio.Task[None] | None = None
         view: dict[str, Any] = {}
@@ -172,6 +173,8 @@ async def player(url: str, table: str, token: str, seat: int, think: tuple[float
                 continue
             if message["type"] not in ("welcome", "update"):
                 continue
+            if message["type"] == "welcome":
+                recorder.connected += 1
             view, seq = message["view"], message["seq"]
             recorder.on_update(table, seat, seq)
             hand = view.get("hand") or {}
@@ -214,6 +217,11 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     tasks = [asyncio.create_task(player(f"ws://127.0.0.1:{ports[(k + seat) % len(ports)]}/ws/tables/{table}", table,
                                         token, seat, think, recorder, stop, random.Random(rng.random())))
              for k, (table, tokens) in enumerate(tables) for seat, token in enumerate(tokens)]
+    # Every client connected and welcomed before the warm-up starts (on a busy machine 800 handshakes take a
+    # while; a client still connecting is no load).
+    deadline = time.monotonic() + 120
+    while recorder.connected < len(tasks) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
     await asyncio.sleep(warmup)
     # The generator's own collector pauses would be counted as the server's latency: none while measuring.
     gc.collect()
@@ -237,6 +245,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     other1 = {name: meter() for name, meter in meters.items()}
     threads1 = threads_cpu(pids)
     wait1 = sum(map(runnable_wait, pids)), runnable_wait(os.getpid())
+    alive = sum(not t.done() for t in tasks)  # players still connected at the window's end
     gc.enable()
     gc.unfreeze()
     stop.set()
@@ -253,7 +262,8 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
         "loop_ms": (threads1[0] - threads0[0]) / max(1, served) * 1000,
         "server_wait": (wait1[0] - wait0[0]) / elapsed, "generator_wait": (wait1[1] - wait0[1]) / elapsed,
         "threads_ms": (threads1[1] - threads0[1]) / max(1, served) * 1000,
-        "errors": recorder.errors, "generator_share": (own1 - own0) / elapsed,
+        "errors": recorder.errors, "clients": alive,
+        "generator_share": (own1 - own0) / elapsed,
         **{f"cpu_{name}_ms": (other1[name] - other0[name]) / max(1, served) * 1000 for name in meters},
     }
 
@@ -343,6 +353,7 @@ def show(label: str, r: dict[str, float], baseline: float) -> None:
           f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine "
           f"(event loop {r['loop_ms']:.2f}, other threads {r['threads_ms']:.2f}; {r['cpu_share'] * 100:.0f}% of a "
           f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}  "
+          f"clients connected to the end {r['clients']:.0f}  "
           f"waiting for a CPU: server loop {r['server_wait'] * 100:.0f}%, generator {r['generator_wait'] * 100:.0f}% "
           f"of the time", flush=True)
 
