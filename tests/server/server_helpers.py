@@ -35,6 +35,8 @@ class Server:
     """``rummoli serve`` as a child process; ``kill()`` is ``kill -9``, ``start()`` again restarts it on the
     same data folder and port."""
 
+    start_seconds = 30.0  # how long start() waits for /healthz
+
     def __init__(self, data: Path, *args: str, **env: str) -> None:
         self.data = data
         self.args = ["--bot-pace", "0", "--hand-pause", "0", "--bot-workers", "1", "--allow-seeds", *args]
@@ -53,7 +55,7 @@ class Server:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
                **self.env}
         return self.launch([sys.executable, "-m", "rummoli.cli", "serve", "--port", str(self.port), "--data",
-                            str(self.data), *self.args], env)
+                            str(self.data), *self.args], env, self.start_seconds)
 
     def launch(self, argv: list[str], env: dict[str, str] | None = None, seconds: float = 30) -> Server:
         """Start ``argv`` (its output in server.log) and wait until ``/healthz`` answers 200 on our port."""
