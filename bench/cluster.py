@@ -90,6 +90,10 @@ class Site:
             self.procs.append(ServerProcess(self.root / f"p{k}", None, *args, env=env))
         return self
 
+    def logs(self, lines: int = 20) -> str:
+        return "\n".join(f"--- p{k}\n" + "\n".join((p.data / "server.log").read_text(errors="replace")
+                                                     .splitlines()[-lines:]) for k, p in enumerate(self.procs))
+
     def stop(self) -> None:
         for proc in self.procs:
             proc.stop()
@@ -293,6 +297,9 @@ def main() -> None:
                         think = (args.think[0] * scale, args.think[1] * scale)
                         result = measure(site, redis_pid if url else None, args.tables, think, args.warmup,
                                          args.seconds)
+                    except Exception:
+                        print(site.logs(), flush=True)
+                        raise
                     finally:
                         site.stop()
                     if scale == 1.0:

@@ -37,7 +37,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_helpers import Client, Party, Server, choose, free_port
+from server_helpers import Client, Party, Server, choose, free_port, take_seat
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 MACHINE_PG_PORT = 5432
@@ -448,7 +448,7 @@ class Load(threading.Thread):
         self.table_id = created["id"]
         self.tokens = {0: created["token"]}
         for k in range(1, 4):
-            joined = nodes[k % len(nodes)].post(f"/api/tables/{self.table_id}/seats", {"name": f"L{k}"}).json()
+            joined = take_seat(nodes[k % len(nodes)], self.table_id, f"L{k}")
             self.tokens[joined["seat"]] = joined["token"]
         self.where: dict[int, Node] = {}
         self.clients: dict[int, Client] = {}

@@ -293,6 +293,19 @@ class Party:
         return None
 
 
+def take_seat(server: Server, table_id: str, name: str, seconds: float = 20) -> dict[str, Any]:
+    """Take an open seat through ``server``; one that passes it on to another process may answer
+    ``unavailable`` (503) while that one is slow to answer: it is asked again."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = server.post(f"/api/tables/{table_id}/seats", {"name": name})
+        if answer.status_code != 503 or time.monotonic() > deadline:
+            assert answer.status_code == 201, answer.text
+            joined: dict[str, Any] = answer.json()
+            return joined
+        time.sleep(0.2)
+
+
 def open_table(server: Server, ruleset: str, people: int, bots: list[str], seed: str | None, hands: int = 3,
                joiners: list[Server] | None = None,
                party: Callable[[str, dict[int, str]], Party] | None = None) -> Party:
@@ -302,10 +315,7 @@ def open_table(server: Server, ruleset: str, people: int, bots: list[str], seed:
     created = server.create(ruleset=ruleset, seats=seats, seed=seed, hands=hands, chips=60)
     tokens = {0: created["token"]}
     for k in range(1, people):
-        via = joiners[k % len(joiners)] if joiners else server
-        answer = via.post(f"/api/tables/{created['id']}/seats", {"name": f"P{k}"})
-        assert answer.status_code == 201, answer.text
-        joined = answer.json()
+        joined = take_seat(joiners[k % len(joiners)] if joiners else server, created["id"], f"P{k}")
         tokens[joined["seat"]] = joined["token"]
     made = party(created["id"], tokens) if party else Party(server, created["id"], tokens)
     made.settle()
