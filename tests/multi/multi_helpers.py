@@ -422,15 +422,19 @@ def play_out(party: Party, listeners: list[Client], rng: random.Random, limit: i
     raise AssertionError(f"the evening did not end in {limit} decisions")
 
 
-def decide(client: Client, action: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
+def decide(client: Client, action: dict[str, Any], seq: int | None = None, patient: bool = True) -> dict[
+        str, Any]:
     """Send a decision and wait for its answer: the update past ``seq`` (default: the client's), or an error.
     Scripted people decide faster than the server lets one connection send (10 messages a second): a
-    ``rate_limited`` answer is waited out and the same decision sent again."""
+    ``rate_limited`` answer is waited out and the same decision sent again; so is an ``unavailable`` one when
+    ``patient`` (the table changed owner: on a loaded machine a lease may run out without a kill)."""
     seq = client.seq if seq is None else seq
+    deadline = time.monotonic() + 15
     while True:
         client.act(action, seq)
         answer = client.until(lambda m: m["type"] == "error" or (m["type"] == "update" and m["seq"] > seq))
-        if answer["type"] != "error" or answer["code"] != "rate_limited":
+        retry = ("rate_limited", "unavailable") if patient else ("rate_limited",)
+        if answer["type"] != "error" or answer["code"] not in retry or time.monotonic() > deadline:
             return answer
         time.sleep(0.3)
 

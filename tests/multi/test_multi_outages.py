@@ -75,7 +75,7 @@ class Everywhere:
                 break
             watcher.recv(10)
         seer, client = self.on[here.name][with_turn[0]], self.on[node.name][with_turn[0]]
-        return decide(client, choose(seer.view, rng, eager=True), seer.seq)
+        return decide(client, choose(seer.view, rng, eager=True), seer.seq, patient=False)
 
     def catch_up(self, seq: int, timeout: float = 15, clients: list[Client] | None = None) -> None:
         deadline = time.monotonic() + timeout
