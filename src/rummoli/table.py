@@ -517,12 +517,3 @@ def _derived(text: str) -> int:
     """A 64-bit number that ``text`` always gives (a seeded table's chance after the deal)."""
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
-
-# The server's replay of an uploaded record reads a hand through these two (both engines number their events).
-def _hand_seq(hand: Any) -> int:
-    return int(hand.seq)
-
-
-def _hand_events(hand: Any, since: int, seat: int | None) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = hand.events_since(since, seat)
-    return events

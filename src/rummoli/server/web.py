@@ -198,8 +198,6 @@ def _frame(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]
 
 def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module)."""
-    from rummoli.table import _hand_events, _hand_seq
-
     check_envelope(record)
     game = game_of(record.get("ruleset"))
     players = record.get("players")
@@ -210,8 +208,8 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
     def snap(hand: Any) -> None:
         nonlocal seen
-        events = _hand_events(hand, seen, seat)
-        seen = _hand_seq(hand)
+        events = hand.events_since(seen, seat)
+        seen = int(hand.seq)
         frames.append(_frame(hand.view(seat), events))
         if len(frames) > MAX_FRAMES:
             raise RecordError(f"a replay holds at most {MAX_FRAMES} steps", rule="R-NOTE-2")
