@@ -210,7 +210,7 @@ class Node(Server):
         return self
 
     def kill(self) -> None:
-        self.ready = False
+        self.ready, self.killed = False, True  # its bot workers, orphaned, may write tracebacks to its log
         super().kill()
 
     def alive(self) -> bool:
