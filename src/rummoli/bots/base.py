@@ -73,6 +73,9 @@ class Bot(ABC):
 
     game: ClassVar[str] = ""
     level: ClassVar[str] = ""
+    #: whether the bot reads its view's history (``events``, ``actions``); one that does not is handed
+    #: the view without it where a loop wants speed (:func:`rummoli.bots.driver.bot_decision`)
+    reads_history: ClassVar[bool] = True
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
         self.rng = random.Random(seed)

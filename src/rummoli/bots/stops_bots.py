@@ -170,6 +170,7 @@ class EasyStopsBot(StopsBot):
     held and never bluff, keep a lead in the other colour, go out and run your own sequences."""
 
     level = "easy"
+    reads_history = False  # its rules of thumb read the hand, the pots and the betting, never the past
 
 
 # ------------------------------------------------------------------------------------- normal

@@ -1,0 +1,99 @@
+"""The simulation lab's cheaper view copy (``driver.fast_view_for``) gives bots exactly the JSON round trip's
+data, shares nothing with the engine, and leaves out the history only for a bot that never reads it."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from rummoli.bots.base import Bot, RandomBot, make_bot
+from rummoli.bots.driver import fast_view_for, play_out, view_for
+from rummoli.bots.stops_bots import EasyStopsBot, NormalStopsBot
+from rummoli.cards import CARDS
+from rummoli.dealing import deal_with_widow
+from rummoli.rummy import RummyGame
+from rummoli.stops import Action, Hand
+from rummoli.stops.replay import NAMES
+
+
+def stops_hand(ruleset: str, seed: int) -> Hand:
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    dealer = rng.randrange(4)
+    hands, widow = deal_with_widow(deck, 4, dealer)
+    return Hand(ruleset, NAMES[:4], [100] * 4, {}, dealer, hands, widow)
+
+
+def json_copy(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(json.dumps(data))
+    return out
+
+
+def walk(state: Any, bots: list[Bot], seen: list[int]) -> None:
+    """Play ``state`` out; at every decision compare both copies, with and without the history."""
+
+    def check(seat: int, _choice: Any) -> None:
+        if state.over:
+            return
+        for s in range(len(bots)):
+            assert fast_view_for(state, s) == view_for(state, s)
+            assert fast_view_for(state, s, history=False) == json_copy(state.view(s))
+        seen[0] += 1
+
+    play_out(state, bots, on_action=check)
+    for s in range(len(bots)):
+        assert fast_view_for(state, s) == view_for(state, s)
+
+
+@pytest.mark.parametrize("ruleset", ["rummoli", "michigan"])
+def test_stops_views_copy_exactly(ruleset: str) -> None:
+    seen = [0]
+    for seed in range(3):
+        hand = stops_hand(ruleset, seed)
+        walk(hand, [NormalStopsBot(seed), EasyStopsBot(seed), RandomBot(seed), NormalStopsBot(seed + 9)], seen)
+    assert seen[0] > 20
+
+
+@pytest.mark.parametrize("ruleset", ["rummy", "gin-rummy", "500-rum"])
+def test_rummy_views_copy_exactly(ruleset: str) -> None:
+    seen = [0]
+    for seed in range(2):
+        game = RummyGame(ruleset, ["Ann", "Bob"], seed=seed)
+        hand = game.deal()
+        walk(hand, [make_bot("rummy", "normal", seed=seed), make_bot("rummy", "easy", seed=seed + 1)], seen)
+    assert seen[0] > 10
+
+
+def test_fast_view_shares_nothing_with_the_engine() -> None:
+    hand = stops_hand("rummoli", 5)
+    bots = [NormalStopsBot(s) for s in range(4)]
+    for _ in range(6):
+        seat = hand.to_act()[0]
+        hand.apply(Action.from_json(bots[seat].choose(view_for(hand, seat))))
+    seat = hand.to_act()[0]
+    before = view_for(hand, seat)
+    mine = fast_view_for(hand, seat)
+
+    def spoil(data: Any) -> None:  # a bot that writes over everything it was given
+        if isinstance(data, dict):
+            for key in list(data):
+                spoil(data[key])
+                data[key] = "spoilt"
+        elif isinstance(data, list):
+            for item in data:
+                spoil(item)
+            data[:] = ["spoilt"]
+
+    spoil(mine)
+    assert view_for(hand, seat) == before
+
+
+def test_only_a_bot_that_never_reads_the_past_goes_without_it() -> None:
+    assert EasyStopsBot.reads_history is False
+    assert NormalStopsBot.reads_history is True
+    assert make_bot("stops", "hard").reads_history is True
+    assert make_bot("rummy", "easy").reads_history is True  # the Rummy levels read the public actions
