@@ -32,26 +32,13 @@ def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
 
     ``strict`` 2 keeps every fact, 1 drops the lowest-lead facts, 0 keeps only sizes and forced cards.
     """
-    n = k.n
-    caps = k.capacity()
-    out = [0] * (n + 1)
-    free = k.unseen
-    for c, loc in k.forced.items():
-        if caps[loc] > 0:
-            caps[loc] -= 1
-            out[loc] |= 1 << c
-            free &= ~(1 << c)
-    banned = [0] * (n + 1)
-    if strict >= 1:
-        banned = list(k.forbid)
-    if strict >= 2:
-        banned = [b | s for b, s in zip(banned, k.soft, strict=True)]
-    banned[k.me] = -1 & ((1 << 52) - 1)
-    cards = []
-    for c in range(52):
-        if free >> c & 1:
-            allowed = [loc for loc in range(n + 1) if not banned[loc] >> c & 1]
-            cards.append((len(allowed), rng.random(), c, allowed))
+    fixed = k.place_cache.get(strict)
+    if fixed is None:  # the same for every world of a decision: worked out once
+        fixed = k.place_cache[strict] = _place_fixed(k, strict)
+    caps, out, items = fixed
+    caps, out = list(caps), list(out)
+    random_ = rng.random
+    cards = [(count, random_(), c, allowed) for count, c, allowed in items]  # one draw per card, in card order
     cards.sort()
     for _, _, c, allowed in cards:
         total = 0
@@ -67,6 +54,32 @@ def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
         caps[loc] -= 1
         out[loc] |= 1 << c
     return out
+
+
+def _place_fixed(k: Known, strict: int) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]:
+    """What :func:`_place` starts from at ``strict``: the room left in each location and the cards
+    already placed once the forced cards are in, and each free card with the locations it may go to."""
+    n = k.n
+    caps = k.capacity()
+    out = [0] * (n + 1)
+    free = k.unseen
+    for c, loc in k.forced.items():
+        if caps[loc] > 0:
+            caps[loc] -= 1
+            out[loc] |= 1 << c
+            free &= ~(1 << c)
+    banned = [0] * (n + 1)
+    if strict >= 1:
+        banned = list(k.forbid)
+    if strict >= 2:
+        banned = [b | s for b, s in zip(banned, k.soft, strict=True)]
+    banned[k.me] = -1 & ((1 << 52) - 1)
+    items = []
+    for c in range(52):
+        if free >> c & 1:
+            allowed = [loc for loc in range(n + 1) if not banned[loc] >> c & 1]
+            items.append((len(allowed), c, allowed))
+    return caps, out, items
 
 
 def _repair(k: Known, placed: list[int], seat: int, value: int, rng: random.Random) -> bool:
@@ -373,9 +386,10 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         # The others, too, may have stopped believing this seat's bets (they saw its showdowns).
         doubted = wild | (1 << k.me if rng.random() >= k.credibility[k.me] else 0)
         seed = rng.getrandbits(32)
+        last = alive[-1]
         for j in alive:
             cand = candidates[j]
-            h = world.clone()
+            h = world if j == last else world.clone()  # the last candidate may have the world itself
             apply_json(h, cand)
             rollout(h, k.t, wild, random.Random(seed), doubted)
             results[j].append(float(h.chips[k.me]))
