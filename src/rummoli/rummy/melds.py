@@ -29,6 +29,7 @@ from typing import Final
 from rummoli.cards import RANK_MASK, SUIT_BITS
 
 TWO, KING, ACE = 0, 11, 12
+BEST_CACHE = 1 << 17  # hands whose best arrangement a table remembers (about 30 MB at the most)
 
 
 def _rank_value(rank: int, ace_value: int) -> int:
@@ -38,7 +39,9 @@ def _rank_value(rank: int, ace_value: int) -> int:
 class MeldTable:
     """Every legal meld for one treatment of aces, indexed for fast listing and search."""
 
-    __slots__ = ("_fits", "_runs", "ace_value", "aces", "block_value", "by_low", "containing", "melds", "value")
+    __slots__ = (
+        "_best", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low", "containing", "melds", "value",
+    )
 
     def __init__(self, aces: str, ace_value: int) -> None:
         self.aces = aces
@@ -94,6 +97,7 @@ class MeldTable:
         self.containing: Final = tuple(tuple(ms) for ms in containing)
         self._runs: dict[int, tuple[int, ...]] = {}  # a suit's 13-bit block -> the runs inside it
         self._fits: dict[int, int] = {}  # a meld -> the cards that may be laid off on it
+        self._best: dict[int, tuple[int, tuple[int, ...]]] = {}  # a hand -> its best arrangement
 
     def _runs_in_block(self, block: int) -> tuple[int, ...]:
         runs = self._runs.get(block)
@@ -165,8 +169,20 @@ class MeldTable:
         """The melds that leave the least deadwood in ``hand``: ``(melded points, melds)``.  Exact.
 
         Searches on the lowest card still free: either it stays unmelded or it goes into one of the
-        melds that start with it; results are remembered per remaining mask.
+        melds that start with it; results are remembered per remaining mask.  Whole answers are
+        remembered per hand too (a search bot asks about the same hands again and again), up to
+        ``BEST_CACHE`` hands, after which the memory starts afresh.
         """
+        known = self._best.get(hand)
+        if known is not None:
+            return known
+        result = self._best_arrangement(hand)
+        if len(self._best) >= BEST_CACHE:
+            self._best.clear()
+        self._best[hand] = result
+        return result
+
+    def _best_arrangement(self, hand: int) -> tuple[int, tuple[int, ...]]:
         candidates = self.melds_in(hand)
         if not candidates:
             return 0, ()
