@@ -24,6 +24,7 @@ import math
 import random
 import statistics
 import time
+from functools import cache
 from typing import Any
 
 from rummoli.bots import rummy_view
@@ -88,7 +89,7 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
         return None
     return {
         "format": "rummoli-hand/1",
-        "ruleset": k.ruleset_ref,
+        "ruleset": k.rules,  # the loaded ruleset itself: a world is not read from a file again
         "players": list(k.players),
         "chips": list(k.scores),
         "pots": {},
@@ -114,6 +115,13 @@ def sample_world(k: Known, rng: random.Random) -> RummyHand | None:
 
 
 # ---------------------------------------------------------------- the rollout policy (whole worlds)
+@cache
+def pair_masks(aces: str, ace_value: int) -> tuple[int, ...]:
+    """Per card, the cards it would make a two-card start of a meld with (a third card exists)."""
+    third = partners(aces, ace_value)
+    return tuple(sum(1 << x for x in range(52) if row[x]) for row in third)
+
+
 def fast_move(w: RummyHand) -> None:
     """One move by the player to act, by rules of thumb on its own hand and the table."""
     seat, hand, rules = w.turn, w.hands[w.turn], w.rules
@@ -167,7 +175,7 @@ def fast_move(w: RummyHand) -> None:
     if not loose:
         loose = hand & ~(1 << w.taken) if w.taken >= 0 and hand & (hand - 1) else hand
     best, best_key, best_value = -1, -99, 0
-    third = partners(rules.aces, rules.ace_value)
+    pairing = pair_masks(rules.aces, rules.ace_value)
     free = hand & ~cover
     rest = loose
     while rest:
@@ -175,8 +183,7 @@ def fast_move(w: RummyHand) -> None:
         rest ^= low
         card = low.bit_length() - 1
         value = table.card_value(low)
-        row = third[card]
-        paired = any(row[x] for x in bits(free & ~low)) if free & ~low else False
+        paired = pairing[card] & free & ~low
         key = value - (6 if paired else 0)  # keep a card that a pair or a run's start needs
         if key > best_key:
             best, best_key, best_value = card, key, value
