@@ -200,7 +200,8 @@ def fast_move(w: RummyHand) -> None:
 
 
 def rollout(w: RummyHand, me: int) -> float:
-    """Play ``w`` to its end; own points less the mean of the others'."""
+    """Play ``w`` to its end; own points less the mean of the others'.  In Gin a hand won is also worth
+    a box at the game's end (R-GIN-7: ``box_bonus`` for every hand won), so the winner's box counts too."""
     moves = 0
     while w.phase != "over" and moves < ROLLOUT_MOVES:
         fast_move(w)
@@ -211,7 +212,12 @@ def rollout(w: RummyHand, me: int) -> float:
         counts = [table.deadwood(h) for h in w.hands]
         return (sum(counts) - counts[me]) / (n - 1) - counts[me]
     deltas = w.deltas
-    return deltas[me] - (sum(deltas) - deltas[me]) / (n - 1)
+    value = deltas[me] - (sum(deltas) - deltas[me]) / (n - 1)
+    if w.rules.style == "gin":
+        winner = w.outcome.get("winner")
+        if winner is not None and deltas[winner] > 0:
+            value += w.rules.box_bonus if winner == me else -w.rules.box_bonus / (n - 1)
+    return value
 
 
 def finish_turn(w: RummyHand, me: int) -> None:
