@@ -12,7 +12,8 @@ deadwood.
 
 ``normal`` adds counting: which cards are dead (in the pile, on the table, known in a hand), how many
 live cards would still complete each partial meld, what every opponent collects, the expected gain of a
-blind draw against the upcard, and a knock judged against an estimate of the opponents' deadwood.
+blind draw against the upcard, and (Knock Rummy) a knock judged against an estimate of the opponents'
+deadwood.
 """
 
 from __future__ import annotations
@@ -262,13 +263,16 @@ def estimate_deadwood(k: Known, seat: int) -> float:
 
 def knock_threshold(k: Known, counting: bool) -> float:
     """The most deadwood to knock with: Knock Rummy pays a penalty for knocking without the lowest
-    count; Gin allows a knock only at ``knock_limit`` or less, and an undercut costs a bonus."""
-    gin = k.rules.style == "gin"
+    count, so a counting player knocks only well under its guess of the others'.  Gin allows a knock
+    only at ``knock_limit`` or less, and there every level knocks as soon as it may: a hand won is worth
+    a box at the game's end (R-GIN-7) besides its points, and waiting gives the other player turns to
+    knock first (against OpenSpiel's simple Gin bot, which knocks at once, holding back for an undercut's
+    safety won 48.8% of 2,000 games and knocking at once 50.3%, with the same points per game)."""
+    if k.rules.style == "gin":
+        return k.rules.knock_limit
     if not counting:
-        return k.rules.knock_limit if gin else 5
+        return 5
     lowest = min(estimate_deadwood(k, s) for s in range(k.n) if s != k.me)
-    if gin:
-        return min(k.rules.knock_limit, max(0.0, lowest - 4.0))
     return max(0.0, min(10.0, lowest - 6.0))
 
 
