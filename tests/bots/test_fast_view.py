@@ -11,7 +11,7 @@ import pytest
 
 from rummoli.bots.base import Bot, RandomBot, make_bot
 from rummoli.bots.driver import fast_view_for, play_out, view_for
-from rummoli.bots.stops_bots import EasyStopsBot, NormalStopsBot
+from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot
 from rummoli.cards import CARDS
 from rummoli.dealing import deal_with_widow
 from rummoli.rummy import RummyGame
@@ -97,3 +97,26 @@ def test_only_a_bot_that_never_reads_the_past_goes_without_it() -> None:
     assert NormalStopsBot.reads_history is True
     assert make_bot("stops", "hard").reads_history is True
     assert make_bot("rummy", "easy").reads_history is True  # the Rummy levels read the public actions
+
+
+def test_the_stops_levels_never_write_into_their_views() -> None:
+    """What lets the fast path hand them the engine's view uncopied: at every decision of several hands,
+    and at each hand's end, the view is the same after the bot has read it as before."""
+    for ruleset in ("rummoli", "michigan", "tripoley"):
+        for seed in range(3):
+            hand = stops_hand(ruleset, seed)
+            bots: list[Bot] = [NormalStopsBot(seed), EasyStopsBot(seed), HardStopsBot(seed, samples=3),
+                               NormalStopsBot(seed + 9)]
+            assert all(not bot.writes_views for bot in bots)
+            while not hand.over:
+                seat = hand.to_act()[0]
+                view = hand.view(seat, history=True)
+                before = json_copy(view)
+                choice = bots[seat].choose(view)
+                assert view == before
+                hand.apply(Action.from_json(choice))
+            for seat, bot in enumerate(bots):
+                view = hand.view(seat, history=True)
+                before = json_copy(view)
+                bot.observe(view)
+                assert view == before

@@ -76,6 +76,9 @@ class Bot(ABC):
     #: whether the bot reads its view's history (``events``, ``actions``); one that does not is handed
     #: the view without it where a loop wants speed (:func:`rummoli.bots.driver.bot_decision`)
     reads_history: ClassVar[bool] = True
+    #: whether the bot may write into the view it is handed; one that never does (a test holds each
+    #: built-in level to it) may be handed the engine's view uncopied where a loop wants speed
+    writes_views: ClassVar[bool] = True
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
         self.rng = random.Random(seed)

@@ -62,13 +62,22 @@ def view_for(state: GameState, seat: int) -> dict[str, Any]:
     return view
 
 
-def fast_view_for(state: GameState, seat: int, history: bool = True) -> dict[str, Any]:
+def fast_view_for(state: GameState, seat: int, history: bool = True, copy: bool = True) -> dict[str, Any]:
     """:func:`view_for` for the simulation lab's hot path: the same plain data (a view holds only dicts,
     lists, text, numbers, booleans and ``None``, which a pickle round trip copies exactly as the JSON
-    one does, at a third of the cost), without the history when ``history`` is false.  The copy still
-    shares nothing with the engine (tests/bots/test_fast_view.py compares it with :func:`view_for`)."""
-    view: dict[str, Any] = pickle.loads(pickle.dumps(state.view(seat, history=history), pickle.HIGHEST_PROTOCOL))
+    one does, at a third of the cost), without the history when ``history`` is false.  The copy shares
+    nothing with the engine (tests/bots/test_fast_view.py compares it with :func:`view_for`).  Without
+    ``copy`` it is the engine's own view, which shares some lists with the engine's caches: only for a
+    bot that never writes into its view (:attr:`Bot.writes_views`)."""
+    view: dict[str, Any] = state.view(seat, history=history)
+    if copy:
+        view = pickle.loads(pickle.dumps(view, pickle.HIGHEST_PROTOCOL))
     return view
+
+
+def bot_view(state: GameState, seat: int, bot: Bot) -> dict[str, Any]:
+    """The view the fast path hands ``bot``: :func:`fast_view_for` with what the bot reads and needs."""
+    return fast_view_for(state, seat, bot.reads_history, bot.writes_views)
 
 
 def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = False) -> None:
@@ -77,7 +86,7 @@ def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = Fa
     for seat, bot in enumerate(bots):
         # Skip the views nobody reads (the base class's observe learns nothing).
         if bot is not None and getattr(type(bot), "observe", Bot.observe) is not Bot.observe:
-            bot.observe(fast_view_for(state, seat) if fast else view_for(state, seat))
+            bot.observe(fast_view_for(state, seat, copy=bot.writes_views) if fast else view_for(state, seat))
 
 
 def bot_decision(state: Any, seat: int, bot: Bot, fast: bool = False) -> ActionJSON:
@@ -86,13 +95,13 @@ def bot_decision(state: Any, seat: int, bot: Bot, fast: bool = False) -> ActionJ
     With ``fast`` (the simulation lab's hot path) a :class:`RandomBot` picks straight from the engine's list
     of legal actions (amount ranges included) with its own generator.  That is the very list, in the same
     order, that its view would carry, so its choices are the ones the view round trip gives; only the
-    view's cost is saved.  Other bots get :func:`fast_view_for`: the same view, copied more cheaply, and
-    without the history for a bot that never reads it (:attr:`Bot.reads_history`).
+    view's cost is saved.  Other bots get :func:`bot_view`: the same view, copied more cheaply or (a bot
+    that never writes into it) not at all, and without the history for a bot that never reads it.
     """
     if fast:
         if type(bot) is RandomBot:
             return bot.pick([a.to_json() for a in state.legal_actions(seat)])
-        return bot.choose(fast_view_for(state, seat, bot.reads_history))
+        return bot.choose(bot_view(state, seat, bot))
     return bot.choose(view_for(state, seat))
 
 

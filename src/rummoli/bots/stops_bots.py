@@ -93,6 +93,7 @@ class StopsBot(Bot):
     """What every stops level shares: claims always, forced choices at once, the phase dispatch."""
 
     game = "stops"
+    writes_views = False  # every level only reads its view (tests/bots/test_fast_view.py checks it)
 
     def choose(self, view: View) -> ActionJSON:
         legal = require_legal(legal_actions(view))
