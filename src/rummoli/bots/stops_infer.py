@@ -79,7 +79,7 @@ class Known:
     #: combos (a mask per suit) that no dealt hand held whole (``pay = on_hold`` paid nobody for them)
     unpaid_combos: list[tuple[int, ...]] = field(default_factory=list)
     #: what the world sampler works out once per decision, not once per world (``stops_search._place``)
-    place_cache: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    place_cache: dict[int | str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def widow_unknown(self) -> int:

@@ -154,14 +154,16 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
     try:
         hand = Hand(k.t.rules, view["players"], start["chips"], start["pots"], k.dealer,
                     [cards_of(m) for m in dealt], cards_of(dealt_widow), ante=bool(start["ante"]), auto=False)
-        for a in view["actions"]:
-            card = a.get("card")
-            seat = int(a["seat"])
+        steps = k.place_cache.get("steps")
+        if steps is None:  # the view's actions, read once per decision
+            steps = k.place_cache["steps"] = [
+                (int(a["seat"]), a["action"], -1 if a.get("card") is None else card_index(a["card"]),
+                 int(a.get("amount", 0)), bool(a.get("forced", False))) for a in view["actions"]]
+        for seat, kind, card, amount, forced in steps:
             if (likelihood is not None and hand.phase == BETTING and seat != k.me
-                    and not a.get("forced", False) and a["action"] in _BET_KINDS):
-                likelihood[0] *= believed(k.credibility[seat], bet_likelihood(hand, k.t, seat, a["action"]))
-            hand.step(seat, a["action"], -1 if card is None else card_index(card),
-                      int(a.get("amount", 0)), bool(a.get("forced", False)))
+                    and not forced and kind in _BET_KINDS):
+                likelihood[0] *= believed(k.credibility[seat], bet_likelihood(hand, k.t, seat, kind))
+            hand.step(seat, kind, card, amount, forced)
     except (ValueError, IndexError, IllegalAction):
         return None
     if hand.hands[k.me] != k.hand or hand.phase != view["phase"]:

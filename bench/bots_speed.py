@@ -1,0 +1,160 @@
+"""Bot speed against the code before issue 16, both measured in one run.
+
+    python -m bench.bots_speed [--baseline COMMIT] [--rounds R] [--games G] [--hard-hands H] [--budget S]
+
+The baseline is the tree of ``--baseline`` (default ``47582e5``, the last commit before the work of issue 16),
+taken with ``git archive`` into a temporary folder.  Each measurement runs in a fresh process whose
+``PYTHONPATH`` points at one tree or the other, the two trees taking turns round after round, so a machine
+shared with other work slows both alike.  Times are CPU seconds of that process (``time.process_time``),
+not the wall clock.
+
+* **sim**: ``rummoli sim`` on Rummoli (4 seats, ``--games`` deal sequences x 4 seatings of 20 hands, one
+  worker, a fixed seed, after a short untimed run for the imports) with four easy bots, then four normal
+  bots: hands per CPU second.
+* **hard**: the hard stops bot in seat 0 of ``--hard-hands`` 4-player Rummoli hands (normal bots in the other
+  seats), with its time budget (``--budget`` seconds, wall clock): worlds searched per CPU second, and per
+  decision.
+
+It prints each round's figures and the ratio of the sums (this tree over the baseline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = "47582e5"
+
+_CHILD = r"""
+import contextlib, io, json, sys, time
+mode = sys.argv[1]
+if mode == "sim":
+    bots, games = sys.argv[2], sys.argv[3]
+    sys.argv = ["rummoli", "sim", "-r", "rummoli", "-b", bots, "-g", games, "-w", "1", "--json", "-s", "16"]
+    from rummoli.cli import main
+    warm = sys.argv[:]
+    warm[warm.index("-g") + 1] = "1"
+    sys.argv, argv = warm, sys.argv
+    with contextlib.redirect_stdout(io.StringIO()):  # a first short run: the imports are not timed
+        try:
+            main()
+        except SystemExit:
+            pass
+    sys.argv = argv
+    out = io.StringIO()
+    start = time.process_time()
+    with contextlib.redirect_stdout(out):
+        try:
+            main()
+        except SystemExit:
+            pass
+    cpu = time.process_time() - start
+    print(json.dumps({"hands": json.loads(out.getvalue())["hands"], "cpu": cpu}))
+else:
+    import random
+    from rummoli.bots.driver import view_for
+    from rummoli.bots.stops_bots import HardStopsBot, NormalStopsBot
+    from rummoli.cards import CARDS
+    from rummoli.dealing import deal_with_widow
+    from rummoli.stops import Action, Hand
+    from rummoli.stops.replay import NAMES
+    hands, budget = int(sys.argv[2]), float(sys.argv[3])
+    worlds = decisions = 0
+    cpu = 0.0
+    for i in range(hands):
+        rng = random.Random(f"speed-{i}")
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        dealer = rng.randrange(4)
+        cards, widow = deal_with_widow(deck, 4, dealer)
+        hand = Hand("rummoli", NAMES[:4], [100] * 4, {}, dealer, cards, widow)
+        bots = [HardStopsBot(i, budget) if s == 0 else NormalStopsBot(4 * i + s) for s in range(4)]
+        while not hand.over:
+            seat = hand.to_act()[0]
+            view = view_for(hand, seat)
+            start = time.process_time()
+            choice = bots[seat].choose(view)
+            spent = time.process_time() - start
+            if seat == 0 and bots[0].last_worlds:
+                worlds, decisions, cpu = worlds + bots[0].last_worlds, decisions + 1, cpu + spent
+                bots[0].last_worlds = 0
+            hand.apply(Action.from_json(choice))
+    print(json.dumps({"worlds": worlds, "decisions": decisions, "cpu": cpu}))
+"""
+
+
+def baseline_tree(commit: str, into: Path) -> Path:
+    """The ``src`` folder of ``commit``, unpacked under ``into``."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+                          check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def child(src: Path, *args: str) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(src))
+    done = subprocess.run([sys.executable, "-c", _CHILD, *args], env=env, check=True, capture_output=True,
+                          text=True, cwd=tempfile.gettempdir())
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bots_speed")
+    parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=3, help="deal sequences per sim run (x 4 seatings x 20 hands)")
+    parser.add_argument("--hard-hands", type=int, default=3, help="hands per hard run")
+    parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per decision")
+    parser.add_argument("--only", default="easy,normal,hard", help="which measurements (easy, normal, hard)")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    with tempfile.TemporaryDirectory() as folder:
+        trees = {"baseline": baseline_tree(args.baseline, Path(folder)), "this tree": ROOT / "src"}
+        print(f"baseline {args.baseline} against this tree; CPU seconds, {args.rounds} rounds, trees taking turns")
+        sums: dict[tuple[str, str], list[float]] = {}
+        for r in range(args.rounds):
+            for level in ("easy", "normal"):
+                if level not in only:
+                    continue
+                for name, src in trees.items():
+                    out = child(src, "sim", ",".join([level] * 4), str(args.games))
+                    acc = sums.setdefault((level, name), [0.0, 0.0])
+                    acc[0] += out["hands"]
+                    acc[1] += out["cpu"]
+                    print(f"  round {r + 1} sim {level:6} {name:9}: {out['hands'] / out['cpu']:7.1f} hands per CPU s"
+                          f" ({out['hands']:.0f} hands, {out['cpu']:.2f} s)", flush=True)
+            if "hard" in only:
+                for name, src in trees.items():
+                    out = child(src, "hard", str(args.hard_hands), str(args.budget))
+                    acc = sums.setdefault(("hard", name), [0.0, 0.0, 0.0])
+                    acc[0] += out["worlds"]
+                    acc[1] += out["cpu"]
+                    acc[2] += out["decisions"]
+                    print(f"  round {r + 1} hard {name:9}: {out['worlds'] / out['cpu']:7.0f} worlds per CPU s,"
+                          f" {out['worlds'] / max(1, out['decisions']):5.0f} per decision"
+                          f" ({out['decisions']:.0f} decisions, {out['cpu']:.1f} s)", flush=True)
+        print("ratios (this tree / baseline, sums over the rounds)")
+        for level in ("easy", "normal"):
+            if level in only:
+                new, old = sums[(level, "this tree")], sums[(level, "baseline")]
+                print(f"  sim {level:6}: {new[0] / new[1]:7.1f} against {old[0] / old[1]:7.1f} hands per CPU s"
+                      f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x")
+        if "hard" in only:
+            new, old = sums[("hard", "this tree")], sums[("hard", "baseline")]
+            print(f"  hard worlds: {new[0] / new[1]:7.0f} against {old[0] / old[1]:7.0f} per CPU s"
+                  f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x; per decision {new[0] / new[2]:.0f}"
+                  f" against {old[0] / old[2]:.0f} = {(new[0] / new[2]) / (old[0] / old[2]):.2f}x")
+
+
+if __name__ == "__main__":
+    main()
