@@ -612,6 +612,10 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
+class _OwnerChanged(Exception):
+    """The table changed owner while a forwarded action waited for the old one's answer."""
+
+
 class TableManager:
     """Every table of this process, the store, the hub and the bots' worker pool."""
 
@@ -738,8 +742,9 @@ class TableManager:
                 await asyncio.sleep(0.2)
                 continue
             try:
-                answer = await self.bus.request(owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
-                                                timeout=max(5.0, self.settings.lease_seconds))
+                answer = await self._ask(live, owner, op, args)
+            except _OwnerChanged:
+                continue  # an action only (see _ask): sent again to the new owner, or run here
             except BusDown:
                 raise ServerError("unavailable", "another server process drives this table and cannot be reached "
                                                  "now (the message bus is down); try again soon", status=503) from None
@@ -764,6 +769,25 @@ class TableManager:
             return result if isinstance(result, dict) else {}
         raise ServerError("unavailable", "the server process that drives this table did not answer; try again",
                           status=503)
+
+    async def _ask(self, live: LiveTable, owner: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Send a command to ``owner`` and wait for its answer. An action stops waiting as soon as the table
+        has another owner (this process, or one a follower was told of): a dead owner never answers, and
+        the action is safe to send again since it carries its seq."""
+        assert self.bus is not None
+        asked = asyncio.ensure_future(self.bus.request(
+            owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
+            timeout=max(5.0, self.settings.lease_seconds)))
+        try:
+            while True:
+                done, _pending = await asyncio.wait({asked}, timeout=0.25)
+                if done:
+                    return asked.result()
+                if op == "act" and (live.role == "owner" or live.owner not in (None, owner)):
+                    raise _OwnerChanged
+        finally:
+            if not asked.done():
+                asked.cancel()
 
     async def _on_command(self, message: dict[str, Any]) -> None:
         """Owner: a command another process forwarded (an action, a seat taken...), answered on the bus."""
