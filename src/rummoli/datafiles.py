@@ -13,6 +13,8 @@ outside can never make the program open a file it was not meant to (docs/records
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import re
 import stat
@@ -42,6 +44,22 @@ def builtin_toml(name: object, folder: str | None = None) -> Traversable | None:
         return None
     file = builtin_file(*((folder,) if folder else ()), f"{name}.toml")
     return file if file.is_file() else None
+
+
+def read_builtin(name: str, folder: str | None = None) -> dict[str, Any] | None:
+    """The table in the built-in ``rulesets/[folder/]NAME.toml`` (``None``: no such built-in), parsed once per
+    process: a server rebuilding tables (a restart, a takeover, a follower's copy) read and parsed the same
+    file for each table, more time than the rest of the rebuild. A copy each time, so no caller's change to it
+    reaches the next."""
+    parsed = _parsed_builtin(name, folder)
+    return None if parsed is None else copy.deepcopy(parsed)
+
+
+@functools.lru_cache(maxsize=128)
+def _parsed_builtin(name: str, folder: str | None) -> dict[str, Any] | None:
+    file = builtin_toml(name, folder)
+    what = f"{'board' if folder == 'boards' else 'ruleset'} {name!r}"
+    return None if file is None else read_toml(file, what)
 
 
 def read_local(path: Path, what: str, limit: int) -> bytes:

@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rummoli.datafiles import builtin_toml, decode, read_local, read_toml
+from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
 
@@ -128,11 +128,11 @@ def game_of(ruleset: object) -> str:
     if isinstance(ruleset, dict):
         game = ruleset.get("game")
     elif isinstance(ruleset, str):
-        file = builtin_toml(ruleset)
-        if file is None:
+        data = read_builtin(ruleset)
+        if data is None:
             raise RecordError(f"unknown ruleset {quote(ruleset)} (built-ins: {', '.join(builtin_names())})",
                               rule="R-NOTE-2")
-        game = read_toml(file, f"ruleset {ruleset!r}").get("game")
+        game = data.get("game")
     else:
         raise RecordError("'ruleset' must be a built-in name or an object", rule="R-NOTE-2")
     if game not in ("stops", "rummy"):

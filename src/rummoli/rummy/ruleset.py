@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from rummoli.datafiles import builtin_toml, read_toml
+from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_NAME
 
@@ -144,10 +144,10 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
         path = Path(source)
         data = read_toml(path, f"ruleset file {quote(str(source))}")
         return _from_dict(data, path.stem[:MAX_NAME])
-    resource = builtin_toml(source)
-    if resource is None:
+    builtin = read_builtin(source) if isinstance(source, str) else None
+    if builtin is None:
         raise MalformedInput(f"unknown Rummy ruleset {quote(source)} (built-ins: {', '.join(builtin_names())})")
-    return _from_dict(read_toml(resource, f"ruleset {source!r}"), str(source))
+    return _from_dict(builtin, str(source))
 
 
 def _from_dict(data: dict[str, Any], name: str) -> Ruleset:

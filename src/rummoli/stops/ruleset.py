@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rummoli.cards import RANK_CHARS, Card, CardError
-from rummoli.datafiles import builtin_toml, read_toml
+from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_ANTE, MAX_BET, MAX_NAME, MAX_POTS, MAX_START_CHIPS
 
@@ -201,11 +201,11 @@ def _table_of(source: object, what: str, trusted: bool) -> tuple[dict[str, Any],
             raise MalformedInput(f"a {what} from outside is a built-in name or an inline table, never a file: "
                                  f"{quote(str(source))}", "R-NOTE-6")
         return read_toml(Path(source), f"{what} file {quote(str(source))}"), False
-    file = builtin_toml(source, folder)
-    if file is None:
+    data = read_builtin(source, folder) if isinstance(source, str) else None
+    if data is None:
         known = f" (built-ins: {', '.join(BUILTIN_RULESETS)})" if what == "ruleset" else ""
         raise MalformedInput(f"unknown {what} {quote(source)}{known}")
-    return read_toml(file, f"{what} {source!r}"), True
+    return data, True
 
 
 def _combo(cards: object, where: str) -> tuple[tuple[int, ...], int | None]:
