@@ -1,7 +1,7 @@
 """Several server processes on PostgreSQL and Redis (issue 14): the load of bench/server.py against 1, 2 and 3
 processes, and the time a failover takes.
 
-    python -m bench.cluster [--tables 100] [--seconds 20] [--think 0.5 1.5] [--kills 20] [--lease 1.5] [--sweep]
+    python -m bench.cluster [--tables 100] [--seconds 20] [--think 0.5 1.5] [--kills 20] [--lease 3] [--sweep]
 
 Needs the PostgreSQL at 127.0.0.1:5432 (user postgres, trust; ``--pg-port``), in which each configuration gets a
 fresh database (dropped after), and ``redis-server``, of which it starts a private one on a free port (so its CPU
@@ -270,7 +270,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
     parser.add_argument("--sweep", action="store_true", help="also at 1/2, 1/4 and 1/8 of the think time")
     parser.add_argument("--processes", type=int, nargs="*", default=[1, 2, 3])
-    parser.add_argument("--lease", type=float, default=1.5, help="RUMMOLI_LEASE_SECONDS of the processes")
+    parser.add_argument("--lease", type=float, default=3.0,
+                        help="RUMMOLI_LEASE_SECONDS of the processes (default: the server's own)")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--failover-tables", type=int, default=30)
     parser.add_argument("--failover-think", type=float, nargs=2, default=(0.05, 0.15))

@@ -125,6 +125,7 @@ class Recorder:
     latencies: list[float] = field(default_factory=list)
     sent: int = 0
     errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)  # how many of each error code, for the report
     connected: int = 0
 
     def on_send(self, table: str, seq: int) -> None:
@@ -170,6 +171,8 @@ async def player(url: str, table: str, token: str, seat: int, think: tuple[float
                 continue
             if message["type"] == "error":
                 recorder.errors += 1
+                code = str(message.get("code"))
+                recorder.error_codes[code] = recorder.error_codes.get(code, 0) + 1
                 continue
             if message["type"] not in ("welcome", "update"):
                 continue
@@ -262,7 +265,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
         "loop_ms": (threads1[0] - threads0[0]) / max(1, served) * 1000,
         "server_wait": (wait1[0] - wait0[0]) / elapsed, "generator_wait": (wait1[1] - wait0[1]) / elapsed,
         "threads_ms": (threads1[1] - threads0[1]) / max(1, served) * 1000,
-        "errors": recorder.errors, "clients": alive,
+        "errors": recorder.errors, "clients": alive, "error_codes": recorder.error_codes,  # type: ignore[dict-item]
         "generator_share": (own1 - own0) / elapsed,
         **{f"cpu_{name}_ms": (other1[name] - other0[name]) / max(1, served) * 1000 for name in meters},
     }
@@ -348,11 +351,14 @@ class ServerProcess:
 
 
 def show(label: str, r: dict[str, float], baseline: float) -> None:
+    codes = r.get("error_codes") or {}
+    kinds = f" ({', '.join(f'{k} {v}' for k, v in sorted(codes.items()))})" if codes else ""  # type: ignore[attr-defined]
     print(f"{label:>14}  offered {r['offered']:6.1f}/s  served {r['served']:6.1f}/s  "
           f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  max {r['max']:6.0f} ms  "
           f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine "
           f"(event loop {r['loop_ms']:.2f}, other threads {r['threads_ms']:.2f}; {r['cpu_share'] * 100:.0f}% of a "
-          f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}  "
+          f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}"
+          f"{kinds}  "
           f"clients connected to the end {r['clients']:.0f}  "
           f"waiting for a CPU: server loop {r['server_wait'] * 100:.0f}%, generator {r['generator_wait'] * 100:.0f}% "
           f"of the time", flush=True)

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Engine, Update, bindparam, case, create_engine, delete, event, func, insert, select, update
 
 from rummoli.server import schema
+from rummoli.server.jsontext import dumps, loads
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -38,7 +39,8 @@ def token_hash(token: str) -> str:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # orjson: a deal's snapshot and each change's journal are written on every change (see jsontext)
+    return dumps(data)
 
 
 @dataclass
@@ -173,16 +175,22 @@ class Store:
 
     # ------------------------------------------------------------------------------------- tables
     def create_table(self, table_id: str, game: str, ruleset: str, options: dict[str, Any], creator_seat: int,
-                     seats: list[SeatRow]) -> None:
-        """A new table, waiting for its people (``start_table`` deals its first hand)."""
+                     seats: list[SeatRow], owner: str | None = None, lease: float = 0.0) -> int | None:
+        """A new table, waiting for its people (``start_table`` deals its first hand). With ``owner`` (several
+        processes) the row is born with that owner's lease for ``lease`` seconds, fence 1 (returned): claimed in
+        a transaction of its own, the table was for a moment without an owner, and another process's upkeep
+        could take it, leaving two processes that each thought they drove it."""
         now = time.time()
+        lease_values: dict[str, Any] = {} if owner is None else {"owner": owner, "fence": 1,
+                                                                  "lease_until": self.now + lease}
         with self.engine.begin() as conn:
             conn.execute(insert(schema.tables).values(
                 id=table_id, created_at=now, updated_at=now, game=game, ruleset=ruleset, options=_dumps(options),
-                creator_seat=creator_seat, seq=0, status="waiting"))
+                creator_seat=creator_seat, seq=0, status="waiting", **lease_values))
             conn.execute(insert(schema.seats), [
                 {"table_id": table_id, "seat": seat, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
                  "left": s.left} for seat, s in enumerate(seats)])
+        return None if owner is None else 1
 
     def start_table(self, table_id: str, seq: int, snapshot: dict[str, Any], fence: int | None = None) -> None:
         """The evening starts: its first snapshot (the first deal) and ``seq``, or :class:`StoreConflict`."""
@@ -277,15 +285,18 @@ class Store:
         and a :class:`StoreConflict` for each refused (a refused change writes nothing; the others are stored).
         Raises, and stores none of them, if the transaction itself fails."""
         now = time.time()
-        out: list[StoreConflict | None] = []
+        out: list[StoreConflict | None] = [None] * len(changes)
+        # Rows are locked in the order of their table ids (a table's own changes keep their order: the sort is
+        # stable), as :meth:`renew` locks them: two transactions that lock several rows in different orders can
+        # deadlock, and PostgreSQL then aborts one of them after a second. Under load that was a lease renewal
+        # every few seconds, and the tables it covered were taken over by another process for nothing.
+        order = sorted(range(len(changes)), key=lambda k: changes[k][0])
         with self.engine.begin() as conn:
-            for change in changes:
+            for k in order:
                 try:
-                    self._append(conn, now, *change)
+                    self._append(conn, now, *changes[k])
                 except StoreConflict as conflict:
-                    out.append(conflict)
-                else:
-                    out.append(None)
+                    out[k] = conflict
         return out
 
     def _append(self, conn: Any, now: float, table_id: str, seen_seq: int, new_seq: int, kind: str,
@@ -333,7 +344,12 @@ class Store:
             return set()
         t = schema.tables.c
         with self.engine.begin() as conn:
-            rows = conn.execute(update(schema.tables).where(t.id.in_(table_ids), t.owner == owner)
+            # The rows are locked first, in the order of their ids (see append_many); SQLite ignores FOR UPDATE.
+            mine = conn.execute(select(t.id).where(t.id.in_(table_ids), t.owner == owner).order_by(t.id)
+                                .with_for_update()).scalars().all()
+            if not mine:
+                return set()
+            rows = conn.execute(update(schema.tables).where(t.id.in_(mine), t.owner == owner)
                                 .values(lease_until=self.now + seconds).returning(t.id))
             return {r[0] for r in rows}
 
@@ -363,8 +379,10 @@ class Store:
 
     # ------------------------------------------------------------------------------------- recovery
     def recover(self, table_id: str) -> Recovery | None:
-        """The latest snapshot of a table and every action stored after it."""
-        with self.engine.connect() as conn:
+        """The latest snapshot of a table and every action stored after it, read at one moment: on PostgreSQL
+        in a repeatable-read transaction, since with several processes the owner goes on storing while a
+        follower reads (a table row read before a change and its actions read after it disagreed)."""
+        with self._one_moment() as conn:
             row = conn.execute(select(schema.tables).where(schema.tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -377,9 +395,15 @@ class Store:
                                        schema.actions.c.payload)
                                 .where(schema.actions.c.table_id == table_id, schema.actions.c.seq > snap.seq)
                                 .order_by(schema.actions.c.seq)).all()
-            return Recovery(self._table(conn, row), snap.seq, json.loads(snap.data),
-                            [{"seq": a.seq, "kind": a.kind, "seat": a.seat, "payload": json.loads(a.payload)}
+            return Recovery(self._table(conn, row), snap.seq, loads(snap.data),
+                            [{"seq": a.seq, "kind": a.kind, "seat": a.seat, "payload": loads(a.payload)}
                              for a in acts])
+
+    def _one_moment(self) -> Any:
+        conn = self.engine.connect()
+        if self.engine.dialect.name == "postgresql":
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+        return conn
 
     def seqs(self, table_ids: list[str]) -> dict[str, int]:
         """The stored ``seq`` of each table."""
