@@ -17,20 +17,26 @@ every change names the ``seq`` it follows, a follower that finds a gap rebuilds 
 and after Redis comes back every follower does. While Redis is down a process keeps driving the tables it
 owns for its own clients; forwarded commands get "unavailable" (`/healthz` says ``redis: unreachable``).
 
-Why redis-py and not something of our own: the protocol, reconnects and pooling are theirs; what is ours is
-only the two channel kinds above and the request/answer pairing (:meth:`Bus.request`).
+What is ours: the two channel kinds above, the request/answer pairing (:meth:`Bus.request`), and the two
+connections that publish and listen (rummoli.server.redisline: redis-py's per-command cost was most of what a
+second process added per action; hiredis still writes and reads the protocol). redis-py keeps the heartbeat
+keys.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from rummoli.server.jsontext import dumps as _dumps
+from rummoli.server.jsontext import loads as _loads
+from rummoli.server.redisline import Address, Commands, Listening, RedisError, connect
 
 log = logging.getLogger("rummoli.server")
 
@@ -49,19 +55,22 @@ class Bus:
         import redis.asyncio as redis
 
         self.name, self.prefix = name, prefix
+        self._address = Address.parse(url)
+        # redis-py for the heartbeat keys; publishing and listening go through connections of our own
+        # (rummoli.server.redisline says why)
         self._redis = redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=5.0,
                                            health_check_interval=5)
+        self._publisher: Commands | None = None
+        self._listener: Listening | None = None
         self._on_table, self._on_command, self._on_reconnect = on_table, on_command, on_reconnect
         self._tables: set[str] = set()
-        # ("sub"|"unsub", channel, set once the listener has done it)
-        self._changes: asyncio.Queue[tuple[str, str, asyncio.Future[None] | None]] = asyncio.Queue()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text), sent in order
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
-        self._broken = False
         self._seen: set[str] = set()  # the last commands' ids, so a command delivered twice runs once
         self._seen_order: deque[str] = deque()
+        self._table_queues: dict[str, deque[dict[str, Any]]] = {}  # each table's messages not yet handled
         self.up = False
 
     # ------------------------------------------------------------------------------------- names
@@ -86,6 +95,9 @@ class Bus:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for connection in (self._publisher, self._listener):
+            if connection is not None:
+                connection.close()
         with contextlib.suppress(Exception):
             await self._redis.delete(self.alive_key(self.name))
         with contextlib.suppress(Exception):
@@ -99,11 +111,11 @@ class Bus:
         if table_id in self._tables:
             return
         self._tables.add(table_id)
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._changes.put_nowait(("sub", self.table_channel(table_id), done))
-        if self.up:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(done), 2.0)
+        # Without a listener now, the next one subscribes every table in ``_tables``, this one included.
+        listener = self._listener
+        if listener is not None and listener.open:
+            with contextlib.suppress(TimeoutError, RedisError):
+                await asyncio.wait_for(asyncio.shield(listener.subscribe(self.table_channel(table_id))[0]), 2.0)
 
     def following(self, table_id: str) -> bool:
         return table_id in self._tables
@@ -111,7 +123,10 @@ class Bus:
     def unfollow(self, table_id: str) -> None:
         if table_id in self._tables:
             self._tables.discard(table_id)
-            self._changes.put_nowait(("unsub", self.table_channel(table_id), None))
+            listener = self._listener
+            if listener is not None and listener.open:
+                with contextlib.suppress(RedisError):
+                    listener.unsubscribe(self.table_channel(table_id))
 
     # ------------------------------------------------------------------------------------- sending
     def publish(self, table_id: str, message: dict[str, Any]) -> None:
@@ -154,15 +169,35 @@ class Bus:
     # ------------------------------------------------------------------------------------- tasks
     async def _send(self) -> None:
         while True:
-            channel, text = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
             try:
-                await self._redis.publish(channel, text)
+                await self._publish(batch)
             except Exception:
                 # After Redis restarts, the pool's first connection is the dead one: a second try gets a new one.
+                # A message the first try did deliver arrives twice: commands are run once (their ``ask``), and
+                # a change a follower already has is passed over (its journal position).
                 try:
-                    await self._redis.publish(channel, text)
+                    await self._publish(batch)
                 except Exception as error:
                     self._down(error)
+
+    async def _publish(self, batch: list[tuple[str, str]]) -> None:
+        """Messages queued together go in one write and one round trip, in order."""
+        publisher = self._publisher
+        if publisher is None or not publisher.open:
+            self._publisher = publisher = await connect(self._address, Commands, 1.0)
+        try:
+            replies = await asyncio.wait_for(publisher.send(*[("PUBLISH", channel, text) for channel, text in batch]),
+                                             5.0)
+        except BaseException:
+            publisher.close()
+            self._publisher = None
+            raise
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise RedisError(f"Redis refused a publish: {reply}")
 
     async def _heartbeat(self) -> None:
         while True:
@@ -175,7 +210,8 @@ class Bus:
             log.warning("redis is unreachable (%s): serving own tables only until it is back",
                         type(error).__name__)
         self.up = False
-        self._broken = True  # the listener reconnects, and says "up" again only once Redis answers it
+        if self._listener is not None:
+            self._listener.close()  # the listener reconnects, and says "up" again only once Redis answers it
         while not self._outbox.empty():
             self._outbox.get_nowait()
         for future in self._waiting.values():
@@ -183,48 +219,50 @@ class Bus:
                 future.set_exception(BusDown("redis is unreachable"))
 
     async def _listen(self) -> None:
-        """Subscribe (again after every outage) and hand each message to its handler, in order."""
+        """Subscribe (again after every outage) and hand each message to its handler as it comes."""
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            listener: Listening | None = None
             try:
-                pending = []
-                while not self._changes.empty():
-                    pending.append(self._changes.get_nowait()[2])  # the full set is subscribed just below
-                await pubsub.subscribe(self.process_channel(self.name),
-                                       *[self.table_channel(t) for t in self._tables])
-                was_up, self.up, self._broken = self.up, True, False
-                for done in pending:
-                    if done is not None and not done.done():
-                        done.set_result(None)
+                listener = await connect(self._address, lambda: Listening(self._dispatch), 1.0)
+                self._listener = listener
+                channels = [self.process_channel(self.name), *[self.table_channel(t) for t in self._tables]]
+                await asyncio.wait_for(asyncio.gather(*listener.subscribe(*channels)), 5.0)
+                was_up, self.up = self.up, True
                 if not was_up:
                     log.warning("redis is reachable: fan-out on")
                     await self._on_reconnect()
-                while True:
-                    while not self._changes.empty():
-                        what, channel, done = self._changes.get_nowait()
-                        await (pubsub.subscribe(channel) if what == "sub" else pubsub.unsubscribe(channel))
-                        if done is not None and not done.done():
-                            done.set_result(None)
-                    if self._broken:
-                        raise ConnectionError("a publish failed")
-                    message = await pubsub.get_message(timeout=0.05)
-                    if message is not None and message.get("type") == "message":
-                        await self._dispatch(message)
+                await self._keep_alive(listener)
+                raise RedisError("the connection to Redis was lost")
             except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                if listener is not None:
+                    listener.close()
                 raise
             except Exception as error:
+                if listener is not None:
+                    listener.close()
+                self._listener = None
                 self._down(error)
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
                 await asyncio.sleep(0.5)
 
-    async def _dispatch(self, message: dict[str, Any]) -> None:
+    @staticmethod
+    async def _keep_alive(listener: Listening) -> None:
+        """Returns once the connection is gone: closed, or silent for 10 s though pinged after 2.5 s of quiet
+        (a Redis that hangs closes nothing)."""
+        while listener.open:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(listener.closed), 2.5)
+            quiet = time.monotonic() - listener.last_heard
+            if quiet > 10.0:
+                listener.close()
+                return
+            if quiet > 2.5 and listener.open:
+                listener.ping()
+
+    def _dispatch(self, channel: str, payload: bytes) -> None:
+        """A message published to one of this process's channels (called as it is read)."""
         try:
-            data = json.loads(message["data"])
-            channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
-        except (ValueError, TypeError, KeyError):
+            data = _loads(payload)
+        except ValueError:
             log.error("a bus message that is not JSON was dropped")
             return
         if not isinstance(data, dict):
@@ -251,7 +289,27 @@ class Bus:
             self._running.add(task)
             task.add_done_callback(self._running.discard)
         else:
-            await self._guarded(self._on_table(data))  # in order: each change follows the one before
+            # A table's messages are handled in order (each change follows the one before), but tables do not
+            # wait for each other: a follower rebuilding one table from the database held up every other
+            # table's changes, which then looked missed and were rebuilt too.
+            table = channel.rpartition(":t:")[2]
+            waiting = self._table_queues.get(table)
+            if waiting is not None:
+                waiting.append(data)
+                return
+            self._table_queues[table] = deque([data])
+            task = asyncio.get_running_loop().create_task(self._drain(table))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _drain(self, table: str) -> None:
+        waiting = self._table_queues[table]
+        try:
+            while waiting:
+                await self._guarded(self._on_table(waiting[0]))
+                waiting.popleft()
+        finally:
+            self._table_queues.pop(table, None)
 
     @staticmethod
     async def _guarded(work: Awaitable[None]) -> None:
@@ -260,6 +318,3 @@ class Bus:
         except Exception:
             log.exception("a bus message could not be handled")
 
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

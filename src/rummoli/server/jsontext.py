@@ -19,6 +19,19 @@ from typing import Any
 import orjson
 
 
+def loads(text: str | bytes) -> Any:
+    """The value in a JSON text (``ValueError`` if it is not JSON): orjson, or the standard library for what
+    orjson refuses to read (an integer past 64 bits).
+
+    >>> loads(b'{"seq":3,"big":1180591620717411303424}')
+    {'seq': 3, 'big': 1180591620717411303424}
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def dumps(message: Any) -> str:
     """``message`` as compact JSON text (see the module's docstring)."""
     try:

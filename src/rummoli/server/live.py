@@ -88,7 +88,7 @@ class LiveTable:
     seats: list[SeatRow]
     manager: TableManager
     status: str = "waiting"  # waiting | playing | over
-    table: Any = None  # rummoli.table.Table once the evening has started
+    _table: Any = None  # rummoli.table.Table once the evening has started (read it as ``table``)
     created_at: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     present: dict[int, int] = field(default_factory=dict)
@@ -108,11 +108,29 @@ class LiveTable:
     remote_clock: tuple[int, int, float] | None = None  # follower: the owner's turn clock (seat, seq, deadline)
     idle_since: float | None = None  # follower: when its last client left (it is dropped after a while)
     _change: dict[str, Any] | None = None  # owner: the stored change its followers are told of next
+    # Follower: the owner's changes not replayed on the copy yet, the seq they lead to, and the update texts
+    # the owner made for the last of them (see follow_change).
+    _unplayed: list[Any] = field(default_factory=list)
+    _unplayed_seq: int = 0
+    _told: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------------------------- reading
     @property
+    def table(self) -> Any:
+        """The table; a follower's copy first replays the owner's changes it has not needed yet."""
+        if self._unplayed:
+            self._catch_up_copy()
+        return self._table
+
+    @table.setter
+    def table(self, value: Any) -> None:
+        self._table, self._unplayed, self._told = value, [], None
+
+    @property
     def seq(self) -> int:
-        return 0 if self.table is None else int(self.table.seq)
+        if self._unplayed:
+            return self._unplayed_seq
+        return 0 if self._table is None else int(self._table.seq)
 
     @property
     def game(self) -> str:
@@ -169,11 +187,22 @@ class LiveTable:
 
     def update_text(self, seat: int | None, since: int) -> str:
         """The update message for a client of ``seat`` that was last sent ``since`` (rummoli.server.updates)."""
-        if self.table is None:
+        if self._table is None:
             return dumps({"type": "update", "seq": 0, "events": [], "view": self.view(seat), "clock": None})
+        told = self._told
+        if told is not None and told["seq"] == self.seq and told["since"] == since:
+            text = told["texts"].get("s" if seat is None else str(seat))
+            if isinstance(text, str):
+                return text
         clock = (None if self.clock is None else (self.clock.seat, self.clock.seq, self.clock.deadline),
                  self.remote_clock)
         return self._updates.text(self.table, seat, since, self.clock_info(), clock)
+
+    def texts_for_followers(self, since: int) -> dict[str, str]:
+        """Owner: the update texts, after the change just stored, for the seats other processes show (they
+        send them as they are instead of replaying the change and working the views out again)."""
+        seats = {seat for counts in self.remote.values() for seat, n in counts.items() if n > 0}
+        return {str(seat): self.update_text(seat, since) for seat in sorted(seats)}
 
     def clock_info(self) -> dict[str, Any] | None:
         now = asyncio.get_running_loop().time()
@@ -232,7 +261,8 @@ class LiveTable:
             with contextlib.suppress(Exception):  # old snapshots only cost space
                 self.manager.writer.later(self.manager.store.prune_snapshots, self.id, new_seq)
         self.manager.hub.publish(self.id)
-        self._change = {"at": journal_from, "journal": payload["journal"], "seq": new_seq, "status": status}
+        self._change = {"at": journal_from, "journal": payload["journal"], "seq": new_seq, "status": status,
+                        "since": seen_seq}
 
     async def _rebuild(self) -> None:
         """The table as stored; if the store does not answer, the table is marked stale (nothing reads it
@@ -542,34 +572,49 @@ class LiveTable:
             self.stale = False
 
     async def follow_change(self, message: dict[str, Any]) -> None:
-        """Follower: the owner stored a change; replay its journal entries on the copy (or, after a gap,
+        """Follower: the owner stored a change; keep its journal entries for the copy (or, after a gap,
         rebuild the copy from the store), then tell this process's clients."""
-        from rummoli.snapshot import replay_journal
-
         async with self.lock:
             if self.role != "follower":
                 return
             self.owner = str(message.get("owner") or self.owner)
-            t, at, entries = self.table, message.get("at"), message.get("journal")
-            have = -1 if t is None else len(t.journal)
-            if self.stale or t is None or not isinstance(at, int) or not isinstance(entries, list) or at > have:
+            t, at, entries, seq = self._table, message.get("at"), message.get("journal"), message.get("seq")
+            have = -1 if t is None else len(t.journal) + len(self._unplayed)
+            if (self.stale or t is None or not isinstance(at, int) or not isinstance(entries, list) or at > have
+                    or not isinstance(seq, int)):
                 await self._reload()
             elif at == have:
-                try:
-                    replay_journal(t, entries)
-                    self.status = str(message.get("status", self.status))
-                except Exception:
-                    log.exception("table %s: a change did not replay; rebuilding the copy", self.id)
-                    await self._reload()
-                else:
-                    if t.seq != message.get("seq"):
-                        await self._reload()
+                # The entries are kept, not replayed, until something needs the copy (a client that is not at
+                # the change's start, a newcomer, the seats): the owner sends the texts of the seats this
+                # process shows, so most changes are never worked out twice.
+                self._unplayed.extend(entries)
+                self._unplayed_seq = seq
+                self.status = str(message.get("status", self.status))
+                texts = message.get("texts")
+                since = message.get("since")
+                self._told = ({"seq": seq, "since": since, "texts": texts}
+                              if isinstance(texts, dict) and isinstance(since, int) and since < seq else None)
             elif at + len(entries) > have:  # partly applied already: cannot happen in order; start over
                 await self._reload()
             clock = message.get("clock")
             self.remote_clock = None if not clock else (
                 int(clock["seat"]), int(clock["seq"]), asyncio.get_running_loop().time() + float(clock["seconds"]))
         self.manager.hub.publish(self.id)
+
+    def _catch_up_copy(self) -> None:
+        """Follower: replay the changes kept unplayed (see follow_change). If they do not replay, the copy is
+        marked stale: nothing reads it until the upkeep has rebuilt it from the store."""
+        from rummoli.snapshot import replay_journal
+
+        entries, seq = self._unplayed, self._unplayed_seq
+        self._unplayed = []
+        try:
+            replay_journal(self._table, entries)
+            if int(self._table.seq) != seq:
+                raise RuntimeError(f"the copy is at seq {self._table.seq} after replaying, the owner at {seq}")
+        except Exception:
+            log.exception("table %s: the owner's changes did not replay; rebuilding the copy", self.id)
+            self.stale = True
 
     async def follow_seats(self, message: dict[str, Any]) -> None:
         """Follower: who sits where changed (a seat taken or left, a bot, who is connected)."""
@@ -653,8 +698,10 @@ class TableManager:
         if live.clock is not None:
             left = max(0.0, live.clock.deadline - asyncio.get_running_loop().time())
             clock = {"seat": live.clock.seat, "seq": live.clock.seq, "seconds": round(left, 3)}
+        since = change.get("since")
+        texts = live.texts_for_followers(since) if isinstance(since, int) and change["seq"] > since else {}
         self.bus.publish(live.id, {"kind": "change", "table": live.id, "owner": self.name, "fence": live.fence,
-                                   **change, "clock": clock})
+                                   **change, "clock": clock, "texts": texts})
 
     def announce(self, live: LiveTable) -> None:
         """Owner (just now): followers learn who to forward to, and check they are not behind."""
@@ -1051,11 +1098,9 @@ class TableManager:
             raise ServerError("malformed", str(error)) from None
         live = LiveTable(new_table_id(), options, creator, seats, self)
         full = all(s.token_hash is not None for s in seats if s.person)
-        await asyncio.to_thread(
-            self.store.create_table, live.id, game, ruleset_name, options, creator,
-            seats)
-        if self.bus is not None:
-            live.fence = await asyncio.to_thread(self.store.claim, live.id, self.name, self.settings.lease_seconds)
+        owner = self.name if self.bus is not None else None
+        live.fence = await asyncio.to_thread(self.store.create_table, live.id, game, ruleset_name, options, creator,
+                                             seats, owner, self.settings.lease_seconds)
         self.tables[live.id] = live
         if full:
             await self._start(live, trial)
