@@ -115,7 +115,7 @@ async def test_a_redis_with_a_password(tmp_path: Path) -> None:
         connection.close()
         with pytest.raises(RedisError, match="refused the login"):
             await connect(Address.parse(f"redis://:wrong@127.0.0.1:{port}/0"), Commands, 1)
-        with pytest.raises(ValueError, match="redis://"):
+        with pytest.raises(ValueError, match="starts with redis://"):
             Address.parse("unix:///tmp/redis.sock")
     finally:
         server.kill()
@@ -145,3 +145,14 @@ async def test_the_bus_comes_back_after_redis_restarts(tmp_path: Path) -> None:
         await owner.bus.close()
         await follower.bus.close()
         redis_server.stop()
+
+
+def test_a_redis_url_the_bus_cannot_use_is_one_line_at_start(tmp_path: Path) -> None:
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "rummoli.cli", "serve", "--data", str(tmp_path), "--port", "8000",
+                           "--redis-url", "unix:///tmp/redis.sock"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "rummoli serve: --redis-url: a Redis URL starts with redis:// or rediss:// (TLS), not 'unix:///tmp/redis.sock'"]
+    assert "Traceback" not in done.stdout + done.stderr

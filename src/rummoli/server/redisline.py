@@ -48,7 +48,7 @@ class Address:
     def parse(cls, url: str) -> Address:
         parts = urlsplit(url)
         if parts.scheme not in ("redis", "rediss"):
-            raise ValueError(f"a Redis URL starts with redis:// or rediss://, not {parts.scheme!r}")
+            raise ValueError(f"--redis-url: a Redis URL starts with redis:// or rediss:// (TLS), not {url[:40]!r}")
         return cls(parts.hostname or "127.0.0.1", parts.port or 6379,
                    unquote(parts.username) if parts.username else None,
                    unquote(parts.password) if parts.password else None, parts.scheme == "rediss")
