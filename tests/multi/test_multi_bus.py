@@ -21,7 +21,6 @@ from multi_helpers import MACHINE_REDIS, PrivateRedis, forget_prefix, free_port,
 from rummoli.server.cluster import Bus
 from rummoli.server.redisline import Address, Commands, RedisError, connect
 
-pytestmark = pytest.mark.asyncio
 
 
 class Process:
@@ -59,6 +58,7 @@ def machine_redis() -> str:
     return MACHINE_REDIS
 
 
+@pytest.mark.asyncio
 async def test_changes_arrive_complete_and_in_order_and_commands_are_answered_once(machine_redis: str) -> None:
     prefix = "rummoli-test-" + secrets.token_hex(6)
     owner, follower = Process(machine_redis, prefix, "a"), Process(machine_redis, prefix, "b")
@@ -96,6 +96,7 @@ async def test_changes_arrive_complete_and_in_order_and_commands_are_answered_on
         forget_prefix(machine_redis, prefix)
 
 
+@pytest.mark.asyncio
 async def test_a_redis_with_a_password(tmp_path: Path) -> None:
     binary = need_program("redis-server")
     port = free_port()
@@ -122,6 +123,7 @@ async def test_a_redis_with_a_password(tmp_path: Path) -> None:
         server.wait(10)
 
 
+@pytest.mark.asyncio
 async def test_the_bus_comes_back_after_redis_restarts(tmp_path: Path) -> None:
     redis_server = PrivateRedis(tmp_path)
     owner, follower = Process(redis_server.url, "p", "a"), Process(redis_server.url, "p", "b")
