@@ -22,7 +22,6 @@ from rummoli.server.cluster import Bus
 from rummoli.server.redisline import Address, Commands, RedisError, connect
 
 
-
 class Process:
     """A bus and what reached its handlers."""
 
