@@ -20,6 +20,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -675,6 +676,8 @@ class TableManager:
         self.name = settings.process_name
         self.bus: Bus | None = None
         self._maintainer: asyncio.Task[None] | None = None
+        self._renewer: asyncio.Task[None] | None = None
+        self._lease_thread: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------------------------- several processes
     def start_cluster(self) -> None:
@@ -684,6 +687,11 @@ class TableManager:
             self.bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.name, self._on_table,
                            self._on_command, self._on_bus_back)
             self.bus.start()
+            # Renewals have a loop and a thread of their own: queued behind takeovers (each a rebuild from the
+            # database) or behind other database work in the shared threads, a busy process's renewals came
+            # late, its leases ran out, and the tables went back and forth between processes.
+            self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummoli-leases")
+            self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
 
     def owned(self) -> list[LiveTable]:
@@ -904,11 +912,10 @@ class TableManager:
 
     async def _maintain(self) -> None:
         """Every half second: rebuild the tables a failed write left stale (once the database answers
-        again) and go on with them; with several processes also renew this process's leases, take over
-        tables whose lease ran out, forget the clients of processes that died, and drop copies nobody here
-        watches any more."""
-        lease = self.settings.lease_seconds
-        last_renew = last_alive = 0.0
+        again) and go on with them; with several processes also take over tables whose lease ran out (the
+        leases are renewed by :meth:`_renew_leases`), forget the clients of processes that died, and drop
+        copies nobody here watches any more."""
+        last_alive = 0.0
         failing = False
         behind: dict[str, int] = {}  # followers found behind the store at the last check, and by how much
         while True:
@@ -921,14 +928,6 @@ class TableManager:
                 self._drop_over(now)
                 if self.bus is None:
                     continue
-                if now - last_renew >= lease / 3:
-                    owned = self.owned()
-                    kept = await asyncio.to_thread(self.store.renew, self.name, [t.id for t in owned], lease)
-                    last_renew = now
-                    for live in owned:
-                        if live.id not in kept and live.role == "owner" and live.status != "over":
-                            log.warning("table %s: lease lost to another process", live.id)
-                            self.demote(live)
                 free = await asyncio.to_thread(self.store.unowned, 0.0)
                 # tables this process shows first (its clients are waiting), then a share of the rest
                 free.sort(key=lambda table_id: table_id not in self.tables)
@@ -952,6 +951,32 @@ class TableManager:
                     log.warning("lease upkeep failed (%s, the database?); trying again every half second",
                                 type(error).__name__)
                 failing = True
+
+    async def _renew_leases(self) -> None:
+        """Every third of a lease: extend this process's leases; a table whose lease another process took is
+        dropped to a follower's copy."""
+        lease = self.settings.lease_seconds
+        failing = False
+        while True:
+            started = time.monotonic()
+            try:
+                owned = self.owned()
+                kept = await asyncio.get_running_loop().run_in_executor(
+                    self._lease_thread, self.store.renew, self.name, [t.id for t in owned], lease)
+                for live in owned:
+                    if live.id not in kept and live.role == "owner" and live.status != "over":
+                        log.warning("table %s: lease lost to another process", live.id)
+                        self.demote(live)
+                if failing:
+                    log.warning("lease renewals work again")
+                failing = False
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not failing:
+                    log.warning("renewing leases failed (%s, the database?); trying again", type(error).__name__)
+                failing = True
+            await asyncio.sleep(max(0.05, lease / 3 - (time.monotonic() - started)))
 
     async def _catch_up(self, behind: dict[str, int]) -> dict[str, int]:
         """A safety net under the bus: a follower whose copy is still behind what was stored two seconds
@@ -1194,10 +1219,13 @@ class TableManager:
         self.seats_changed(live)
 
     async def close(self) -> None:
-        if self._maintainer is not None:
-            self._maintainer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._maintainer
+        for task in (self._maintainer, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self._lease_thread is not None:
+            self._lease_thread.shutdown(wait=False)
         for live in list(self.tables.values()):
             await live.stop()
         await asyncio.to_thread(self.writer.close)
