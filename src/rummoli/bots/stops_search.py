@@ -20,11 +20,12 @@ from typing import Any
 
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_memory import believed
+from rummoli.bots.stops_playout import lead_choice, play_round
 from rummoli.bots.stops_policy import Table, dreadful, easy_bet, poker_percentile
 from rummoli.cards import cards_of
 from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
-from rummoli.stops.hand import AUCTION, BETTING, PLAY, WIDOW, Hand
+from rummoli.stops.hand import AUCTION, BETTING, OVER, PLAY, WIDOW, Hand
 
 
 def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
@@ -219,41 +220,14 @@ def verify_world(hand: Hand, view: dict[str, Any]) -> bool:
 
 
 # --------------------------------------------------------------------------------- rollouts
-class _Seen:
-    """What a seat of a rollout counts (the cards played, its own hand): enough for the ``normal``
-    lead score, with every unseen card equally likely to be in the widow."""
-
-    __slots__ = ("hand", "played", "pots", "pw", "t")
-
-    def __init__(self, hand: Hand, t: Table, seat: int) -> None:
-        played = 0
-        for c, owner in enumerate(hand.owner):
-            if owner == -2:
-                played |= 1 << c
-        self.t, self.hand, self.played, self.pots = t, hand.hands[seat], played, hand.pots
-        widow = 52 - sum(m.bit_count() for m in hand.hands) - played.bit_count()
-        unseen = 52 - self.hand.bit_count() - played.bit_count()
-        self.pw = widow / unseen if unseen else 0.0
-
-    def widow_certain(self) -> int:
-        return 0
-
-    def p_widow(self, card: int) -> float:
-        return self.pw
-
-
 def counted_lead(hand: Hand, t: Table, seat: int, options: int) -> int:
     """The ``normal`` level's lead for a seat of a rollout, from its own cards and the cards played."""
-    from rummoli.bots.stops_bots import counted_lead_score
-
-    seen = _Seen(hand, t, seat)
-    best, best_score = -1, -1e18
-    for c in range(52):
-        if options >> c & 1:
-            s = counted_lead_score(seen, c)  # type: ignore[arg-type]
-            if s > best_score:
-                best, best_score = c, s
-    return best
+    played = 0
+    for c, owner in enumerate(hand.owner):
+        if owner == -2:
+            played |= 1 << c
+    widow = 52 - sum(m.bit_count() for m in hand.hands) - played.bit_count()
+    return lead_choice(t, hand.hands[seat], played, hand.pots, widow, options)
 
 
 def wild_bet(hand: Hand, rng: random.Random) -> None:
@@ -321,9 +295,46 @@ def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = Non
 
 
 def apply_json(hand: Hand, action: dict[str, Any]) -> None:
+    hand.step(*raw_action(action))
+
+
+def raw_action(action: dict[str, Any]) -> tuple[int, str, int, int]:
+    """An action's ``(seat, kind, card index or -1, amount)``, as :meth:`Hand.step` takes them."""
     card = action.get("card")
-    hand.step(int(action["seat"]), action["action"], -1 if card is None else card_index(card),
-              int(action.get("amount", 0)))
+    return int(action["seat"]), action["action"], -1 if card is None else card_index(card), int(action.get("amount", 0))
+
+
+def playout(hand: Hand, t: Table, action: tuple[int, str, int, int], wild: int = 0,
+            rng: random.Random | None = None, doubted: int = 0) -> list[int]:
+    """The chips at the end of ``hand`` after ``action`` (a :func:`raw_action`) and :func:`rollout`: the
+    same hand played the same way, its play round by :func:`~rummoli.bots.stops_playout.play_round`.
+
+    The hand is stepped with ``auto`` off, so that the engine stops where the play round begins (the
+    forced actions before it are made here, as ``auto`` would make them at once).  A lead or play is
+    not stepped at all: the hand is then left as it was, and needs no clone."""
+    seat, kind, card, amount = action
+    if hand.phase == PLAY and hand.claim_pending < 0 and not hand.in_run:
+        return play_round(hand, t, card)[0]
+    if hand.phase == PLAY:  # an open claim or a run: the engine's play round
+        hand.step(seat, kind, card, amount)
+        rollout(hand, t, wild, rng, doubted)
+        return hand.chips
+    hand.auto = False
+    hand.step(seat, kind, card, amount)
+    doubted |= wild
+    while True:
+        phase = hand.phase
+        if phase == PLAY:
+            return play_round(hand, t)[0]
+        if phase == OVER:
+            return hand.chips
+        opt = hand.forced_option()
+        if opt is not None:
+            hand.step(opt[0], opt[1], -1, opt[2], True)
+        elif wild and phase == BETTING and wild >> hand.turn & 1 and rng is not None:
+            wild_bet(hand, rng)
+        else:
+            policy_step(hand, t, doubted)
 
 
 #: racing: from this many worlds on, and every ``RACE_EVERY`` after, a candidate whose paired deficit to
@@ -370,6 +381,8 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
     results: list[list[float]] = [[] for _ in candidates]
     weights: list[float] = []
     alive = list(range(len(candidates)))
+    raw = [raw_action(c) for c in candidates]
+    leads = k.phase == PLAY and all(kind in ("lead", "play") for _, kind, _, _ in raw)
     limit = samples if samples is not None else max_samples
     for i in range(limit):
         count = len(weights)
@@ -389,12 +402,14 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         doubted = wild | (1 << k.me if rng.random() >= k.credibility[k.me] else 0)
         seed = rng.getrandbits(32)
         last = alive[-1]
+        # A lead at a settled play round leaves the world as it is (play_round): no clone.  Otherwise
+        # the last candidate may have the world itself.
+        keeps = leads and world.claim_pending < 0 and not world.in_run
         for j in alive:
-            cand = candidates[j]
-            h = world if j == last else world.clone()  # the last candidate may have the world itself
-            apply_json(h, cand)
-            rollout(h, k.t, wild, random.Random(seed), doubted)
-            results[j].append(float(h.chips[k.me]))
+            h = world if j == last or keeps else world.clone()
+            # Only a wild bettor draws from the rollout's generator: it is seeded for that case alone.
+            chips = playout(h, k.t, raw[j], wild, random.Random(seed) if wild else None, doubted)
+            results[j].append(float(chips[k.me]))
     return results, weights
 
 

@@ -35,7 +35,7 @@ from rummoli.stops import report
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding
-from rummoli.stops.play import Play, _board_tables
+from rummoli.stops.play import Play, board_tables
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 
 __all__ = ["AUCTION", "BETTING", "OVER", "PLAY", "WIDOW", "Hand", "deal_sizes"]
@@ -195,7 +195,7 @@ class Hand(Bidding, Play):
         self._pending = False
         self._pending_seat = -1
         self._pending_pots: list[int] = []
-        self._card_pots, self._combo_end, self._pay_mask = _board_tables(board)
+        self._card_pots, self._combo_end, self._pay_mask = board_tables(board)
         self._bid = 0
         self._bidder = -1
         self._passed = 0
@@ -381,6 +381,11 @@ class Hand(Bidding, Play):
         self._tracking = False
         self._do(seat, kind, card, amount, forced)
         self._settle_forced()
+
+    def forced_option(self) -> Option | None:
+        """The only legal option now, raw (as :meth:`options` lists it), or ``None``: what ``auto`` would
+        make at once, for a caller that steps with ``auto`` off and makes the forced actions itself."""
+        return self._forced(self._options()) if self.phase != OVER else None
 
     def to_call(self, seat: int) -> int:
         """Chips ``seat`` must add to stay in the betting round."""

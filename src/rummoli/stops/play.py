@@ -31,7 +31,7 @@ def _lowest_rank(mask: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]:
+def board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]:
     """Per card: the card pots it wins, the combos it tops (pot, lowest rank); and the pay-card mask."""
     card_pots: list[tuple[int, ...]] = [()] * 52
     combo_end: list[tuple[tuple[int, int], ...]] = [()] * 52
@@ -49,6 +49,21 @@ def _board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tupl
                 pay_mask |= 1 << index
     return tuple(card_pots), tuple(combo_end), pay_mask
 
+
+def restart_leads(held: int, suit: int, restart: str, lead: str) -> int:
+    """The cards of ``held`` that may lead after a stop in ``suit`` (R-PLAY-5) under the ruleset's
+    ``restart`` and ``lead`` options, or 0 (shared with the bots' lean play-outs, so both read one rule)."""
+    if restart == "opposite_colour":
+        allowed = held & (BLACK_MASK if suit in (1, 2) else RED_MASK)
+        if lead == "lowest_overall":
+            return _lowest_rank(allowed)
+        return _lowest_per_suit(allowed)
+    allowed = held & ~SUIT_MASK[suit]
+    if allowed:
+        return _lowest_per_suit(allowed)
+    if restart == "other_suit_else_same":
+        return held & -held
+    return 0
 
 
 class Play(HandState):
@@ -82,20 +97,8 @@ class Play(HandState):
 
     def _lead_options(self, seat: int) -> int:
         """The cards ``seat`` may lead after a stop in ``_stopped_suit`` (R-PLAY-5), or 0."""
-        hand = self.hands[seat]
-        suit = self._stopped_suit
-        restart = self.rules.restart
-        if restart == "opposite_colour":
-            allowed = hand & (BLACK_MASK if suit in (1, 2) else RED_MASK)
-            if self.rules.lead == "lowest_overall":
-                return _lowest_rank(allowed)
-            return _lowest_per_suit(allowed)
-        allowed = hand & ~SUIT_MASK[suit]
-        if allowed:
-            return _lowest_per_suit(allowed)
-        if restart == "other_suit_else_same":
-            return hand & -hand
-        return 0
+        rules = self.rules
+        return restart_leads(self.hands[seat], self._stopped_suit, rules.restart, rules.lead)
 
     def _lay(self, seat: int, card: int, kind: str, forced: bool) -> None:
         if self._tracking and kind != "play":
