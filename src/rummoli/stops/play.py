@@ -30,9 +30,25 @@ def _lowest_rank(mask: int) -> int:
     return mask & RANK_MASK[(ranks & -ranks).bit_length() - 1] if ranks else 0
 
 
-@lru_cache(maxsize=64)
-def board_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]:
+BoardTables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...], int]
+#: board_tables by the board object itself: hashing a board (every pot) on each new hand and each search
+#: world cost more than the tables' use; equal boards loaded apart still share the cache below.
+_TABLES_OF: dict[int, tuple[Board, BoardTables]] = {}
+
+
+def board_tables(board: Board) -> BoardTables:
     """Per card: the card pots it wins, the combos it tops (pot, lowest rank); and the pay-card mask."""
+    hit = _TABLES_OF.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    tables = _tables_of(board)
+    if len(_TABLES_OF) < 256:  # the entry keeps the board alive, so its id is not reused meanwhile
+        _TABLES_OF[id(board)] = (board, tables)
+    return tables
+
+
+@lru_cache(maxsize=64)
+def _tables_of(board: Board) -> BoardTables:
     card_pots: list[tuple[int, ...]] = [()] * 52
     combo_end: list[tuple[tuple[int, int], ...]] = [()] * 52
     pay_mask = 0

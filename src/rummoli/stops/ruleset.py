@@ -94,6 +94,13 @@ class Board:
     name: str
     title: str
     pots: tuple[Pot, ...]
+    # The two pots' indices, found once: the engine reads them at every bet and payment.
+    _centre: int | None = field(init=False, repr=False, compare=False)
+    _poker: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_centre", next((i for i, p in enumerate(self.pots) if p.kind == CENTRE), None))
+        object.__setattr__(self, "_poker", next((i for i, p in enumerate(self.pots) if p.kind == POKER), None))
 
     def pot(self, pot_id: str) -> Pot:
         for p in self.pots:
@@ -104,12 +111,14 @@ class Board:
     @property
     def centre(self) -> int:
         """Index of the centre pot."""
-        return next(i for i, p in enumerate(self.pots) if p.kind == CENTRE)
+        if self._centre is None:
+            raise ValueError(f"board {self.name!r} has no centre pot")
+        return self._centre
 
     @property
     def poker(self) -> int | None:
         """Index of the poker pot, if the board has one."""
-        return next((i for i, p in enumerate(self.pots) if p.kind == POKER), None)
+        return self._poker
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "pots": [p.to_dict() for p in self.pots]}
