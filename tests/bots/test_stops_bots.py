@@ -158,6 +158,19 @@ def test_sampled_worlds_agree_with_the_view() -> None:
     assert agree >= 0.95 * checked
 
 
+def test_the_world_sampler_draws_a_location_as_randrange_would() -> None:
+    """_place draws each card's location from ``getrandbits`` as ``randrange`` does (the fewest bits,
+    again while out of range), so its worlds are those of the sampler that called ``randrange``."""
+    for seed in range(50):
+        a, b = random.Random(seed), random.Random(seed)
+        for total in (1, 2, 3, 5, 7, 12, 13, 16, 17, 40, 64, 100):
+            size = total.bit_length()
+            pick = b.getrandbits(size)
+            while pick >= total:
+                pick = b.getrandbits(size)
+            assert a.randrange(total) == pick
+
+
 # ----------------------------------------------------------------------- rules of thumb
 def view_of(hand: Hand, seat: int) -> dict[str, Any]:
     return view_for(hand, seat)

@@ -406,21 +406,24 @@ def counted_lead_score(k: Known, card: int) -> float:
     reach = 1.0
     c = top + 1
     end = 13 * suit + 13
+    pots, played, card_pots = k.pots, k.played, t.card_pots
+    on_play = t.rules.pay == "on_play"
     while c < end and reach > 0.02:
         bit = 1 << c
-        value = sum(k.pots[j] for j in t.card_pots.get(c, ())) if t.rules.pay == "on_play" else 0
+        js = card_pots.get(c) if on_play else None
+        value = sum(pots[j] for j in js) if js else 0
         if hand & bit:
             score += value * reach + 0.75 * reach + (4.0 * reach if c % 13 == 12 else 0.0)
-        elif k.played & bit:
+        elif played & bit:
             break
         else:
             pw = k.p_widow(c)
             score -= 0.5 * value * reach * (1.0 - pw) + OPPONENT_SHED * reach * (1.0 - pw)
             reach *= 1.0 - pw
         c += 1
-    for c, js in t.card_pots.items():
+    for c, js in card_pots.items():
         if run >> c & 1:
-            score += sum(k.pots[j] for j in js)
+            score += sum(pots[j] for j in js)
     return score + 0.1 * (pay_held(t, rest) > 0) + 0.01 * low_cards(rest)
 
 

@@ -109,6 +109,13 @@ def poker_percentile(mask: int, size: int | None = None) -> float:
     return value_percentile(evaluate_mask(mask), k)
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def hand_percentile(mask: int) -> float:
+    """:func:`poker_percentile` of a hand, remembered: a search's rollouts ask about the same hands
+    again and again (every candidate meets the same world, every world holds the searching seat's)."""
+    return poker_percentile(mask)
+
+
 def value_percentile(v: int, size: int) -> float:
     """:func:`poker_percentile` of a hand already evaluated (``v``) of ``size`` cards."""
     table = _values(min(max(size, 5), 52))
@@ -131,7 +138,9 @@ def pay_held(t: Table, mask: int) -> int:
 def low_cards(mask: int, top_rank: int = 2) -> int:
     """How many cards of rank ``top_rank`` (2 = the fours) or lower the hand holds."""
     low = (1 << (top_rank + 1)) - 1
-    return sum((mask >> (13 * s) & low).bit_count() for s in range(4))
+    low |= low << 13
+    low |= low << 26  # the same ranks in all four suits
+    return (mask & low).bit_count()
 
 
 def dreadful(t: Table, mask: int) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_memory import believed
 from rummoli.bots.stops_playout import lead_choice, play_round
-from rummoli.bots.stops_policy import Table, dreadful, easy_bet, poker_percentile
+from rummoli.bots.stops_policy import Table, dreadful, easy_bet, hand_percentile
 from rummoli.cards import cards_of
 from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
@@ -38,7 +38,7 @@ def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
         fixed = k.place_cache[strict] = _place_fixed(k, strict)
     caps, out, items = fixed
     caps, out = list(caps), list(out)
-    random_ = rng.random
+    random_, bits = rng.random, rng.getrandbits
     cards = [(count, random_(), c, allowed) for count, c, allowed in items]  # one draw per card, in card order
     cards.sort()
     for _, _, c, allowed in cards:
@@ -47,7 +47,12 @@ def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
             total += caps[loc]
         if total <= 0:
             return None
-        pick = rng.randrange(total)
+        # rng.randrange(total) as it draws (the fewest bits that reach total, again while out of range),
+        # without its argument checks (tests/bots/test_stops_bots.py holds the two equal)
+        size = total.bit_length()
+        pick = bits(size)
+        while pick >= total:
+            pick = bits(size)
         for loc in allowed:
             if pick < caps[loc]:
                 break
@@ -189,7 +194,7 @@ def bet_likelihood(hand: Hand, t: Table, seat: int, kind: str) -> float:
     they are; the thresholds are softened so a world is made less likely, never impossible."""
     folded = hand.folded
     m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
-    p = poker_percentile(hand.hands[seat]) ** max(1, m)
+    p = hand_percentile(hand.hands[seat]) ** max(1, m)
     to_call = hand.to_call(seat)
     if to_call <= 0:
         strong = sigmoid((p - 0.6) / 0.07)
@@ -256,7 +261,7 @@ def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
         if phase == BETTING:
             folded = hand.folded
             m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
-            pct = poker_percentile(hand.hands[seat])
+            pct = hand_percentile(hand.hands[seat])
             to_call = hand.to_call(seat)
             # Facing a bet, counting players rate their hand against a hand that bets (the top sixth
             # or so of hands at a four-seat table), not against a random one; but a level that a
