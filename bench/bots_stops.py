@@ -49,13 +49,10 @@ class OldNormalStopsBot(NormalStopsBot):
     always ``poker_samples`` samples."""
 
     def win_chance(self, view: dict[str, Any], thresholds: tuple[float, ...] = ()) -> float:
-        k = self.known(view)
-        folded = set((view.get("betting") or {}).get("folded", []))
-        active = [s for s in range(k.n) if s != k.me and s not in folded]
+        k, active, unseen = self.contest(view)
         if not active or k.hand.bit_count() < 5:
             return 1.0 if not active else 0.0
         mine = evaluate_mask(k.hand)
-        unseen = [c for c in range(52) if k.unseen >> c & 1]
         others = [s for s in range(k.n) if s != k.me]
         wins = weight_sum = 0.0
         for _ in range(self.poker_samples):

@@ -285,19 +285,24 @@ class NormalStopsBot(StopsBot):
     poker_check_every = 4
     poker_clear_z = 2.5
 
+    def contest(self, view: dict[str, Any]) -> tuple[Known, list[int], list[int]]:
+        """What a win chance starts from: the view's facts, the opponents still in the betting and the
+        cards this seat has not seen."""
+        k = self.known(view)
+        folded = set((view.get("betting") or {}).get("folded", []))
+        active = [s for s in range(k.n) if s != k.me and s not in folded]
+        return k, active, [c for c in range(52) if k.unseen >> c & 1]
+
     def win_chance(self, view: dict[str, Any], thresholds: tuple[float, ...] = ()) -> float:
         """Monte-Carlo over the unseen cards, each sample weighted by how likely the opponents' bets
         were with the hands it gives them.  Only the hands that count are dealt (the active players'
         with five cards or more: the unseen cards are exchangeable, so the folded hands and the widow
         need no cards), and with ``thresholds`` it stops as soon as the estimate is more than
         ``poker_clear_z`` standard errors (weighted: Kish's effective sample size) from every one."""
-        k = self.known(view)
-        folded = set((view.get("betting") or {}).get("folded", []))
-        active = [s for s in range(k.n) if s != k.me and s not in folded]
+        k, active, unseen = self.contest(view)
         if not active or k.hand.bit_count() < 5:
             return 1.0 if not active else 0.0
         mine = evaluate_mask(k.hand)
-        unseen = [c for c in range(52) if k.unseen >> c & 1]
         dealt = [(k.sizes[s], k.aggression[s], k.credibility[s]) for s in active if k.sizes[s] >= 5]
         need = sum(size for size, _, _ in dealt)
         if not dealt or need > len(unseen):
