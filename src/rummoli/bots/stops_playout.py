@@ -20,6 +20,9 @@ from rummoli.stops.hand import Hand
 from rummoli.stops.play import board_tables, restart_leads
 
 
+ACES = 1 << 12 | 1 << 25 | 1 << 38 | 1 << 51  # the top of each suit: a run stops there
+
+
 class Seen:
     """What a seat of a rollout counts (the cards played, its own hand): enough for the ``normal``
     lead score, with every unseen card equally likely to be in the widow (``pw``)."""
@@ -66,7 +69,7 @@ def play_round(hand: Hand, t: Table, first: int = -1) -> tuple[list[int], list[i
     n = hand.n
     hands, chips, pots, owner = list(hand.hands), list(hand.chips), list(hand.pots), list(hand.owner)
     card_pots, combo_end, _ = board_tables(rules.board)
-    pay_on_play = rules.pay == "on_play"
+    paying = t.lay_pays if rules.pay == "on_play" else 0
     restart, lead_rule = rules.restart, rules.lead
     pay_to_pass = rules.cannot_lead == "pay_and_pass"
     centre = t.centre
@@ -93,11 +96,10 @@ def play_round(hand: Hand, t: Table, first: int = -1) -> tuple[list[int], list[i
         hands[seat] = held
         owner[card] = PLAYED
         played |= bit
-        rank = card % 13
         if lead or last != seat:  # the streak of cards this seat laid in a row (a combo's lowest rank)
-            streak = rank
+            streak = card % 13
         last = seat
-        if pay_on_play:
+        if bit & paying:
             for j in card_pots[card]:
                 chips[seat] += pots[j]
                 pots[j] = 0
@@ -115,7 +117,7 @@ def play_round(hand: Hand, t: Table, first: int = -1) -> tuple[list[int], list[i
                         chips[other] -= paid
                         chips[seat] += paid
             break
-        if rank != 12:
+        if not bit & ACES:
             holder = owner[card + 1]
             if holder >= 0:  # the run goes on: forced
                 seat, card, lead = holder, card + 1, False

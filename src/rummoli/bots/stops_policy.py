@@ -48,6 +48,8 @@ class Table:
     centre: int
     poker: int | None
     pot_ids: tuple[str, ...]
+    #: every card whose laying may win a pot (a card pot's card, the top card of a combo in each suit)
+    lay_pays: int = 0
 
 
 def _table(rules: Ruleset) -> Table:
@@ -65,8 +67,14 @@ def _table(rules: Ruleset) -> Table:
             combos.append((j, masks))
             if pot.suit is not None:
                 pay |= masks[0]
+    tops = 0
+    for c in card_pots:
+        tops |= 1 << c
+    for _, masks in combos:
+        for m in masks:
+            tops |= 1 << (m.bit_length() - 1)
     return Table(rules, pay, card_pots, tuple(combos), rules.board.centre, rules.board.poker,
-                 tuple(p.id for p in rules.board.pots))
+                 tuple(p.id for p in rules.board.pots), tops)
 
 
 @functools.lru_cache(maxsize=64)

@@ -45,7 +45,7 @@ class HandState:
         turn: int
         swapped: int
         given_up: int
-        showdown: dict[int, int]
+        _shown: dict[int, tuple[int, int]]
         poker_winners: list[int]
         winner: int
         play_start: list[int]

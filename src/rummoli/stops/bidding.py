@@ -8,6 +8,7 @@ state and the one legality function; the choices open in these phases come from
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rummoli.cards import cards_of, mask_of
@@ -15,6 +16,13 @@ from rummoli.errors import IllegalAction
 from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, WIDOW, HandState, Option
 from rummoli.stops.ruleset import CARD, COMBO
+
+
+@lru_cache(maxsize=4096)
+def shown_five(value: int, held: int) -> int:
+    """The best five cards (a mask) of a hand ``held`` worth ``value``, as its showdown shows them
+    (R-POKER-3); remembered, since every seat's view and event stream reads the same showdown."""
+    return mask_of(HandValue(value, held).cards)
 
 
 class Bidding(HandState):
@@ -179,9 +187,10 @@ class Bidding(HandState):
         if show and len(seats) > 1:
             values = {s: evaluate_mask(held[s]) for s in seats}
             for s in seats:
-                five = HandValue(values[s], held[s]).cards
-                self.showdown[s] = mask_of(five)
-                self.log.append(("show", s, self.showdown[s]))
+                # The five cards shown are picked out when read (shown_five): a search's rollouts hold
+                # thousands of showdowns nobody reads.
+                self._shown[s] = (values[s], held[s])
+                self.log.append(("show", s, values[s], held[s]))
             best = max(values.values())
             seats = [s for s in seats if values[s] == best]
         order = sorted(seats, key=lambda s: (s - self.dealer - 1) % self.n)

@@ -34,7 +34,7 @@ from rummoli.limits import MAX_CHIPS, MAX_NAME
 from rummoli.stops import report
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
-from rummoli.stops.bidding import Bidding
+from rummoli.stops.bidding import Bidding, shown_five
 from rummoli.stops.play import Play, board_tables
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 
@@ -81,6 +81,7 @@ class Hand(Bidding, Play):
         "_put",
         "_raises",
         "_run",
+        "_shown",
         "_start_stack",
         "_static",
         "_stopped_suit",
@@ -102,7 +103,6 @@ class Hand(Bidding, Play):
         "poker_winners",
         "pots",
         "rules",
-        "showdown",
         "start_chips",
         "start_pots",
         "swapped",
@@ -187,7 +187,7 @@ class Hand(Bidding, Play):
         self._reset_stream()
         self.swapped = -1
         self.given_up = 0
-        self.showdown: dict[int, int] = {}
+        self._shown: dict[int, tuple[int, int]] = {}  # seat -> (value, cards held) at the showdown
         self.poker_winners: list[int] = []
         self.winner = -1
         self.play_start: list[int] = []
@@ -504,6 +504,11 @@ class Hand(Bidding, Play):
         self._settle_forced()
 
     # ------------------------------------------------------------------------- inspection
+    @property
+    def showdown(self) -> dict[int, int]:
+        """The best five each seat showed at the poker showdown (R-POKER-3), as card masks by seat."""
+        return {s: shown_five(value, held) for s, (value, held) in self._shown.items()}
+
     @property
     def over(self) -> bool:
         return self.phase == OVER

@@ -16,6 +16,7 @@ from rummoli import streams
 from rummoli.cards import CARDS, NAMES, Card, mask_of, names_of
 from rummoli.stops.actions import KINDS
 from rummoli.stops.base import OVER, Option
+from rummoli.stops.bidding import shown_five
 
 if TYPE_CHECKING:
     from rummoli.stops.hand import Hand
@@ -60,7 +61,7 @@ def render(hand: Hand, log: Sequence[tuple[Any, ...]], reader: int | bool | None
         elif tag == "act":
             out.append({"type": "action", **action_json(e), "forced": shown_forced(e, reader)})
         elif tag == "show":
-            out.append({"type": "showdown", "seat": e[1], "cards": names_of(e[2])})
+            out.append({"type": "showdown", "seat": e[1], "cards": names_of(shown_five(e[2], e[3]))})
         elif tag == "stop":
             out.append({"type": "stop", "after": str(CARDS[e[1]])})
         elif tag == "unclaimed":
