@@ -19,7 +19,6 @@ from rummoli.stops.base import PLAYED
 from rummoli.stops.hand import Hand
 from rummoli.stops.play import board_tables, restart_leads
 
-
 ACES = 1 << 12 | 1 << 25 | 1 << 38 | 1 << 51  # the top of each suit: a run stops there
 
 

@@ -7,8 +7,8 @@ dealt cards (the swapper's dealt hand is the widow now, and the former widow is 
 actions.  :func:`evaluate` plays each candidate action in each world and finishes the hand with the
 rules of thumb (:func:`policy_step`, every seat deciding on its own cards only), scoring the seat's
 chips at the end; :func:`playout` plays the play round of each rollout on local masks
-(:mod:`~rummoli.bots.stops_playout`), with the engine's results.  The same worlds and the same rollout seeds serve every candidate, so their
-differences are not noise from the deal.
+(:mod:`~rummoli.bots.stops_playout`), with the engine's results.  The same worlds and the same
+rollout seeds serve every candidate, so their differences are not noise from the deal.
 """
 
 from __future__ import annotations
