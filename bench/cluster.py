@@ -185,7 +185,8 @@ class Steady:
         async def act(at_seq: int) -> None:
             await asyncio.sleep(self.rng.uniform(*self.think))
             if self.seq == at_seq and self.my_turn() and not stop.is_set():
-                await ws.send(json.dumps({"type": "act", "seq": at_seq, "action": choose(self.view, self.rng)}))
+                with contextlib.suppress(websockets.ConnectionClosed):  # its process was killed: run() reconnects
+                    await ws.send(json.dumps({"type": "act", "seq": at_seq, "action": choose(self.view, self.rng)}))
 
         while not stop.is_set():
             try:

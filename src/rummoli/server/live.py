@@ -911,7 +911,7 @@ class TableManager:
                 self.announce(live)
 
     async def _maintain(self) -> None:
-        """Every half second: rebuild the tables a failed write left stale (once the database answers
+        """Four times a second: rebuild the tables a failed write left stale (once the database answers
         again) and go on with them; with several processes also take over tables whose lease ran out (the
         leases are renewed by :meth:`_renew_leases`), forget the clients of processes that died, and drop
         copies nobody here watches any more."""
@@ -919,7 +919,7 @@ class TableManager:
         failing = False
         behind: dict[str, int] = {}  # followers found behind the store at the last check, and by how much
         while True:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.25)  # how soon a lease that ran out is noticed
             now = time.monotonic()
             try:
                 for live in list(self.tables.values()):
@@ -931,8 +931,9 @@ class TableManager:
                 free = await asyncio.to_thread(self.store.unowned, 0.0)
                 # tables this process shows first (its clients are waiting), then a share of the rest
                 free.sort(key=lambda table_id: table_id not in self.tables)
-                for table_id in free[:50]:
-                    await self.take(table_id)
+                # Together, not one after another: each takeover rebuilds its table from the database, and a
+                # dead process's last table waited for all the others (about a second with a dozen tables).
+                await asyncio.gather(*(self.take(table_id) for table_id in free[:50]), return_exceptions=True)
                 if now - last_alive >= 2.0:
                     last_alive = now
                     if self.bus.up:
@@ -948,7 +949,7 @@ class TableManager:
                 raise
             except Exception as error:
                 if not failing:
-                    log.warning("lease upkeep failed (%s, the database?); trying again every half second",
+                    log.warning("lease upkeep failed (%s, the database?); trying again four times a second",
                                 type(error).__name__)
                 failing = True
 
