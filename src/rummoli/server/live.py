@@ -32,7 +32,7 @@ from rummoli.server.eviction import over_to_drop
 from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
-from rummoli.server.store import Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
+from rummoli.server.store import Liveness, Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
 from rummoli.server.updates import Updates
 from rummoli.server.writer import StoreWriter
 
@@ -678,6 +678,7 @@ class TableManager:
         self._maintainer: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
         self._lease_thread: ThreadPoolExecutor | None = None
+        self.liveness: Liveness | None = None
 
     # ------------------------------------------------------------------------------------- several processes
     def start_cluster(self) -> None:
@@ -691,6 +692,7 @@ class TableManager:
             # database) or behind other database work in the shared threads, a busy process's renewals came
             # late, its leases ran out, and the tables went back and forth between processes.
             self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummoli-leases")
+            self.liveness = Liveness(self.store.engine, self.name)
             self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
 
@@ -766,10 +768,18 @@ class TableManager:
                                      created_at=row.created_at).summary(base_url, stored=row))
         return out
 
-    async def take(self, table_id: str) -> bool:
-        """Claim a table whose lease is free or has run out; True if this process drives it now."""
+    def _sees_deaths(self) -> bool:
+        """Whether a table whose owner holds no liveness lock may be taken before its lease runs out: only
+        once this process has held its own lock for a whole lease. After the database restarts, every
+        process takes its lock again within a renewal; until then a missing lock means nothing."""
+        return self.liveness is not None and self.liveness.held_for() >= self.settings.lease_seconds
+
+    async def take(self, table_id: str, early: bool = False) -> bool:
+        """Claim a table whose lease is free or has run out (``early``: or whose owner died, see
+        :class:`rummoli.server.store.Liveness`); True if this process drives it now."""
         try:
-            fence = await asyncio.to_thread(self.store.claim, table_id, self.name, self.settings.lease_seconds)
+            fence = await asyncio.to_thread(self.store.claim, table_id, self.name, self.settings.lease_seconds,
+                                            early)
         except Exception:
             return False
         if fence is None:
@@ -928,12 +938,13 @@ class TableManager:
                 self._drop_over(now)
                 if self.bus is None:
                     continue
-                free = await asyncio.to_thread(self.store.unowned, 0.0)
+                early = self._sees_deaths()
+                free = await asyncio.to_thread(self.store.unowned, 0.0, 200, early)
                 # tables this process shows first (its clients are waiting), then a share of the rest
                 free.sort(key=lambda table_id: table_id not in self.tables)
                 # Together, not one after another: each takeover rebuilds its table from the database, and a
                 # dead process's last table waited for all the others (about a second with a dozen tables).
-                await asyncio.gather(*(self.take(table_id) for table_id in free[:50]), return_exceptions=True)
+                await asyncio.gather(*(self.take(table_id, early) for table_id in free[:50]), return_exceptions=True)
                 if now - last_alive >= 2.0:
                     last_alive = now
                     if self.bus.up:
@@ -961,9 +972,12 @@ class TableManager:
         while True:
             started = time.monotonic()
             try:
+                loop = asyncio.get_running_loop()
+                assert self.liveness is not None
+                await loop.run_in_executor(self._lease_thread, self.liveness.keep)
                 owned = self.owned()
-                kept = await asyncio.get_running_loop().run_in_executor(
-                    self._lease_thread, self.store.renew, self.name, [t.id for t in owned], lease)
+                kept = await loop.run_in_executor(self._lease_thread, self.store.renew, self.name,
+                                                  [t.id for t in owned], lease)
                 for live in owned:
                     if live.id not in kept and live.role == "owner" and live.status != "over":
                         log.warning("table %s: lease lost to another process", live.id)
@@ -1225,8 +1239,6 @@ class TableManager:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        if self._lease_thread is not None:
-            self._lease_thread.shutdown(wait=False)
         for live in list(self.tables.values()):
             await live.stop()
         await asyncio.to_thread(self.writer.close)
@@ -1235,4 +1247,10 @@ class TableManager:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.store.release, self.name, [t.id for t in self.owned()])
             await self.bus.close()
+        if self._lease_thread is not None:
+            # Last: with the lock gone, the other processes may take this one's tables at once.
+            if self.liveness is not None:  # in its own thread, the only one that uses its connection
+                with contextlib.suppress(Exception):
+                    await asyncio.get_running_loop().run_in_executor(self._lease_thread, self.liveness.drop)
+            self._lease_thread.shutdown(wait=False)
 

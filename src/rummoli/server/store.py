@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     Engine,
     String,
     Update,
@@ -30,6 +31,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -161,6 +163,84 @@ def _move(status: bool, fenced: bool, hand_no: bool) -> Update:
 
 
 _LOG = insert(schema.actions)
+
+#: The first key of every advisory lock this server takes on PostgreSQL ("RUMM"); the second is the hash of
+#: a process name.
+LIVENESS_KEY = 0x52554D4D
+
+#: A table has an owner that holds no liveness lock (see :class:`Liveness`) in this database: it died. One
+#: uncorrelated subquery, so PostgreSQL reads its lock table once per statement, not once per row.
+_OWNER_GONE = text(
+    "(tables.owner IS NOT NULL AND hashtext(tables.owner)::oid NOT IN (SELECT objid FROM pg_locks"
+    " WHERE locktype = 'advisory' AND granted"
+    f" AND classid = {LIVENESS_KEY} AND objsubid = 2"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())))")
+
+
+class Liveness:
+    """A process's sign of life to the others, on PostgreSQL: a session advisory lock named after the process,
+    held on a connection of its own for as long as the process runs.
+
+    Why: a lease shows a dead owner only when it runs out (up to a whole lease after the death). When a process
+    dies, even by ``kill -9``, the kernel closes its sockets, PostgreSQL ends its sessions and drops their locks
+    at once; the other processes then see a table whose owner holds no lock and take it over at their next
+    look, a quarter of a second later (``Store.unowned`` and ``Store.claim`` with ``early``). Safety never
+    depends on this: a process wrongly thought dead (a lost connection, a name whose hash another process
+    shares) loses its tables to the fence, as with a lease that ran out, and writes nothing more.
+
+    A process stopped without dying (SIGSTOP, a long pause) keeps its connection and its lock: its tables are
+    taken only when their leases run out. A machine that vanishes without closing its sockets keeps the lock
+    until PostgreSQL's keep-alives give up: the lease bounds that case too.
+
+    Only the lease thread calls :meth:`keep`; the connection is never shared.
+    """
+
+    def __init__(self, engine: Engine, name: str) -> None:
+        self.engine = engine
+        self.name = name
+        self._conn: Connection | None = None
+        self._since: float | None = None  # time.monotonic() when the lock was (last) taken
+
+    def keep(self) -> None:
+        """Take the lock, or check that the connection holding it still answers (a lock held by a dead
+        connection is gone: it is taken again on a new one). Raises what the database raises."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        if self._conn is not None:
+            try:
+                self._conn.execute(select(1)).scalar()
+                return
+            except Exception:
+                self.drop()
+                raise
+        conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            taken = conn.execute(select(func.pg_try_advisory_lock(LIVENESS_KEY, func.hashtext(self.name)))).scalar()
+        except Exception:
+            conn.invalidate()
+            conn.close()
+            raise
+        if not taken:
+            # Another session holds it: this process's own previous one, not yet ended by the server, or
+            # another process whose name has the same hash. Tried again at the next renewal.
+            conn.close()
+            return
+        self._conn, self._since = conn, time.monotonic()
+
+    def held_for(self) -> float:
+        """Seconds the lock has been held without a break (0 when not held)."""
+        return 0.0 if self._since is None else time.monotonic() - self._since
+
+    def drop(self) -> None:
+        """Give the lock up (closing its connection; the pool never gets it back, since the lock would go
+        with it)."""
+        conn, self._conn, self._since = self._conn, None, None
+        if conn is not None:
+            try:
+                conn.invalidate()
+                conn.close()
+            except Exception:
+                pass
 
 
 class Store:
@@ -338,14 +418,18 @@ class Store:
     # as the write it guards (``append``), and only the database can do that. Clocks matter only for how soon
     # a dead owner's table is taken over, never for safety: a writer whose fence has moved on writes nothing.
 
-    def claim(self, table_id: str, owner: str, seconds: float) -> int | None:
-        """Become the owner of a table whose lease is free, has run out or is already ``owner``'s, for
-        ``seconds``: its fencing number (raised when the owner changes), or ``None`` if another holds it."""
+    def claim(self, table_id: str, owner: str, seconds: float, early: bool = False) -> int | None:
+        """Become the owner of a table whose lease is free, has run out or is already ``owner``'s (with
+        ``early``, also one whose owner holds no liveness lock: see :class:`Liveness`), for ``seconds``: its
+        fencing number (raised when the owner changes), or ``None`` if another holds it."""
         now = self.now
         t = schema.tables.c
+        free = (t.owner.is_(None)) | (t.lease_until < now) | (t.owner == owner)
+        if early and self.engine.dialect.name == "postgresql":
+            free = free | _OWNER_GONE
         with self.engine.begin() as conn:
             moved = conn.execute(update(schema.tables).where(
-                t.id == table_id, t.status != "over", (t.owner.is_(None)) | (t.lease_until < now) | (t.owner == owner),
+                t.id == table_id, t.status != "over", free,
             ).values(fence=case((t.owner == owner, t.fence), else_=t.fence + 1), owner=owner,
                      lease_until=now + seconds))
             if moved.rowcount != 1:
@@ -375,11 +459,15 @@ class Store:
             conn.execute(update(schema.tables).where(t.id.in_(table_ids), t.owner == owner)
                          .values(owner=None, lease_until=0))
 
-    def unowned(self, older_than: float, limit: int = 200) -> list[str]:
-        """Tables waiting or in play with no owner, or whose lease ran out more than ``older_than`` ago."""
+    def unowned(self, older_than: float, limit: int = 200, early: bool = False) -> list[str]:
+        """Tables waiting or in play with no owner, or whose lease ran out more than ``older_than`` ago (with
+        ``early``, also those whose owner holds no liveness lock: see :class:`Liveness`)."""
         t = schema.tables.c
+        free = t.lease_until < self.now - older_than
+        if early and self.engine.dialect.name == "postgresql":
+            free = free | _OWNER_GONE
         with self.engine.connect() as conn:
-            rows = conn.execute(select(t.id).where(t.status != "over", t.lease_until < self.now - older_than)
+            rows = conn.execute(select(t.id).where(t.status != "over", free)
                                 .order_by(t.lease_until).limit(limit))
             return [r[0] for r in rows]
 

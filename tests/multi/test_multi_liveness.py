@@ -1,0 +1,120 @@
+"""A dead owner's tables are taken before its leases run out (issue 14's failover, rummoli.server.store.Liveness).
+
+Each process holds a PostgreSQL advisory lock named after it for as long as it runs. When it dies its sessions
+end and the lock goes with them, so the others may take its tables at once instead of waiting for the leases.
+A process that is only stopped keeps its lock, and its tables wait for their leases: only the fence keeps that
+one from writing (test_multi_fence.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+
+from multi_helpers import Cluster, ClusterParty, Database
+from server_helpers import open_table
+
+from rummoli.server.store import Liveness, SeatRow, Store
+
+
+def _store_with_table(database: Database, owner: str) -> Store:
+    store = Store(database.url)
+    store.migrate()
+    store.create_table("t1", "stops", "rummoli", {}, 0, [SeatRow("A", None, "h", False)], owner=owner, lease=60.0)
+    store.start_table("t1", 1, {"seq": 1}, fence=1)
+    return store
+
+
+def _soon(check: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """A session's locks go when its server process has ended, a moment after the connection closes."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_table_whose_owner_holds_no_lock_is_free_only_when_asked_early(database: Database) -> None:
+    store = _store_with_table(database, "p0")
+    alive = Liveness(store.engine, "p0")
+    try:
+        # p0 holds no lock yet: its 60 s lease still counts, unless the caller asks about dead owners.
+        assert store.unowned(0.0) == []
+        assert store.unowned(0.0, early=True) == ["t1"]
+        alive.keep()
+        assert alive.held_for() >= 0.0 and alive._conn is not None
+        assert store.unowned(0.0, early=True) == [], "a table whose owner holds its lock is not free"
+        assert store.claim("t1", "p1", 60.0, early=True) is None
+        alive.keep()  # the second call only checks the connection: the lock is not taken twice
+        held = database.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")
+        assert held == [(1,)]
+        alive.drop()
+        assert _soon(lambda: store.unowned(0.0, early=True) == ["t1"])
+        assert store.claim("t1", "p1", 60.0) is None, "without early, the lease still holds"
+        assert store.claim("t1", "p1", 60.0, early=True) == 2, "taken, with the next fence"
+        assert store.owner("t1")[0] == "p1"
+    finally:
+        alive.drop()
+        store.close()
+
+
+def test_the_lock_of_a_session_that_ended_is_taken_again(database: Database) -> None:
+    store = _store_with_table(database, "p0")
+    alive = Liveness(store.engine, "p0")
+    try:
+        alive.keep()
+        assert alive._conn is not None
+        ended = database.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                               " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+        assert ended == [(True,)]
+        assert _soon(lambda: store.unowned(0.0, early=True) == ["t1"]), "the lock ended with its session"
+        with contextlib.suppress(Exception):
+            alive.keep()  # finds the connection dead
+        alive.keep()
+        assert alive.held_for() >= 0.0 and alive._conn is not None
+        assert store.unowned(0.0, early=True) == []
+    finally:
+        alive.drop()
+        store.close()
+
+
+def test_killed_owner_loses_its_table_long_before_its_lease_ends(make_cluster: Callable[..., Cluster]) -> None:
+    lease = 6.0
+    cluster = make_cluster(2, lease=lease)
+    party = open_table(cluster.nodes[0], "rummoli", 3, [], "liveness", hands=1, joiners=cluster.nodes,
+                       party=lambda table, tokens: ClusterParty(cluster, table, tokens))
+    assert isinstance(party, ClusterParty)
+    table = party.table_id
+    owner = cluster.wait_owner(table)
+    other = next(node for node in cluster.nodes if node is not owner)
+    # Deaths are trusted only once a process has held its own lock for a whole lease (after a database
+    # restart every process takes its lock again within a renewal).
+    time.sleep(lease + 0.5)
+
+    owner.pause()  # stopped, not dead: it keeps its lock, and its table waits for the lease
+    paused = time.monotonic()
+    try:
+        time.sleep(lease / 2)
+        assert cluster.owner(table)[0] == owner.name, "a stopped process's table was taken before its lease ended"
+        assert cluster.wait_owner(table, other_than=owner.name, timeout=lease + 5) is other
+        assert time.monotonic() - paused > lease / 3, "taken before the lease could have run out"
+    finally:
+        owner.resume()
+    party.close()
+
+    party = open_table(other, "rummoli", 3, [], "liveness-2", hands=1, joiners=cluster.nodes,
+                       party=lambda table, tokens: ClusterParty(cluster, table, tokens))
+    assert isinstance(party, ClusterParty)
+    table = party.table_id
+    victim = cluster.wait_owner(table)
+    heir = next(node for node in cluster.nodes if node is not victim)
+    if victim is owner:  # the resumed process must have held its lock again for a lease before it judges
+        time.sleep(lease + 0.5)
+    killed = time.monotonic()
+    victim.kill()
+    assert cluster.wait_owner(table, other_than=victim.name, timeout=lease) is heir
+    after = time.monotonic() - killed
+    assert after < lease / 2, f"taken over {after:.1f} s after the kill, with a {lease} s lease"
+    party.close()
