@@ -2,6 +2,7 @@
 processes, and the time a failover takes.
 
     python -m bench.cluster [--tables 100] [--seconds 20] [--think 0.5 1.5] [--kills 20] [--lease 3] [--sweep]
+                            [--rounds K]
 
 Needs the PostgreSQL at 127.0.0.1:5432 (user postgres, trust; ``--pg-port``), in which each configuration gets a
 fresh database (dropped after), and ``redis-server``, of which it starts a private one on a free port (so its CPU
@@ -270,6 +271,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5))
     parser.add_argument("--sweep", action="store_true", help="also at 1/2, 1/4 and 1/8 of the think time")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play every configuration this many times, taking turns, and compare medians (one "
+                             "run's CPU per action moved by 10-20%% between runs of the same code)")
     parser.add_argument("--processes", type=int, nargs="*", default=[1, 2, 3])
     parser.add_argument("--lease", type=float, default=3.0,
                         help="RUMMOLI_LEASE_SECONDS of the processes (default: the server's own)")
@@ -289,10 +293,12 @@ def main() -> None:
             configs += [(f"{n} process{'es' if n > 1 else ''}", n, redis_url) for n in args.processes]
             print(f"{args.tables} tables x 4 people, think {args.think[0]}-{args.think[1]} s; PostgreSQL at "
                   f"127.0.0.1:{args.pg_port}, a private Redis; lease {args.lease} s", flush=True)
-            cpu: dict[str, float] = {}
+            cpu: dict[str, list[float]] = {}
             scales = [1.0, 0.5, 0.25, 0.125] if args.sweep else [1.0]
-            for label, count, url in configs:
+            for round_no, (label, count, url) in ((r, c) for r in range(args.rounds) for c in configs):
                 for scale in scales:
+                    if args.rounds > 1:
+                        label = f"{label.split(' [')[0]} [round {round_no + 1}]"
                     site = Site(root / f"{count}-{url is not None}-{scale}", args.pg_port, count, url,
                                 args.lease).start()
                     try:
@@ -305,15 +311,25 @@ def main() -> None:
                     finally:
                         site.stop()
                     if scale == 1.0:
-                        cpu[label] = result["cpu_per_action_ms"]
+                        cpu.setdefault(label.split(" [")[0], []).append(result["cpu_per_action_ms"])
                     show(f"{label}, think x{scale}" if args.sweep else label, result, engine)
                     extra = "  ".join(f"{name} {result[f'cpu_{name}_ms']:.2f} ms/action"
                                       for name in ("database", "redis") if f"cpu_{name}_ms" in result)
                     print(f"{'':>14}  beside the servers: {extra}", flush=True)
-            two, base = cpu.get("2 processes"), cpu["1 process, no Redis"]
+            median = {label: statistics.median(values) for label, values in cpu.items()}
+            if args.rounds > 1:
+                for label, values in cpu.items():
+                    print(f"CPU per action, {label}: median {median[label]:.2f} ms over "
+                          f"{', '.join(f'{v:.2f}' for v in values)}")
+            two, base = median.get("2 processes"), median["1 process, no Redis"]
             if two is not None:
                 print(f"CPU per action, 2 processes / 1 process on the same PostgreSQL: {two / base:.2f} "
-                      f"(target <= 1.25); / 1 process with Redis: {two / cpu.get('1 process', base):.2f}")
+                      f"(target <= 1.25); / 1 process with Redis: {two / median.get('1 process', base):.2f}"
+                      + (f" (medians of {args.rounds} rounds)" if args.rounds > 1 else ""))
+                if args.rounds > 1:
+                    rounds = [f"{t / b:.2f}" for t, b in zip(cpu["2 processes"], cpu["1 process, no Redis"],
+                                                              strict=True)]
+                    print(f"  each round's 2 processes / 1 process on the same PostgreSQL: {', '.join(rounds)}")
             if args.kills:
                 site = Site(root / "failover", args.pg_port, 3, redis_url, args.lease).start()
                 try:

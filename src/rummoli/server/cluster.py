@@ -51,7 +51,8 @@ class Bus:
     """One process's connection to the others (see the module's docstring)."""
 
     def __init__(self, url: str, prefix: str, name: str, on_table: Handler, on_command: Handler,
-                 on_reconnect: Callable[[], Awaitable[None]]) -> None:
+                 on_reconnect: Callable[[], Awaitable[None]],
+                 on_table_now: Callable[[dict[str, Any]], bool] | None = None) -> None:
         import redis.asyncio as redis
 
         self.name, self.prefix = name, prefix
@@ -63,11 +64,16 @@ class Bus:
         self._publisher: Commands | None = None
         self._listener: Listening | None = None
         self._on_table, self._on_command, self._on_reconnect = on_table, on_command, on_reconnect
+        # A table's message that can be handled without waiting (most changes a follower is told) is handled
+        # as it is read: no task, no queue (``on_table_now`` answers False for one that needs ``on_table``).
+        self._on_table_now = on_table_now
+        self._asks = 0
         self._tables: set[str] = set()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text), sent in order
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
+        self._id_base = f"{name}.{secrets.token_hex(4)}."  # + a counter: each command's id, unique across restarts
         self._seen: set[str] = set()  # the last commands' ids, so a command delivered twice runs once
         self._seen_order: deque[str] = deque()
         self._table_queues: dict[str, deque[dict[str, Any]]] = {}  # each table's messages not yet handled
@@ -140,19 +146,36 @@ class Bus:
         if self.up:
             self._outbox.put_nowait((self.process_channel(process), _dumps(message)))
 
-    async def request(self, process: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Send a command to ``process`` and wait for its answer (:class:`BusDown` or :class:`TimeoutError`)."""
+    def ask(self, process: str, message: dict[str, Any], timeout: float) -> asyncio.Future[dict[str, Any]]:
+        """Send a command to ``process``: the future of its answer (failing with :class:`BusDown`, or with
+        :class:`TimeoutError` after ``timeout`` seconds; cancel it to stop waiting).
+
+        A future and a timer, not a task: a process forwards about every other action to another one, and a
+        task with ``asyncio.wait_for`` around each cost more than the rest of the forwarding."""
         if not self.up:
             raise BusDown("redis is unreachable")
-        ask = secrets.token_hex(8)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._asks += 1
+        ask = f"{self._id_base}{self._asks:x}"
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._waiting[ask] = future
-        try:
-            self._outbox.put_nowait((self.process_channel(process),
-                                     _dumps({**message, "ask": ask, "from": self.name})))
-            return await asyncio.wait_for(future, timeout)
-        finally:
+        timer = loop.call_later(timeout, _fail, future, TimeoutError)
+
+        def done(_future: asyncio.Future[dict[str, Any]]) -> None:
+            timer.cancel()
             self._waiting.pop(ask, None)
+
+        future.add_done_callback(done)
+        self._outbox.put_nowait((self.process_channel(process), _dumps({**message, "ask": ask, "from": self.name})))
+        return future
+
+    async def request(self, process: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send a command to ``process`` and wait for its answer (:class:`BusDown` or :class:`TimeoutError`)."""
+        future = self.ask(process, message, timeout)
+        try:
+            return await future
+        finally:
+            future.cancel()  # the caller was cancelled: nobody waits any more (a no-op once answered)
 
     def answer(self, command: dict[str, Any], result: dict[str, Any]) -> None:
         if isinstance(command.get("from"), str) and isinstance(command.get("ask"), str):
@@ -188,13 +211,16 @@ class Bus:
         publisher = self._publisher
         if publisher is None or not publisher.open:
             self._publisher = publisher = await connect(self._address, Commands, 1.0)
+        sent = publisher.send(*[("PUBLISH", channel, text) for channel, text in batch])
+        timer = asyncio.get_running_loop().call_later(5.0, _fail, sent, TimeoutError)  # cheaper than wait_for
         try:
-            replies = await asyncio.wait_for(publisher.send(*[("PUBLISH", channel, text) for channel, text in batch]),
-                                             5.0)
+            replies = await sent
         except BaseException:
             publisher.close()
             self._publisher = None
             raise
+        finally:
+            timer.cancel()
         for reply in replies:
             if isinstance(reply, Exception):
                 raise RedisError(f"Redis refused a publish: {reply}")
@@ -297,6 +323,13 @@ class Bus:
             if waiting is not None:
                 waiting.append(data)
                 return
+            if self._on_table_now is not None:
+                try:
+                    if self._on_table_now(data):
+                        return
+                except Exception:
+                    log.exception("a bus message could not be handled")
+                    return
             self._table_queues[table] = deque([data])
             task = asyncio.get_running_loop().create_task(self._drain(table))
             self._running.add(task)
@@ -318,3 +351,7 @@ class Bus:
         except Exception:
             log.exception("a bus message could not be handled")
 
+
+def _fail(future: asyncio.Future[Any], error: type[BaseException]) -> None:
+    if not future.done():
+        future.set_exception(error())

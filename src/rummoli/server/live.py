@@ -585,22 +585,43 @@ class LiveTable:
                     or not isinstance(seq, int)):
                 await self._reload()
             elif at == have:
-                # The entries are kept, not replayed, until something needs the copy (a client that is not at
-                # the change's start, a newcomer, the seats): the owner sends the texts of the seats this
-                # process shows, so most changes are never worked out twice.
-                self._unplayed.extend(entries)
-                self._unplayed_seq = seq
-                self.status = str(message.get("status", self.status))
-                texts = message.get("texts")
-                since = message.get("since")
-                self._told = ({"seq": seq, "since": since, "texts": texts}
-                              if isinstance(texts, dict) and isinstance(since, int) and since < seq else None)
+                self._keep_change(message, entries, seq)
             elif at + len(entries) > have:  # partly applied already: cannot happen in order; start over
                 await self._reload()
-            clock = message.get("clock")
-            self.remote_clock = None if not clock else (
-                int(clock["seat"]), int(clock["seq"]), asyncio.get_running_loop().time() + float(clock["seconds"]))
+            self._note_clock(message)
         self.manager.hub.publish(self.id)
+
+    def follow_change_now(self, message: dict[str, Any]) -> bool:
+        """Follower: :meth:`follow_change` at once, without its lock, for a change that comes in order (nothing
+        here waits, so nothing can run in between); False, having done nothing, for any other (the lock is
+        held, the copy is stale or behind, the message is odd)."""
+        t, at, entries, seq = self._table, message.get("at"), message.get("journal"), message.get("seq")
+        if (self.lock.locked() or self.role != "follower" or self.stale or t is None or not isinstance(at, int)
+                or not isinstance(entries, list) or not isinstance(seq, int)
+                or at != len(t.journal) + len(self._unplayed)):
+            return False
+        self.owner = str(message.get("owner") or self.owner)
+        self._keep_change(message, entries, seq)
+        self._note_clock(message)
+        self.manager.hub.publish(self.id)
+        return True
+
+    def _keep_change(self, message: dict[str, Any], entries: list[Any], seq: int) -> None:
+        # The entries are kept, not replayed, until something needs the copy (a client that is not at the
+        # change's start, a newcomer, the seats): the owner sends the texts of the seats this process shows,
+        # so most changes are never worked out twice.
+        self._unplayed.extend(entries)
+        self._unplayed_seq = seq
+        self.status = str(message.get("status", self.status))
+        texts = message.get("texts")
+        since = message.get("since")
+        self._told = ({"seq": seq, "since": since, "texts": texts}
+                      if isinstance(texts, dict) and isinstance(since, int) and since < seq else None)
+
+    def _note_clock(self, message: dict[str, Any]) -> None:
+        clock = message.get("clock")
+        self.remote_clock = None if not clock else (
+            int(clock["seat"]), int(clock["seq"]), asyncio.get_running_loop().time() + float(clock["seconds"]))
 
     def _catch_up_copy(self) -> None:
         """Follower: replay the changes kept unplayed (see follow_change). If they do not replay, the copy is
@@ -677,8 +698,10 @@ class TableManager:
         self.bus: Bus | None = None
         self._maintainer: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
+        self._ask_watcher: asyncio.Task[None] | None = None
         self._lease_thread: ThreadPoolExecutor | None = None
         self.liveness: Liveness | None = None
+        self._asking: dict[asyncio.Future[dict[str, Any]], tuple[LiveTable, str]] = {}  # actions forwarded
 
     # ------------------------------------------------------------------------------------- several processes
     def start_cluster(self) -> None:
@@ -686,7 +709,7 @@ class TableManager:
         and keep leases (see docs/deploy.md)."""
         if self.settings.redis_url:
             self.bus = Bus(self.settings.redis_url, self.settings.redis_prefix, self.name, self._on_table,
-                           self._on_command, self._on_bus_back)
+                           self._on_command, self._on_bus_back, self._on_table_now)
             self.bus.start()
             # Renewals have a loop and a thread of their own: queued behind takeovers (each a rebuild from the
             # database) or behind other database work in the shared threads, a busy process's renewals came
@@ -694,6 +717,7 @@ class TableManager:
             self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummoli-leases")
             self.liveness = Liveness(self.store.engine, self.name)
             self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
+            self._ask_watcher = asyncio.get_running_loop().create_task(self._watch_asks())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
 
     def owned(self) -> list[LiveTable]:
@@ -769,10 +793,9 @@ class TableManager:
         return out
 
     def _sees_deaths(self) -> bool:
-        """Whether a table whose owner holds no liveness lock may be taken before its lease runs out: only
-        once this process has held its own lock for a whole lease. After the database restarts, every
-        process takes its lock again within a renewal; until then a missing lock means nothing."""
-        return self.liveness is not None and self.liveness.held_for() >= self.settings.lease_seconds
+        """Whether a table whose owner holds no liveness lock may be taken before its lease runs out: while
+        this process holds its own (the store also waits until the database has run for a lease)."""
+        return self.liveness is not None and self.liveness.held
 
     async def take(self, table_id: str, early: bool = False) -> bool:
         """Claim a table whose lease is free or has run out (``early``: or whose owner died, see
@@ -837,22 +860,27 @@ class TableManager:
 
     async def _ask(self, live: LiveTable, owner: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """Send a command to ``owner`` and wait for its answer. An action stops waiting as soon as the table
-        has another owner (this process, or one a follower was told of): a dead owner never answers, and
-        the action is safe to send again since it carries its seq."""
+        has another owner (this process, or one a follower was told of; :meth:`_watch_asks` looks): a dead
+        owner never answers, and the action is safe to send again since it carries its seq."""
         assert self.bus is not None
-        asked = asyncio.ensure_future(self.bus.request(
-            owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
-            timeout=max(5.0, self.settings.lease_seconds)))
+        asked = self.bus.ask(owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
+                             timeout=max(5.0, self.settings.lease_seconds))
+        if op == "act":
+            self._asking[asked] = (live, owner)
         try:
-            while True:
-                done, _pending = await asyncio.wait({asked}, timeout=0.25)
-                if done:
-                    return asked.result()
-                if op == "act" and (live.role == "owner" or live.owner not in (None, owner)):
-                    raise _OwnerChanged
+            return await asked
         finally:
-            if not asked.done():
-                asked.cancel()
+            self._asking.pop(asked, None)
+            asked.cancel()  # cancelled here: nobody waits any more (a no-op once answered)
+
+    async def _watch_asks(self) -> None:
+        """Four times a second: an action forwarded to a table's owner stops waiting once the table has
+        another owner (see :meth:`_ask`). One watcher for all of them, not a timer per action."""
+        while True:
+            await asyncio.sleep(0.25)
+            for asked, (live, owner) in list(self._asking.items()):
+                if not asked.done() and (live.role == "owner" or live.owner not in (None, owner)):
+                    asked.set_exception(_OwnerChanged())
 
     async def _on_command(self, message: dict[str, Any]) -> None:
         """Owner: a command another process forwarded (an action, a seat taken...), answered on the bus."""
@@ -893,6 +921,14 @@ class TableManager:
                                                 "nothing changed", "status": 500}})
             return
         self.bus.answer(message, {"result": result})
+
+    def _on_table_now(self, message: dict[str, Any]) -> bool:
+        """Follower: what a table's owner published, handled as it is read when that needs no waiting (a
+        change in order, the usual case); False: :meth:`_on_table` must handle it."""
+        live = self.tables.get(str(message.get("table")))
+        if live is None or live.role != "follower":
+            return True  # nothing to do (as in _on_table)
+        return message.get("kind") == "change" and live.follow_change_now(message)
 
     async def _on_table(self, message: dict[str, Any]) -> None:
         """Follower: what a table's owner published."""
@@ -939,7 +975,8 @@ class TableManager:
                 if self.bus is None:
                     continue
                 early = self._sees_deaths()
-                free = await asyncio.to_thread(self.store.unowned, 0.0, 200, early)
+                free = await asyncio.to_thread(self.store.unowned, 0.0, 200,
+                                               self.settings.lease_seconds if early else 0.0)
                 # tables this process shows first (its clients are waiting), then a share of the rest
                 free.sort(key=lambda table_id: table_id not in self.tables)
                 # Together, not one after another: each takeover rebuilds its table from the database, and a
@@ -1234,7 +1271,7 @@ class TableManager:
         self.seats_changed(live)
 
     async def close(self) -> None:
-        for task in (self._maintainer, self._renewer):
+        for task in (self._maintainer, self._renewer, self._ask_watcher):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

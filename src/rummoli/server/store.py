@@ -168,13 +168,18 @@ _LOG = insert(schema.actions)
 #: a process name.
 LIVENESS_KEY = 0x52554D4D
 
-#: A table has an owner that holds no liveness lock (see :class:`Liveness`) in this database: it died. One
-#: uncorrelated subquery, so PostgreSQL reads its lock table once per statement, not once per row.
-_OWNER_GONE = text(
-    "(tables.owner IS NOT NULL AND hashtext(tables.owner)::oid NOT IN (SELECT objid FROM pg_locks"
-    " WHERE locktype = 'advisory' AND granted"
-    f" AND classid = {LIVENESS_KEY} AND objsubid = 2"
-    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())))")
+def _owner_gone(settle: float) -> Any:
+    """A table has an owner that holds no liveness lock (see :class:`Liveness`) in this database: it died. Only
+    once the database has run for ``settle`` seconds: after it starts, every process's lock is gone until the
+    process takes it again (within a lease renewal). One uncorrelated subquery, so PostgreSQL reads its lock
+    table once per statement, not once per row."""
+    return text(
+        "(tables.owner IS NOT NULL"
+        " AND clock_timestamp() - pg_postmaster_start_time() > make_interval(secs => :settle)"
+        " AND hashtext(tables.owner)::oid NOT IN (SELECT objid FROM pg_locks WHERE locktype = 'advisory'"
+        f" AND granted AND classid = {LIVENESS_KEY} AND objsubid = 2"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())))"
+    ).bindparams(settle=settle)
 
 
 class Liveness:
@@ -184,7 +189,8 @@ class Liveness:
     Why: a lease shows a dead owner only when it runs out (up to a whole lease after the death). When a process
     dies, even by ``kill -9``, the kernel closes its sockets, PostgreSQL ends its sessions and drops their locks
     at once; the other processes then see a table whose owner holds no lock and take it over at their next
-    look, a quarter of a second later (``Store.unowned`` and ``Store.claim`` with ``early``). Safety never
+    look, a quarter of a second later (``Store.unowned`` and ``Store.claim`` with ``early``): once the database has
+    run for a lease, since when it starts every lock is gone until each process takes its own again. Safety never
     depends on this: a process wrongly thought dead (a lost connection, a name whose hash another process
     shares) loses its tables to the fence, as with a lease that ran out, and writes nothing more.
 
@@ -199,7 +205,6 @@ class Liveness:
         self.engine = engine
         self.name = name
         self._conn: Connection | None = None
-        self._since: float | None = None  # time.monotonic() when the lock was (last) taken
 
     def keep(self) -> None:
         """Take the lock, or check that the connection holding it still answers (a lock held by a dead
@@ -225,16 +230,17 @@ class Liveness:
             # another process whose name has the same hash. Tried again at the next renewal.
             conn.close()
             return
-        self._conn, self._since = conn, time.monotonic()
+        self._conn = conn
 
-    def held_for(self) -> float:
-        """Seconds the lock has been held without a break (0 when not held)."""
-        return 0.0 if self._since is None else time.monotonic() - self._since
+    @property
+    def held(self) -> bool:
+        """Whether this process holds its lock (as far as the last :meth:`keep` knows)."""
+        return self._conn is not None
 
     def drop(self) -> None:
         """Give the lock up (closing its connection; the pool never gets it back, since the lock would go
         with it)."""
-        conn, self._conn, self._since = self._conn, None, None
+        conn, self._conn = self._conn, None
         if conn is not None:
             try:
                 conn.invalidate()
@@ -420,13 +426,14 @@ class Store:
 
     def claim(self, table_id: str, owner: str, seconds: float, early: bool = False) -> int | None:
         """Become the owner of a table whose lease is free, has run out or is already ``owner``'s (with
-        ``early``, also one whose owner holds no liveness lock: see :class:`Liveness`), for ``seconds``: its
-        fencing number (raised when the owner changes), or ``None`` if another holds it."""
+        ``early``, also one whose owner holds no liveness lock, once the database has run for ``seconds``: see
+        :class:`Liveness`), for ``seconds``: its fencing number (raised when the owner changes), or ``None`` if
+        another holds it."""
         now = self.now
         t = schema.tables.c
         free = (t.owner.is_(None)) | (t.lease_until < now) | (t.owner == owner)
         if early and self.engine.dialect.name == "postgresql":
-            free = free | _OWNER_GONE
+            free = free | _owner_gone(seconds)
         with self.engine.begin() as conn:
             moved = conn.execute(update(schema.tables).where(
                 t.id == table_id, t.status != "over", free,
@@ -459,13 +466,14 @@ class Store:
             conn.execute(update(schema.tables).where(t.id.in_(table_ids), t.owner == owner)
                          .values(owner=None, lease_until=0))
 
-    def unowned(self, older_than: float, limit: int = 200, early: bool = False) -> list[str]:
+    def unowned(self, older_than: float, limit: int = 200, early: float = 0.0) -> list[str]:
         """Tables waiting or in play with no owner, or whose lease ran out more than ``older_than`` ago (with
-        ``early``, also those whose owner holds no liveness lock: see :class:`Liveness`)."""
+        ``early`` seconds, also those whose owner holds no liveness lock, once the database has run that long:
+        see :class:`Liveness`)."""
         t = schema.tables.c
         free = t.lease_until < self.now - older_than
         if early and self.engine.dialect.name == "postgresql":
-            free = free | _OWNER_GONE
+            free = free | _owner_gone(early)
         with self.engine.connect() as conn:
             rows = conn.execute(select(t.id).where(t.status != "over", free)
                                 .order_by(t.lease_until).limit(limit))
