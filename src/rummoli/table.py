@@ -34,7 +34,7 @@ import bisect
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -282,6 +282,13 @@ class Table:
     @property
     def hand_no(self) -> int:
         return len(self._hands)
+
+    def finished_hands(self) -> Iterator[tuple[int, Any, list[int]]]:
+        """``(hand_no, engine hand, evening seats of its hand seats)`` of each hand that has ended, in order. A
+        finished hand no longer changes, so its view now is the one its seats were shown when it ended."""
+        for index, entry in enumerate(self._hands):
+            if entry["hand"].over:
+                yield index + 1, entry["hand"], list(entry["seats"])
 
     @property
     def over(self) -> bool:

@@ -22,17 +22,11 @@ def seat_history(table: Any, seat: int) -> dict[str, Any]:
         hand_no = event.get("hand_no")
         (by_hand.setdefault(int(hand_no), []) if hand_no else evening).append(event)
     hands = []
-    # The table keeps each hand's engine object (its event stream is read from it); a finished one no longer
-    # changes, so its view now is the one the seat was shown when the hand ended.
-    for index, entry in enumerate(table._hands):
-        hand = entry["hand"]
-        if not hand.over:
-            continue
-        seats = list(entry["seats"])
+    for hand_no, hand, seats in table.finished_hands():
         you = seats.index(seat) if seat in seats else None
-        events = by_hand.get(index + 1, [])
+        events = by_hand.get(hand_no, [])
         hands.append({
-            "hand_no": index + 1,
+            "hand_no": hand_no,
             "hand_seats": seats,
             "players": [table.names[s] for s in seats],
             "you": you,

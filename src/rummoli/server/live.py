@@ -679,6 +679,25 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
+class _Upkeep:
+    """A repeated chore's health in the log: one line when it starts failing, one when it works again (not
+    one per attempt, four times a second, while the database is down)."""
+
+    def __init__(self, what: str, retry: str) -> None:
+        self.what, self.retry, self.failing = what, retry, False
+
+    def failed(self, error: BaseException) -> None:
+        if not self.failing:
+            log.warning("%s failed (%s, the database?); trying again %s", self.what, type(error).__name__,
+                        self.retry)
+        self.failing = True
+
+    def works(self) -> None:
+        if self.failing:
+            log.warning("%s works again", self.what)
+        self.failing = False
+
+
 class _OwnerChanged(Exception):
     """The table changed owner while a forwarded action waited for the old one's answer."""
 
@@ -962,7 +981,7 @@ class TableManager:
         leases are renewed by :meth:`_renew_leases`), forget the clients of processes that died, and drop
         copies nobody here watches any more."""
         last_alive = 0.0
-        failing = False
+        health = _Upkeep("lease upkeep", "four times a second")
         behind: dict[str, int] = {}  # followers found behind the store at the last check, and by how much
         while True:
             await asyncio.sleep(0.25)  # how soon a lease that ran out is noticed
@@ -990,22 +1009,17 @@ class TableManager:
                 for live in list(self.tables.values()):
                     if live.role == "follower" or live.status == "over":
                         self._drop_if_idle(live, now)
-                if failing:
-                    log.warning("lease upkeep works again")
-                failing = False
+                health.works()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                if not failing:
-                    log.warning("lease upkeep failed (%s, the database?); trying again four times a second",
-                                type(error).__name__)
-                failing = True
+                health.failed(error)
 
     async def _renew_leases(self) -> None:
         """Every third of a lease: extend this process's leases; a table whose lease another process took is
         dropped to a follower's copy."""
         lease = self.settings.lease_seconds
-        failing = False
+        health = _Upkeep("renewing leases", "every third of a lease")
         while True:
             started = time.monotonic()
             try:
@@ -1019,15 +1033,11 @@ class TableManager:
                     if live.id not in kept and live.role == "owner" and live.status != "over":
                         log.warning("table %s: lease lost to another process", live.id)
                         self.demote(live)
-                if failing:
-                    log.warning("lease renewals work again")
-                failing = False
+                health.works()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                if not failing:
-                    log.warning("renewing leases failed (%s, the database?); trying again", type(error).__name__)
-                failing = True
+                health.failed(error)
             await asyncio.sleep(max(0.05, lease / 3 - (time.monotonic() - started)))
 
     async def _catch_up(self, behind: dict[str, int]) -> dict[str, int]:
