@@ -1046,7 +1046,9 @@ class TableManager:
             try:
                 loop = asyncio.get_running_loop()
                 assert self.liveness is not None
-                await loop.run_in_executor(self._lease_thread, self.liveness.keep)
+                # The leases come first: a failure here (the database is down) shows in the renewal below.
+                with contextlib.suppress(Exception):
+                    await loop.run_in_executor(self._lease_thread, self.liveness.keep)
                 owned = self.owned()
                 kept = await loop.run_in_executor(self._lease_thread, self.store.renew, self.name,
                                                   [t.id for t in owned], lease)

@@ -216,8 +216,7 @@ class Liveness:
                 self._conn.execute(select(1)).scalar()
                 return
             except Exception:
-                self.drop()
-                raise
+                self.drop()  # the session ended (the database restarted?): its lock went with it; again below
         conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         try:
             taken = conn.execute(select(func.pg_try_advisory_lock(LIVENESS_KEY, func.hashtext(self.name)))).scalar()
