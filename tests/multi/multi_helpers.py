@@ -42,7 +42,7 @@ from server_helpers import Client, Party, Server, choose, free_port, take_seat
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 MACHINE_PG_PORT = 5432
 MACHINE_REDIS = "redis://127.0.0.1:6379/0"
-LEASE = 1.5  # seconds: short, so that a takeover comes quickly (the default is 3)
+LEASE = 3.0  # seconds, the default: a dead node is seen at once (its liveness lock), a stopped one after this
 
 
 def missing(what: str) -> NoReturn:

@@ -1,6 +1,6 @@
 """A fenced-off owner cannot write (issue 14).
 
-Two nodes, a lease of 1.5 s. The owner of a table is paused with SIGSTOP just after one of its clients sent a
+Two nodes, a lease of 3 s. The owner of a table is paused with SIGSTOP just after one of its clients sent a
 decision (it lies unread in the paused process's socket). The other node takes the table once the lease has run
 out, with a higher fence, and takes a different decision for the same seat through its own client. Then the old
 owner is resumed: it reads the decision it was sent, but its lease is gone and its fence is old, so nothing it
