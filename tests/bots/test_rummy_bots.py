@@ -256,3 +256,16 @@ def test_500_takes_deep_for_a_meld() -> None:
     act(hand, {"seat": 0, "action": "discard", "card": "Td"})
     choice = make_bot("rummy", "easy", seed=1).choose(view_of(hand, 1))
     assert choice == {"seat": 1, "action": "draw", "from": "discard", "card": "Ks"}
+
+
+def test_gin_normal_sheds_for_the_soonest_knock() -> None:
+    # After two passes seat 0 draws Jc: J-J-J and 9c-Tc-Jc are melds, 8s Th Ah 4d 4c loose (27).  Shedding
+    # the dearest card (Th, the rules of thumb's choice) keeps 17, but the ten can still join the jacks
+    # and the clubs in new melds while the lone eight never will: the race outlook sheds the eight.
+    hand = deal("gin-rummy", ["8s Js Th Jh Ah 4d Jd 4c 9c Tc", "2s 3h 5d 6c 7h Kd Ks Qh 2d 3d"], "5s Jc", dealer=1)
+    act(hand, {"seat": 0, "action": "pass"})
+    act(hand, {"seat": 1, "action": "pass"})
+    view = view_of(hand, 0)
+    assert len(view["hand"]) == 11 and "Jc" in view["hand"]
+    assert make_bot("rummy", "normal", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "8s"}
+    assert make_bot("rummy", "easy", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "Th"}

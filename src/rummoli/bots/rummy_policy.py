@@ -13,18 +13,26 @@ deadwood.
 ``normal`` adds counting: which cards are dead (in the pile, on the table, known in a hand), how many
 live cards would still complete each partial meld, what every opponent collects, the expected gain of a
 blind draw against the upcard, and (Knock Rummy) a knock judged against an estimate of the opponents'
-deadwood.
+deadwood.  In Gin, ``normal`` judges its discard by how soon the hand it keeps may knock
+(:mod:`rummoli.bots.rummy_race`): Gin hands are short races to the knock limit.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rummoli.bots import rummy_race
 from rummoli.bots.base import require_legal
 from rummoli.bots.rummy_view import Known, card_index, partners
 from rummoli.cards import CARDS
 
 ActionJSON = dict[str, Any]
+
+# Gin (normal): a discard is judged by how soon the hand it leaves may knock (rummy_race)
+GIN_DRAWS = 4  # draws looked ahead
+GIN_FUTURES = 48  # sampled sequences of them
+GIN_KNOCK_WEIGHT = 15.0  # deadwood points a knock one draw sooner is worth
+GIN_FEED_COST = 1.5  # points against a card that fits what the other player took from the pile
 
 
 def card_name(index: int) -> str:
@@ -134,6 +142,8 @@ def danger(k: Known, card: int, counting: bool) -> float:
 def choose_discard_ranked(k: Known, hand: int, options: list[int], counting: bool) -> list[tuple[float, int]]:
     """The cards of ``options`` to shed from ``hand``, best first, with their cost: the deadwood kept,
     the risk of feeding the table and (counting) the live chances the card still has."""
+    if counting and k.rules.style == "gin":
+        return gin_discards_ranked(k, hand, options)
     points, _, cover = melded(k, hand)
     total = k.value(hand)
     live_cards = live(k) if counting else 0
@@ -145,6 +155,28 @@ def choose_discard_ranked(k: Known, hand: int, options: list[int], counting: boo
         cost: float = dead + danger(k, card, counting)
         if counting:
             cost += 1.2 * potential(k, card, loose & ~bit, live_cards)
+        ranked.append((cost, -k.value(bit), card))
+    ranked.sort()
+    return [(cost, card) for cost, _, card in ranked]
+
+
+def gin_discards_ranked(k: Known, hand: int, options: list[int]) -> list[tuple[float, int]]:
+    """Gin, counting: the cards of ``options`` to shed from ``hand``, best first, with their cost: the
+    race outlook of the ten cards left (:func:`rummy_race.race` over the same sampled futures for every
+    candidate: the deadwood at their end, less ``GIN_KNOCK_WEIGHT`` for each draw sooner that a knock
+    becomes possible), and ``GIN_FEED_COST`` for a card that fits what the other player took from the
+    pile.  Against OpenSpiel's simple Gin bot (bench/bots_external.py, the same 3,000 games) the rules of
+    thumb won 50.5% and this 55%; judging by the deadwood after one or more draws alone won 47-50%, and
+    a feed cost of 6 (the rules of thumb's) cost about 1.5 points of win rate against 1.5."""
+    pool = bits(live(k))
+    seed = (hand * 1_000_003 + len(pool)) % (1 << 62)
+    sampled = rummy_race.futures(seed, pool, GIN_DRAWS, GIN_FUTURES)
+    limit = k.rules.knock_limit
+    ranked: list[tuple[float, int, int]] = []
+    for card in options:
+        bit = 1 << card
+        mean, early = rummy_race.race(k.table, hand ^ bit, sampled, limit)
+        cost = mean - GIN_KNOCK_WEIGHT * early + (GIN_FEED_COST if feeds(k, card, k.next_seat) else 0.0)
         ranked.append((cost, -k.value(bit), card))
     ranked.sort()
     return [(cost, card) for cost, _, card in ranked]
