@@ -1,6 +1,7 @@
 """Bot speed against the code before issue 16, both measured in one run.
 
     python -m bench.bots_speed [--baseline COMMIT] [--rounds R] [--games G] [--hard-hands H] [--budget S]
+                               [--decide-hands D] [--only easy,normal,hard,decide]
 
 The baseline is the tree of ``--baseline`` (default ``47582e5``, the last commit before the work of issue 16),
 taken with ``git archive`` into a temporary folder.  Each measurement runs in a fresh process whose
@@ -14,6 +15,10 @@ not the wall clock.
 * **hard**: the hard stops bot in seat 0 of ``--hard-hands`` 4-player Rummoli hands (normal bots in the other
   seats), with its time budget (``--budget`` seconds, wall clock): worlds searched per CPU second, and per
   decision.
+
+* **decide**: normal's decisions (those with a choice) over ``--decide-hands`` 4-player Rummoli hands of four
+  normal bots, the same deals in both trees: CPU time per decision, p50 and p95 over all rounds (issue 16:
+  p95 at most half the baseline's).
 
 It prints each round's figures and the ratio of the sums (this tree over the baseline).
 """
@@ -69,7 +74,8 @@ else:
     hands, budget = int(sys.argv[2]), float(sys.argv[3])
     worlds = decisions = 0
     cpu = 0.0
-    for i in range(hands):
+    times = []
+    for i in range(hands if mode == "hard" else 0):
         rng = random.Random(f"speed-{i}")
         deck = list(CARDS)
         rng.shuffle(deck)
@@ -87,8 +93,30 @@ else:
                 worlds, decisions, cpu = worlds + bots[0].last_worlds, decisions + 1, cpu + spent
                 bots[0].last_worlds = 0
             hand.apply(Action.from_json(choice))
-    print(json.dumps({"worlds": worlds, "decisions": decisions, "cpu": cpu}))
+    for i in range(hands if mode == "decide" else 0):
+        rng = random.Random(f"speed-{i}")
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        dealer = rng.randrange(4)
+        cards, widow = deal_with_widow(deck, 4, dealer)
+        hand = Hand("rummoli", NAMES[:4], [100] * 4, {}, dealer, cards, widow)
+        bots = [NormalStopsBot(4 * i + s) for s in range(4)]
+        while not hand.over:
+            seat = hand.to_act()[0]
+            view = view_for(hand, seat)
+            start = time.process_time()
+            choice = bots[seat].choose(view)
+            spent = time.process_time() - start
+            if len(view["legal_actions"]) > 1:
+                times.append(spent)
+            hand.apply(Action.from_json(choice))
+    print(json.dumps({"worlds": worlds, "decisions": decisions, "cpu": cpu, "times": times}))
 """
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def baseline_tree(commit: str, into: Path) -> Path:
@@ -115,7 +143,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="deal sequences per sim run (x 4 seatings x 20 hands)")
     parser.add_argument("--hard-hands", type=int, default=3, help="hands per hard run")
     parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per decision")
-    parser.add_argument("--only", default="easy,normal,hard", help="which measurements (easy, normal, hard)")
+    parser.add_argument("--decide-hands", type=int, default=100,
+                        help="4-player Rummoli hands of four normal bots per decision-time run")
+    parser.add_argument("--only", default="easy,normal,hard,decide",
+                        help="which measurements (easy, normal, hard, decide)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as folder:
@@ -133,6 +164,14 @@ def main() -> None:
                     acc[1] += out["cpu"]
                     print(f"  round {r + 1} sim {level:6} {name:9}: {out['hands'] / out['cpu']:7.1f} hands per CPU s"
                           f" ({out['hands']:.0f} hands, {out['cpu']:.2f} s)", flush=True)
+            if "decide" in only:
+                for name, src in trees.items():
+                    out = child(src, "decide", str(args.decide_hands), "0")
+                    got = sums.setdefault(("decide", name), [])
+                    got.extend(out["times"])
+                    p95 = 1000 * percentile(out["times"], 0.95)
+                    print(f"  round {r + 1} normal's decisions {name:9}: p95 {p95:.2f} ms"
+                          f" ({len(out['times'])} decisions with a choice)", flush=True)
             if "hard" in only:
                 for name, src in trees.items():
                     out = child(src, "hard", str(args.hard_hands), str(args.budget))
@@ -149,6 +188,12 @@ def main() -> None:
                 new, old = sums[(level, "this tree")], sums[(level, "baseline")]
                 print(f"  sim {level:6}: {new[0] / new[1]:7.1f} against {old[0] / old[1]:7.1f} hands per CPU s"
                       f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x")
+        if "decide" in only:
+            new_t, old_t = sums[("decide", "this tree")], sums[("decide", "baseline")]
+            for q, label in ((0.5, "p50"), (0.95, "p95")):
+                a, b = percentile(new_t, q), percentile(old_t, q)
+                print(f"  normal's decision {label} on 4-player Rummoli: {1000 * a:.2f} against {1000 * b:.2f} ms"
+                      f" = {a / b:.2f}x")
         if "hard" in only:
             new, old = sums[("hard", "this tree")], sums[("hard", "baseline")]
             print(f"  hard worlds: {new[0] / new[1]:7.0f} against {old[0] / old[1]:7.0f} per CPU s"
