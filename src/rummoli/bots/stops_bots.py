@@ -312,16 +312,26 @@ class NormalStopsBot(StopsBot):
         wins = weight_sum = weight_sq = 0.0
         n = 0
         limit = self.poker_samples
+        # Each sample deals the hands in ``dealt``'s order (the same cards as ever), but looks at the players
+        # who bet first: their hands weigh the sample. A player who did not bet only decides whether this seat
+        # wins, so once one hand beats this seat's the others are not evaluated (most of a decision's time is
+        # evaluating 12-card hands; the answers are the same).
+        starts, pos = [], 0
+        for size, _, _ in dealt:
+            starts.append(pos)
+            pos += size
+        order = sorted(range(len(dealt)), key=lambda x: not dealt[x][1])
+        plan = [(starts[x], *dealt[x]) for x in order]
         while n < limit:
             cards = draw(rng, unseen, need)
-            pos = 0
             weight = 1.0
             best_other = -1
-            for size, aggression, credibility in dealt:
+            for start, size, aggression, credibility in plan:
+                if not aggression and best_other > mine:
+                    break  # lost already: the rest did not bet and cannot change it
                 m = 0
-                for c in cards[pos:pos + size]:
+                for c in cards[start:start + size]:
                     m |= 1 << c
-                pos += size
                 value = evaluate_mask(m)
                 if value > best_other:
                     best_other = value
