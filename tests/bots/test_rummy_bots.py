@@ -269,3 +269,34 @@ def test_gin_normal_sheds_for_the_soonest_knock() -> None:
     assert len(view["hand"]) == 11 and "Jc" in view["hand"]
     assert make_bot("rummy", "normal", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "8s"}
     assert make_bot("rummy", "easy", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "Th"}
+
+
+def test_hard_budget_counts_from_the_start_of_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ranking a Gin discard's candidates takes tens of milliseconds before the search starts: the search's
+    # budget is counted from when the decision began, so a decision begun a budget ago samples one world.
+    import time
+
+    import rummoli.bots.rummy_search as rummy_search
+    from rummoli.bots.rummy_policy import first_legal, plan_play
+
+    hand = deal("gin-rummy", ["8s Js Th Jh Ah 4d Jd 4c 9c Tc", "2s 3h 5d 6c 7h Kd Ks Qh 2d 3d"], "5s Jc", dealer=1)
+    act(hand, {"seat": 0, "action": "pass"})
+    act(hand, {"seat": 1, "action": "pass"})
+    k = read_view(view_of(hand, 0))
+    hard = make_bot("rummy", "hard", seed=1, budget=0.5)
+    assert isinstance(hard, rummy_search.HardRummyBot)
+    candidates = hard.discard_candidates(k, first_legal(plan_play(k, counting=True), k.legal))
+    assert len(candidates) > 1
+    worlds: list[int] = []
+    original = rummy_search.sample_world
+
+    def counted(known: Any, rng: random.Random) -> Any:
+        worlds.append(1)
+        return original(known, rng)
+
+    monkeypatch.setattr(rummy_search, "sample_world", counted)
+    assert hard.search(k, candidates, started=time.perf_counter() - 0.5) in candidates
+    assert len(worlds) == 1
+    worlds.clear()
+    hard.search(k, candidates, started=time.perf_counter())
+    assert len(worlds) > 1

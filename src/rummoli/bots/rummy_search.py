@@ -239,6 +239,7 @@ class HardRummyBot(Bot):
         self.margin = 2.0
 
     def choose(self, view: View) -> ActionJSON:
+        started = time.perf_counter()
         k = read_view(view)
         legal = require_legal(k.legal)
         if len(legal) == 1:
@@ -254,7 +255,7 @@ class HardRummyBot(Bot):
             candidates = self.discard_candidates(k, step)
         if len(candidates) == 1:
             return candidates[0]
-        return self.search(k, candidates, baseline=0) or choose(k, counting=True)
+        return self.search(k, candidates, baseline=0, started=started) or choose(k, counting=True)
 
     def draw_candidates(self, k: Known) -> list[ActionJSON]:
         draws = [a for a in k.legal if a["action"] in ("draw", "pass")]
@@ -279,12 +280,16 @@ class HardRummyBot(Bot):
         legal_keys = {(a["action"], a.get("card")) for a in k.legal}
         return [a for a in unique if (a["action"], a["card"]) in legal_keys]
 
-    def search(self, k: Known, candidates: list[ActionJSON], baseline: int = 0) -> ActionJSON | None:
+    def search(
+        self, k: Known, candidates: list[ActionJSON], baseline: int = 0, started: float | None = None
+    ) -> ActionJSON | None:
         """The candidate with the best mean over sampled worlds; the ``baseline`` (the normal bot's
-        choice) stays unless another beats it by more than the noise (``margin`` standard errors)."""
+        choice) stays unless another beats it by more than the noise (``margin`` standard errors).
+        ``budget`` counts from ``started`` (when the decision began: ranking the candidates takes
+        time too, tens of milliseconds for a Gin discard), else from now."""
         scores: list[list[float]] = [[] for _ in candidates]
         worlds = 0
-        deadline = time.perf_counter() + self.budget
+        deadline = (time.perf_counter() if started is None else started) + self.budget
         attempts = 0
         actions = [Action.from_json(a) for a in candidates]
         while True:
