@@ -26,7 +26,6 @@ A bot's objective is its own chip change over the hand.
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
@@ -221,13 +220,23 @@ def draw(rng: random.Random, cards: list[int], size: int) -> list[int]:
 _BIT = tuple(1 << c for c in range(52))
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _strong(value: int, size: int, others: int) -> float:
     """How likely a player holding a hand of this value and size was to bet against ``others`` players
-    (at least 0.05). Players bet on a fair chance to beat the table: with this hand, would it have? Remembered:
-    a win chance asks it for every sample of every player who bet, and the hands' values repeat."""
+    (at least 0.05). Players bet on a fair chance to beat the table: with this hand, would it have?"""
     q = value_percentile(value, size) ** others
     return max(0.05, sigmoid((q - 0.6) / 0.07))
+
+
+#: :func:`_strong` remembered, one table of values per (size, others): a win chance asks it for every sample
+#: of every player who bet, and the hands' values repeat (a dict lookup is cheaper than a cached call's key)
+_STRONG: dict[tuple[int, int], dict[int, float]] = {}
+
+
+def _strong_table(size: int, others: int) -> dict[int, float]:
+    table = _STRONG.setdefault((size, others), {})
+    if len(table) > 8192:
+        table.clear()
+    return table
 
 
 def _sample_subset(rng: random.Random, cards: list[int], size: int) -> int:
@@ -336,7 +345,7 @@ class NormalStopsBot(StopsBot):
         order = sorted(range(len(dealt)), key=lambda x: not dealt[x][1])
         # believed(credibility, strong) is credibility * strong + (1 - credibility) * UNINFORMED: its second
         # term is worked out once per player (the same sum, so the same weights)
-        plan = [(x, size, aggression, credibility, (1.0 - credibility) * UNINFORMED)
+        plan = [(x, size, aggression, credibility, (1.0 - credibility) * UNINFORMED, _strong_table(size, others))
                 for x in order for size, aggression, credibility in [dealt[x]]]
         # draw(rng, unseen, need), inlined: each hand's cards are drawn in turn, with the steps' spans worked
         # out once, and its mask built as they come. The same random numbers and the same cards, about a third
@@ -344,7 +353,7 @@ class NormalStopsBot(StopsBot):
         segments = [[(i, len(unseen) - i) for i in range(start, start + size)]
                     for start, (size, _, _) in zip(starts, dealt, strict=True)]
         random_ = rng.random
-        bit, evaluate, strong_of = _BIT, evaluate_mask, _strong
+        bit, evaluate = _BIT, evaluate_mask
         while n < limit:
             cards = unseen[:]
             masks = []
@@ -359,14 +368,17 @@ class NormalStopsBot(StopsBot):
                 masks.append(m)
             weight = 1.0
             best_other = -1
-            for x, size, aggression, credibility, doubt in plan:
+            for x, size, aggression, credibility, doubt, known in plan:
                 if not aggression and best_other > mine:
                     break  # lost already: the rest did not bet and cannot change it
                 value = evaluate(masks[x])
                 if value > best_other:
                     best_other = value
                 if aggression:
-                    weight *= (credibility * strong_of(value, size, others) + doubt) ** aggression
+                    strong = known.get(value)
+                    if strong is None:
+                        strong = known[value] = _strong(value, size, others)
+                    weight *= (credibility * strong + doubt) ** aggression
             n += 1
             weight_sum += weight
             weight_sq += weight * weight
