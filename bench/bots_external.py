@@ -544,7 +544,8 @@ class RLCardGin:
                     seat.draw_stock(me, new.pop())
             actor = next_actor
         payoffs = env.get_payoffs()
-        assert seat is not None
+        if seat is None:  # the other player, who moves first, ended the deal before we had a choice (a gin)
+            seat = Seat(me, me, bot)
         return float(payoffs[me]), float(payoffs[1 - me]), seat
 
     def our_move(self, seat: Seat, hand: list[str], top: list[str], events: list[Any], legal: list[int],
