@@ -75,40 +75,26 @@ else:
     worlds = decisions = 0
     cpu = 0.0
     times = []
-    for i in range(hands if mode == "hard" else 0):
+    for i in range(hands):
         rng = random.Random(f"speed-{i}")
         deck = list(CARDS)
         rng.shuffle(deck)
         dealer = rng.randrange(4)
         cards, widow = deal_with_widow(deck, 4, dealer)
         hand = Hand("rummoli", NAMES[:4], [100] * 4, {}, dealer, cards, widow)
-        bots = [HardStopsBot(i, budget) if s == 0 else NormalStopsBot(4 * i + s) for s in range(4)]
+        # hard: the hard bot in seat 0 among normal ones; decide: four normal bots
+        bots = [HardStopsBot(i, budget) if s == 0 and mode == "hard" else NormalStopsBot(4 * i + s) for s in range(4)]
         while not hand.over:
             seat = hand.to_act()[0]
             view = view_for(hand, seat)
             start = time.process_time()
             choice = bots[seat].choose(view)
             spent = time.process_time() - start
-            if seat == 0 and bots[0].last_worlds:
+            if mode == "decide" and len(view["legal_actions"]) > 1:
+                times.append(spent)
+            if mode == "hard" and seat == 0 and bots[0].last_worlds:
                 worlds, decisions, cpu = worlds + bots[0].last_worlds, decisions + 1, cpu + spent
                 bots[0].last_worlds = 0
-            hand.apply(Action.from_json(choice))
-    for i in range(hands if mode == "decide" else 0):
-        rng = random.Random(f"speed-{i}")
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        dealer = rng.randrange(4)
-        cards, widow = deal_with_widow(deck, 4, dealer)
-        hand = Hand("rummoli", NAMES[:4], [100] * 4, {}, dealer, cards, widow)
-        bots = [NormalStopsBot(4 * i + s) for s in range(4)]
-        while not hand.over:
-            seat = hand.to_act()[0]
-            view = view_for(hand, seat)
-            start = time.process_time()
-            choice = bots[seat].choose(view)
-            spent = time.process_time() - start
-            if len(view["legal_actions"]) > 1:
-                times.append(spent)
             hand.apply(Action.from_json(choice))
     print(json.dumps({"worlds": worlds, "decisions": decisions, "cpu": cpu, "times": times}))
 """
