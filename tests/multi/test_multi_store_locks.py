@@ -4,13 +4,15 @@ A process's store-writer thread stores many tables' changes in one transaction w
 all of its leases in another. When the two locked the same rows in different orders, PostgreSQL found a
 deadlock and aborted one of them: under load a renewal failed every few seconds, its leases ran out and the
 other process took those tables over for nothing (measured with bench/cluster.py at 200 tables). Here both run
-at once, as hard as they can, on the machine's PostgreSQL: neither may fail, and every change is stored.
+at once, as hard as they can, on the machine's PostgreSQL: neither may fail, and every change is stored. Both
+through the store's SQLAlchemy statements and through the server's own (each thread's ``Store.line()``).
 """
 
 from __future__ import annotations
 
 import threading
 
+import pytest
 from multi_helpers import Database
 
 from rummoli.server.store import SeatRow, Store
@@ -18,7 +20,8 @@ from rummoli.server.store import SeatRow, Store
 TABLES = 24
 
 
-def test_batched_changes_and_lease_renewals_never_deadlock(database: Database) -> None:
+@pytest.mark.parametrize("via", ["store", "lines"])
+def test_batched_changes_and_lease_renewals_never_deadlock(database: Database, via: str) -> None:
     store = Store(database.url)
     store.migrate()
     ids = [f"t{k:03}" for k in range(TABLES)]
@@ -32,10 +35,12 @@ def test_batched_changes_and_lease_renewals_never_deadlock(database: Database) -
     failures: list[BaseException] = []
     stop = threading.Event()
 
+    writer, leases = (store, store) if via == "store" else (store.line(), store.line())
+
     def renew() -> None:
         while not stop.is_set():
             try:
-                assert store.renew("p0", list(reversed(ids)), 30.0) == set(ids)
+                assert leases.renew("p0", list(reversed(ids)), 30.0) == set(ids)
             except BaseException as error:
                 failures.append(error)
                 return
@@ -53,7 +58,7 @@ def test_batched_changes_and_lease_renewals_never_deadlock(database: Database) -
                 batch.append((table_id, seq[table_id], seq[table_id] + 1, "act", 0, {"n": round_no}, None, None,
                               fences[table_id], None))
                 seq[table_id] += 1
-            assert store.append_many(batch) == [None] * len(batch)
+            assert writer.append_many(batch) == [None] * len(batch)
             assert not failures, failures
     finally:
         stop.set()

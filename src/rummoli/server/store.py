@@ -168,18 +168,22 @@ _LOG = insert(schema.actions)
 #: a process name.
 LIVENESS_KEY = 0x52554D4D
 
+#: A table has an owner that holds no liveness lock (see :class:`Liveness`) in this database: it died. Only once
+#: the database has run for ``{settle}`` seconds: after it starts, every process's lock is gone until the process
+#: takes it again (within a lease renewal). One uncorrelated subquery, so PostgreSQL reads its lock table once per
+#: statement, not once per row. (``{settle}`` becomes the parameter's place: SQLAlchemy's or psycopg's.)
+OWNER_GONE = (
+    "(tables.owner IS NOT NULL"
+    " AND clock_timestamp() - pg_postmaster_start_time() > make_interval(secs => {settle})"
+    " AND hashtext(tables.owner)::oid NOT IN (SELECT objid FROM pg_locks WHERE locktype = 'advisory'"
+    f" AND granted AND classid = {LIVENESS_KEY} AND objsubid = 2"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())))"
+)
+
+
 def _owner_gone(settle: float) -> Any:
-    """A table has an owner that holds no liveness lock (see :class:`Liveness`) in this database: it died. Only
-    once the database has run for ``settle`` seconds: after it starts, every process's lock is gone until the
-    process takes it again (within a lease renewal). One uncorrelated subquery, so PostgreSQL reads its lock
-    table once per statement, not once per row."""
-    return text(
-        "(tables.owner IS NOT NULL"
-        " AND clock_timestamp() - pg_postmaster_start_time() > make_interval(secs => :settle)"
-        " AND hashtext(tables.owner)::oid NOT IN (SELECT objid FROM pg_locks WHERE locktype = 'advisory'"
-        f" AND granted AND classid = {LIVENESS_KEY} AND objsubid = 2"
-        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())))"
-    ).bindparams(settle=settle)
+    """:data:`OWNER_GONE` for SQLAlchemy."""
+    return text(OWNER_GONE.format(settle=":settle")).bindparams(settle=settle)
 
 
 class Liveness:
@@ -265,6 +269,16 @@ class Store:
 
     def migrate(self) -> None:
         migrate(self.engine)
+
+    def line(self) -> Any:
+        """What one thread uses for the statements it runs many times a second (``append_many``, ``unowned``,
+        ``renew``, ``seqs``): on PostgreSQL a connection of its own (rummoli.server.pgline says why); elsewhere
+        this store."""
+        if self.engine.dialect.name != "postgresql":
+            return self
+        from rummoli.server.pgline import PgLine
+
+        return PgLine(self.engine, OWNER_GONE.format(settle="%(settle)s"))
 
     def close(self) -> None:
         self.engine.dispose()

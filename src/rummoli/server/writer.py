@@ -4,7 +4,8 @@ A table's change is stored before anyone is told of it (docs/ARCHITECTURE.md). S
 transaction from a worker thread cost a thread hop, a transaction and a commit per action, and at a few
 hundred actions a second those were most of the server's time outside the engine. Here the event loop hands
 each change to :class:`StoreWriter`, whose single thread takes every change waiting when it is free and
-stores them in one transaction with :meth:`Store.append_many`: each keeps its own compare-and-set on its
+stores them in one transaction with ``append_many`` (:meth:`Store.append_many`; on PostgreSQL
+:meth:`rummoli.server.pgline.PgLine.append_many`, one round trip): each keeps its own compare-and-set on its
 table's ``seq`` and fence (a refused one writes nothing and is answered :class:`StoreConflict`; the others are
 stored). Only after the commit does each caller's ``await`` return, so the rule holds: nothing is announced
 that is not stored. A table has at most one change waiting (it awaits its change under its lock), so the
@@ -68,6 +69,15 @@ class StoreWriter:
 
     # ------------------------------------------------------------------------------------- the thread
     def _run(self) -> None:
+        # This thread's own way to the database (on PostgreSQL a connection it holds: rummoli.server.pgline)
+        self._line = self.store.line()
+        try:
+            self._loop()
+        finally:
+            if self._line is not self.store:
+                self._line.close()
+
+    def _loop(self) -> None:
         stopping = False
         while not stopping:
             first = self._queue.get()
@@ -102,7 +112,7 @@ class StoreWriter:
 
     def _store(self, changes: list[Change]) -> list[BaseException | None]:
         try:
-            outcomes: list[BaseException | None] = list(self.store.append_many(changes))
+            outcomes: list[BaseException | None] = list(self._line.append_many(changes))
             self.transactions += 1
             self.changes += len(changes)
             return outcomes

@@ -1,0 +1,116 @@
+"""The PostgreSQL fast path (rummoli.server.pgline) against the store's SQLAlchemy statements, on the machine's
+PostgreSQL: the same answers and the same rows for the same changes, a batch that fails stores nothing, and a
+connection the server ended is replaced at the next call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pytest
+from multi_helpers import Database
+
+from rummoli.server.store import SeatRow, Store, StoreConflict
+
+TABLES = ["ta", "tb", "tc"]
+
+
+def fresh(database: Database) -> Store:
+    """A store on ``database`` with three tables owned by p0 (fence 1)."""
+    store = Store(database.url)
+    store.migrate()
+    for table_id in TABLES:
+        store.create_table(table_id, "stops", "rummoli", {}, 0, [SeatRow("A", None, None)], "p0", 60.0)
+    return store
+
+
+ROWS = {
+    "tables": "SELECT id, seq, status, hand_no, fence, owner FROM tables ORDER BY id",
+    "actions": "SELECT table_id, seq, kind, seat, payload FROM actions ORDER BY 1, 2",
+    "snapshots": "SELECT table_id, seq, data FROM snapshots ORDER BY 1, 2",
+}
+
+
+def rows(store: Store) -> dict[str, Any]:
+    with store.engine.connect() as conn:
+        return {name: conn.exec_driver_sql(sql).all() for name, sql in ROWS.items()}
+
+
+def answers(outcomes: list[Any]) -> list[str | None]:
+    return [None if o is None else f"{type(o).__name__}: {o}" for o in outcomes]
+
+
+# (table, seen, new, kind, seat, payload, snapshot, status, fence, hand_no), as StoreWriter hands them over
+BATCHES: list[list[tuple[Any, ...]]] = [
+    [("ta", 0, 1, "deal", None, {"journal": [["deal", 1]]}, {"snap": "a1"}, "playing", 1, 1),
+     ("tb", 0, 0, "seat", 2, {"journal": [["bot", 2]]}, {"snap": "b0"}, None, 1, None),
+     ("tc", 3, 4, "act", 1, {"journal": []}, None, None, 1, None)],  # not at seq 3: refused
+    [("tb", 0, 0, "seat", 2, {}, {"snap": "b0 again"}, None, 1, None),  # the snapshot at the same seq replaced
+     ("ta", 1, 3, "act", 0, {"journal": [["act", 0, {"action": "bet"}]]}, None, "playing", 1, None),
+     ("ta", 3, 5, "act", 1, {"journal": [["act", 1, {"action": "fold", "name": "Zoë \"x\""}]]}, None, None, 1, None),
+     ("tc", 0, 2, "act", 0, {}, None, None, 7, None)],  # another fence: refused
+    [("tc", 0, 2, "end", None, {"journal": [["end"]]}, {"snap": "c2"}, "over", None, 3)],  # no fence: one process
+]
+
+
+def test_the_fast_path_stores_and_answers_as_the_store_does(database: Database) -> None:
+    other = Database()
+    slow, fast = fresh(other), fresh(database)
+    line = fast.line()
+    try:
+        for batch in BATCHES:
+            assert answers(line.append_many(batch)) == answers(slow.append_many(batch))
+        assert rows(fast) == rows(slow)
+        assert any(isinstance(o, StoreConflict) for o in line.append_many([BATCHES[0][2]]))
+
+        for early in (0.0, 3.0):  # nobody holds p0's liveness lock: with ``early`` its tables count as free
+            assert line.unowned(0.0, 10, early) == fast.unowned(0.0, 10, early)
+            assert slow.unowned(0.0, 10, early) == fast.unowned(0.0, 10, early)
+        assert line.unowned(0.0, 10, 3.0) == ["ta", "tb"]  # tc is over
+        assert line.renew("p0", ["tb", "ta", "zz"], 60.0) == fast.renew("p0", ["tb", "ta", "zz"], 60.0) == {"ta", "tb"}
+        assert line.renew("p1", ["ta"], 60.0) == set()
+        assert line.seqs(["ta", "tb", "zz"]) == fast.seqs(["ta", "tb", "zz"]) == {"ta": 5, "tb": 0}
+        assert line.renew("p0", [], 60.0) == set() and line.seqs([]) == {}
+    finally:
+        line.close()
+        slow.close()
+        fast.close()
+        other.drop()
+
+
+def test_a_batch_that_fails_stores_none_of_its_changes(database: Database) -> None:
+    store = fresh(database)
+    line = store.line()
+    try:
+        assert line.append_many([BATCHES[0][0]]) == [None]
+        with store.engine.begin() as conn:  # a row in the way: tb's change cannot be logged
+            conn.exec_driver_sql("INSERT INTO actions (table_id, seq, kind, seat, payload, created_at)"
+                                 " VALUES ('tb', 2, 'act', 0, '{}', 0)")
+        before = rows(store)
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None),
+                              ("tb", 0, 2, "act", 0, {}, None, None, 1, None)])
+        assert rows(store) == before  # ta's change, which was fine, was not stored either
+        # the line opens a new connection and goes on
+        assert line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None)]) == [None]
+        assert line.seqs(["ta"]) == {"ta": 2}
+    finally:
+        line.close()
+        store.close()
+
+
+def test_a_connection_the_server_ended_is_replaced(database: Database) -> None:
+    store = fresh(database)
+    line = store.line()
+    try:
+        assert line.seqs(["ta"]) == {"ta": 0}
+        pid = line._connection().info.backend_pid
+        with store.engine.connect() as conn:
+            conn.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+        with pytest.raises(psycopg.OperationalError):
+            line.seqs(["ta"])
+        assert line.seqs(["ta"]) == {"ta": 0}  # the next call has a new connection
+        assert line._connection().info.backend_pid != pid
+    finally:
+        line.close()
+        store.close()
