@@ -1,4 +1,4 @@
-"""The bus between several server processes: Redis publish/subscribe (redis-py's asyncio client).
+"""The bus between several server processes: Redis publish/subscribe.
 
 Two kinds of channel, both named under the site's prefix (``Settings.redis_prefix``):
 
@@ -18,9 +18,9 @@ and after Redis comes back every follower does. While Redis is down a process ke
 owns for its own clients; forwarded commands get "unavailable" (`/healthz` says ``redis: unreachable``).
 
 What is ours: the two channel kinds above, the request/answer pairing (:meth:`Bus.request`), and the two
-connections that publish and listen (rummoli.server.redisline: redis-py's per-command cost was most of what a
-second process added per action; hiredis still writes and reads the protocol). redis-py keeps the heartbeat
-keys.
+connections that publish (and set this process's heartbeat key) and listen (rummoli.server.redisline: redis-py's
+per-command cost was most of what a second process added per action; hiredis still writes and reads the
+protocol). redis-py reads the other processes' heartbeat keys.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Any
 
 from rummoli.server.jsontext import dumps as _dumps
 from rummoli.server.jsontext import loads as _loads
-from rummoli.server.redisline import Address, Commands, Listening, RedisError, connect
+from rummoli.server.redisline import Address, Listening, Quiet, RedisError, connect
 
 log = logging.getLogger("rummoli.server")
 
@@ -57,11 +57,12 @@ class Bus:
 
         self.name, self.prefix = name, prefix
         self._address = Address.parse(url)
-        # redis-py for the heartbeat keys; publishing and listening go through connections of our own
-        # (rummoli.server.redisline says why)
+        # redis-py reads the other processes' heartbeat keys; publishing and listening go through connections of
+        # our own (rummoli.server.redisline says why)
         self._redis = redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=5.0,
                                            health_check_interval=5)
-        self._publisher: Commands | None = None
+        self._publisher: Quiet | None = None
+        self._opening: asyncio.Task[None] | None = None  # the publisher being connected
         self._listener: Listening | None = None
         self._on_table, self._on_command, self._on_reconnect = on_table, on_command, on_reconnect
         # A table's message that can be handled without waiting (most changes a follower is told) is handled
@@ -69,7 +70,8 @@ class Bus:
         self._on_table_now = on_table_now
         self._asks = 0
         self._tables: set[str] = set()
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text), sent in order
+        self._outbox: list[tuple[str, ...]] = []  # commands to send, in order, at the loop's next turn
+        self._flushing = False
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
@@ -78,6 +80,7 @@ class Bus:
         self._seen_order: deque[str] = deque()
         self._table_queues: dict[str, deque[dict[str, Any]]] = {}  # each table's messages not yet handled
         self.up = False
+        self._own_channel = self.process_channel(name)
 
     # ------------------------------------------------------------------------------------- names
     def table_channel(self, table_id: str) -> str:
@@ -92,13 +95,13 @@ class Bus:
     # ------------------------------------------------------------------------------------- life
     def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._send()),
-                       loop.create_task(self._heartbeat())]
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._heartbeat())]
 
     async def close(self) -> None:
-        for task in self._tasks:
+        self._flush()  # what is queued goes out first, if it can
+        for task in (*self._tasks, *([self._opening] if self._opening is not None else [])):
             task.cancel()
-        for task in self._tasks:
+        for task in (*self._tasks, *([self._opening] if self._opening is not None else [])):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for connection in (self._publisher, self._listener):
@@ -135,16 +138,25 @@ class Bus:
                     listener.unsubscribe(self.table_channel(table_id))
 
     # ------------------------------------------------------------------------------------- sending
-    def publish(self, table_id: str, message: dict[str, Any]) -> None:
+    def publish(self, table_id: str, message: dict[str, Any], texts: dict[str, str] | None = None) -> None:
         """Queue ``message`` for the table's followers (sent in the order queued; dropped while Redis is
-        down, which the followers make up for from the database)."""
-        if self.up:
-            self._outbox.put_nowait((self.table_channel(table_id), _dumps(message)))
+        down, which the followers make up for from the database). ``texts`` (the update texts of the seats the
+        followers show: JSON already) travel after the message as they are, one a line, and reach the
+        followers' handler as ``message["texts"]``: inside the message they were escaped by the owner and
+        parsed again by every follower, a few kilobytes of each change twice over."""
+        if not self.up:
+            return
+        if texts and not any("\n" in text for text in texts.values()):  # compact JSON holds no raw line break
+            keys = list(texts)
+            line = "\n".join([_dumps({**message, "texts": keys}), *(texts[key] for key in keys)])
+        else:
+            line = _dumps({**message, "texts": texts} if texts else message)
+        self._queue("PUBLISH", self.table_channel(table_id), line)
 
     def tell(self, process: str, message: dict[str, Any]) -> None:
         """Queue a message for one process (no answer expected)."""
         if self.up:
-            self._outbox.put_nowait((self.process_channel(process), _dumps(message)))
+            self._queue("PUBLISH", self.process_channel(process), _dumps(message))
 
     def ask(self, process: str, message: dict[str, Any], timeout: float) -> asyncio.Future[dict[str, Any]]:
         """Send a command to ``process``: the future of its answer (failing with :class:`BusDown`, or with
@@ -166,7 +178,7 @@ class Bus:
             self._waiting.pop(ask, None)
 
         future.add_done_callback(done)
-        self._outbox.put_nowait((self.process_channel(process), _dumps({**message, "ask": ask, "from": self.name})))
+        self._queue("PUBLISH", self.process_channel(process), _dumps({**message, "ask": ask, "from": self.name}))
         return future
 
     async def request(self, process: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
@@ -190,45 +202,47 @@ class Bus:
         return {n for n, flag in zip(ordered, flags, strict=True) if flag is not None}
 
     # ------------------------------------------------------------------------------------- tasks
-    async def _send(self) -> None:
-        while True:
-            batch = [await self._outbox.get()]
-            while not self._outbox.empty() and len(batch) < 256:
-                batch.append(self._outbox.get_nowait())
-            try:
-                await self._publish(batch)
-            except Exception:
-                # After Redis restarts, the pool's first connection is the dead one: a second try gets a new one.
-                # A message the first try did deliver arrives twice: commands are run once (their ``ask``), and
-                # a change a follower already has is passed over (its journal position).
-                try:
-                    await self._publish(batch)
-                except Exception as error:
-                    self._down(error)
+    def _queue(self, *command: str) -> None:
+        """Send ``command`` (a publish, the heartbeat) at the loop's next turn, in one write with whatever else
+        is queued by then: no task, no queue, and no reply to read (rummoli.server.redisline.Quiet)."""
+        self._outbox.append(command)
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self._flush)
 
-    async def _publish(self, batch: list[tuple[str, str]]) -> None:
-        """Messages queued together go in one write and one round trip, in order."""
+    def _flush(self) -> None:
+        self._flushing = False
+        if not self._outbox:
+            return
         publisher = self._publisher
         if publisher is None or not publisher.open:
-            self._publisher = publisher = await connect(self._address, Commands, 1.0)
-        sent = publisher.send(*[("PUBLISH", channel, text) for channel, text in batch])
-        timer = asyncio.get_running_loop().call_later(5.0, _fail, sent, TimeoutError)  # cheaper than wait_for
+            # Connected first (after a start or an outage), then flushed; what is queued meanwhile waits.
+            if self._opening is None:
+                self._opening = asyncio.get_running_loop().create_task(self._open_publisher())
+            return
+        batch, self._outbox = self._outbox, []
         try:
-            replies = await sent
-        except BaseException:
-            publisher.close()
-            self._publisher = None
-            raise
+            publisher.write(*batch)
+        except RedisError as error:
+            self._down(error)
+
+    async def _open_publisher(self) -> None:
+        try:
+            publisher = await connect(self._address, Quiet, 1.0)
+            publisher.hush()
+            self._publisher = publisher
+        except Exception as error:
+            self._down(error)
         finally:
-            timer.cancel()
-        for reply in replies:
-            if isinstance(reply, Exception):
-                raise RedisError(f"Redis refused a publish: {reply}")
+            self._opening = None
+        self._flush()
 
     async def _heartbeat(self) -> None:
+        """This process's key, which :meth:`alive` reads, set every second to expire after five (through the
+        publisher: nobody waits for its reply)."""
         while True:
-            with contextlib.suppress(Exception):
-                await self._redis.set(self.alive_key(self.name), "1", ex=5)
+            if self.up:
+                self._queue("SET", self.alive_key(self.name), "1", "EX", "5")
             await asyncio.sleep(1.0)
 
     def _down(self, error: BaseException) -> None:
@@ -238,8 +252,10 @@ class Bus:
         self.up = False
         if self._listener is not None:
             self._listener.close()  # the listener reconnects, and says "up" again only once Redis answers it
-        while not self._outbox.empty():
-            self._outbox.get_nowait()
+        if self._publisher is not None:
+            self._publisher.close()  # a new one is connected for the next message
+            self._publisher = None
+        self._outbox.clear()
         for future in self._waiting.values():
             if not future.done():
                 future.set_exception(BusDown("redis is unreachable"))
@@ -286,22 +302,30 @@ class Bus:
 
     def _dispatch(self, channel: str, payload: bytes) -> None:
         """A message published to one of this process's channels (called as it is read)."""
+        head, framed, tail = payload.partition(b"\n")
         try:
-            data = _loads(payload)
+            data = _loads(head)
         except ValueError:
             log.error("a bus message that is not JSON was dropped")
             return
         if not isinstance(data, dict):
             return
+        if framed:  # the texts that came after it (see publish)
+            keys = data.get("texts")
+            lines = tail.split(b"\n")
+            if not isinstance(keys, list) or len(keys) != len(lines):
+                log.error("a bus message whose texts do not match their names was dropped")
+                return
+            data["texts"] = {str(key): line.decode("utf-8") for key, line in zip(keys, lines, strict=True)}
         if data.get("kind") == "answer":
             future = self._waiting.get(str(data.get("ask")))
             if future is not None and not future.done():
                 future.set_result(data)
             return
-        if channel == self.process_channel(self.name):
+        if channel == self._own_channel:
             ask = data.get("ask")
             if isinstance(ask, str):
-                # A publish whose reply was lost is sent again (see _send): a command is run once.
+                # A command that reaches this process twice (a message sent again by hand, a proxy) runs once.
                 if ask in self._seen:
                     return
                 self._seen.add(ask)
@@ -315,6 +339,13 @@ class Bus:
             self._running.add(task)
             task.add_done_callback(self._running.discard)
         else:
+            answers = data.get("answers")
+            if answers is not None:
+                # The change that an action forwarded by this process made is that action's answer (the owner
+                # sends no answer of its own: one message fewer per forwarded action; TableManager._on_command).
+                future = self._waiting.get(str(answers))
+                if future is not None and not future.done():
+                    future.set_result({"kind": "answer", "ask": answers, "result": {}})
             # A table's messages are handled in order (each change follows the one before), but tables do not
             # wait for each other: a follower rebuilding one table from the database held up every other
             # table's changes, which then looked missed and were rebuilt too.

@@ -226,7 +226,7 @@ class LiveTable:
         return out
 
     async def _commit(self, kind: str, seat: int | None, seen_seq: int, journal_from: int,
-                      extra: dict[str, Any] | None = None, full: bool = False) -> None:
+                      extra: dict[str, Any] | None = None, full: bool = False, answers: str | None = None) -> None:
         """Store the change the table just made (see the module's docstring), then tell the listeners."""
         t = self.table
         payload = {"journal": t.journal[journal_from:], "bots": self._changed_bots(), **(extra or {})}
@@ -264,6 +264,8 @@ class LiveTable:
         self.manager.hub.publish(self.id)
         self._change = {"at": journal_from, "journal": payload["journal"], "seq": new_seq, "status": status,
                         "since": seen_seq}
+        if answers is not None:
+            self._change["answers"] = answers
 
     async def _rebuild(self) -> None:
         """The table as stored; if the store does not answer, the table is marked stale (nothing reads it
@@ -296,8 +298,9 @@ class LiveTable:
         self.status = recovery.table.status
 
     # ------------------------------------------------------------------------------------- changes
-    async def act(self, seat: int, action: Any, seq: int, kind: str = "act") -> None:
-        """A person's decision at ``seat``, chosen from the view at ``seq``."""
+    async def act(self, seat: int, action: Any, seq: int, kind: str = "act", answers: str | None = None) -> None:
+        """A person's decision at ``seat``, chosen from the view at ``seq``; ``answers``: the id of the forwarded
+        command it is (its change, told to the followers, answers it)."""
         from rummoli.errors import StaleAction
 
         if self.role == "follower" and await self.manager.forward(self, "act", {"seat": seat, "action": action,
@@ -326,7 +329,7 @@ class LiveTable:
                 await self._rebuild()
                 raise ServerError("internal", "the server could not apply that action; nothing changed") from None
             self.clock = None
-            await self._commit(kind, seat, seen, mark)
+            await self._commit(kind, seat, seen, mark, answers=answers)
             self._plan()
 
     async def _bot_move(self, seat: int, seq: int) -> None:
@@ -719,7 +722,10 @@ class TableManager:
         self._renewer: asyncio.Task[None] | None = None
         self._ask_watcher: asyncio.Task[None] | None = None
         self._lease_thread: ThreadPoolExecutor | None = None
+        self._line: Any = None  # the lease thread's way to the database (Store.line)
         self.liveness: Liveness | None = None
+        # forwarded actions whose change was published as their answer (see _on_command)
+        self._answered: set[str] = set()
         # actions forwarded: the table, the owner asked, when
         self._asking: dict[asyncio.Future[dict[str, Any]], tuple[LiveTable, str, float]] = {}
 
@@ -735,10 +741,17 @@ class TableManager:
             # database) or behind other database work in the shared threads, a busy process's renewals came
             # late, its leases ran out, and the tables went back and forth between processes.
             self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummoli-leases")
+            # The upkeep's frequent polls (free tables, renewals, stored seqs) run in that thread too, on a
+            # connection of its own (rummoli.server.pgline: through the pool each cost milliseconds of CPU)
+            self._line = self.store.line()
             self.liveness = Liveness(self.store.engine, self.name)
             self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
             self._ask_watcher = asyncio.get_running_loop().create_task(self._watch_asks())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
+
+    async def _upkeep(self, call: Any, *args: Any) -> Any:
+        """``call(*args)`` in the lease thread (see :meth:`start_cluster`)."""
+        return await asyncio.get_running_loop().run_in_executor(self._lease_thread, call, *args)
 
     def owned(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.role == "owner" and t.fence is not None and t.status != "over"]
@@ -755,7 +768,9 @@ class TableManager:
         since = change.get("since")
         texts = live.texts_for_followers(since) if isinstance(since, int) and change["seq"] > since else {}
         self.bus.publish(live.id, {"kind": "change", "table": live.id, "owner": self.name, "fence": live.fence,
-                                   **change, "clock": clock, "texts": texts})
+                                   **change, "clock": clock}, texts)
+        if "answers" in change:
+            self._answered.add(change["answers"])
 
     def announce(self, live: LiveTable) -> None:
         """Owner (just now): followers learn who to forward to, and check they are not behind."""
@@ -937,9 +952,14 @@ class TableManager:
             self.bus.answer(message, {"error": {"code": "moved", "message": "this process does not drive the table"}})
             return
         result: dict[str, Any] = {}
+        ask = message.get("ask") if op == "act" else None
         try:
             if op == "act":
-                await live.act(int(args["seat"]), args["action"], args["seq"])
+                await live.act(int(args["seat"]), args["action"], args["seq"], answers=ask if isinstance(ask, str)
+                               else None)
+                if ask in self._answered:  # its change, told to the followers, was the answer
+                    self._answered.discard(ask)
+                    return
             elif op == "join":
                 seat, token = await self.join(live, str(args["name"]), args.get("seat"))
                 result = {"seat": seat, "token": token}
@@ -999,8 +1019,8 @@ class TableManager:
     async def _maintain(self) -> None:
         """Four times a second: rebuild the tables a failed write left stale (once the database answers
         again) and go on with them; with several processes also take over tables whose lease ran out (the
-        leases are renewed by :meth:`_renew_leases`), forget the clients of processes that died, and drop
-        copies nobody here watches any more."""
+        leases are renewed by :meth:`_renew_leases`); every two seconds forget the clients of processes that
+        died, catch up copies that missed a change and drop copies nobody here watches any more."""
         last_alive = 0.0
         health = _Upkeep("lease upkeep", "four times a second")
         behind: dict[str, int] = {}  # followers found behind the store at the last check, and by how much
@@ -1015,8 +1035,8 @@ class TableManager:
                 if self.bus is None:
                     continue
                 early = self._sees_deaths()
-                free = await asyncio.to_thread(self.store.unowned, 0.0, 200,
-                                               self.settings.lease_seconds if early else 0.0)
+                free = await self._upkeep(self._line.unowned, 0.0, 200,
+                                          self.settings.lease_seconds if early else 0.0)
                 # tables this process shows first (its clients are waiting), then a share of the rest
                 free.sort(key=lambda table_id: table_id not in self.tables)
                 # Together, not one after another: each takeover rebuilds its table from the database, and a
@@ -1027,9 +1047,9 @@ class TableManager:
                     if self.bus.up:
                         await self._forget_dead_processes()
                     behind = await self._catch_up(behind)
-                for live in list(self.tables.values()):
-                    if live.role == "follower" or live.status == "over":
-                        self._drop_if_idle(live, now)
+                    for live in list(self.tables.values()):
+                        if live.role == "follower" or live.status == "over":
+                            self._drop_if_idle(live, now)
                 health.works()
             except asyncio.CancelledError:
                 raise
@@ -1044,14 +1064,12 @@ class TableManager:
         while True:
             started = time.monotonic()
             try:
-                loop = asyncio.get_running_loop()
                 assert self.liveness is not None
                 # The leases come first: a failure here (the database is down) shows in the renewal below.
                 with contextlib.suppress(Exception):
-                    await loop.run_in_executor(self._lease_thread, self.liveness.keep)
+                    await self._upkeep(self.liveness.keep)
                 owned = self.owned()
-                kept = await loop.run_in_executor(self._lease_thread, self.store.renew, self.name,
-                                                  [t.id for t in owned], lease)
+                kept = await self._upkeep(self._line.renew, self.name, [t.id for t in owned], lease)
                 for live in owned:
                     if live.id not in kept and live.role == "owner" and live.status != "over":
                         log.warning("table %s: lease lost to another process", live.id)
@@ -1067,7 +1085,7 @@ class TableManager:
         """A safety net under the bus: a follower whose copy is still behind what was stored two seconds
         ago missed a change (which pub/sub does not redeliver) and is rebuilt from the store."""
         followers = {t.id: t for t in self.tables.values() if t.role == "follower" and t.status != "over"}
-        stored = await asyncio.to_thread(self.store.seqs, list(followers))
+        stored = await self._upkeep(self._line.seqs, list(followers))
         for table_id, seq in behind.items():
             live = followers.get(table_id)
             if live is not None and live.seq < seq:
@@ -1321,6 +1339,9 @@ class TableManager:
             # Last: with the lock gone, the other processes may take this one's tables at once.
             if self.liveness is not None:  # in its own thread, the only one that uses its connection
                 with contextlib.suppress(Exception):
-                    await asyncio.get_running_loop().run_in_executor(self._lease_thread, self.liveness.drop)
+                    await self._upkeep(self.liveness.drop)
+            if self._line is not None and self._line is not self.store:
+                with contextlib.suppress(Exception):
+                    await self._upkeep(self._line.close)
             self._lease_thread.shutdown(wait=False)
 

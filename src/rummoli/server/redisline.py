@@ -9,7 +9,8 @@ read by hiredis's parser (the Redis project's own, which redis-py uses too), to 
 reply is parsed by our code.
 
 A :class:`Commands` connection sends a batch of commands in one write and resolves one future with the batch's
-replies, in order. A :class:`Listening` connection sends SUBSCRIBE/UNSUBSCRIBE and calls back for each message
+replies, in order. A :class:`Quiet` connection publishes and asks for no replies at all. A :class:`Listening`
+connection sends SUBSCRIBE/UNSUBSCRIBE and calls back for each message
 published to its channels and for each subscription Redis confirms.
 """
 
@@ -122,6 +123,21 @@ class Commands(_Connection):
             future = self._waiting.popleft()[0]
             if not future.done():
                 future.set_exception(RedisError("the connection to Redis was lost"))
+
+
+class Quiet(_Connection):
+    """A connection that only writes: the bus's publisher. Once :meth:`hush` has asked Redis for no replies
+    (``CLIENT REPLY OFF``), nothing comes back, so a publish costs one write and no read, no future and no
+    timer. A publish is never confirmed anyway: pub/sub drops what nobody hears, and the followers make up
+    for anything lost from the database. A lost connection shows as :attr:`open` turning false; a Redis that
+    hangs is noticed by the listening connection's pings. Any reply that does come (a Redis or proxy that
+    refuses ``CLIENT REPLY``) is read and dropped."""
+
+    def hush(self) -> None:
+        self.write(("CLIENT", "REPLY", "OFF"))
+
+    def on_reply(self, reply: Any) -> None:
+        pass
 
 
 class Listening(_Connection):
