@@ -259,6 +259,25 @@ async def failover(site: Site, tables: int, kills: int, think: tuple[float, floa
     return samples
 
 
+def compare(figures: dict[str, list[float]], unit: str, rounds: int) -> None:
+    """The issue's CPU ratio (2 processes over 1 on the same PostgreSQL) from medians over the rounds, and each
+    round's."""
+    median = {label: statistics.median(values) for label, values in figures.items()}
+    if rounds > 1:
+        for label, values in figures.items():
+            print(f"CPU per action ({unit}), {label}: median {median[label]:.2f} over "
+                  f"{', '.join(f'{v:.2f}' for v in values)}")
+    two, base = median.get("2 processes"), median["1 process, no Redis"]
+    if two is None:
+        return
+    print(f"CPU per action ({unit}), 2 processes / 1 process on the same PostgreSQL: {two / base:.2f} "
+          f"(target <= 1.25); / 1 process with Redis: {two / median.get('1 process', base):.2f}"
+          + (f" (medians of {rounds} rounds)" if rounds > 1 else ""))
+    if rounds > 1:
+        each = [f"{t / b:.2f}" for t, b in zip(figures["2 processes"], figures["1 process, no Redis"], strict=True)]
+        print(f"  each round's 2 processes / 1 process on the same PostgreSQL: {', '.join(each)}")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -293,12 +312,13 @@ def main() -> None:
             configs += [(f"{n} process{'es' if n > 1 else ''}", n, redis_url) for n in args.processes]
             print(f"{args.tables} tables x 4 people, think {args.think[0]}-{args.think[1]} s; PostgreSQL at "
                   f"127.0.0.1:{args.pg_port}, a private Redis; lease {args.lease} s", flush=True)
-            cpu: dict[str, list[float]] = {}
+            cpu: dict[str, list[float]] = {}  # ms per action, each round
             scales = [1.0, 0.5, 0.25, 0.125] if args.sweep else [1.0]
             for round_no, (label, count, url) in ((r, c) for r in range(args.rounds) for c in configs):
                 for scale in scales:
                     if args.rounds > 1:
                         label = f"{label.split(' [')[0]} [round {round_no + 1}]"
+                    before = engine_baseline("rummoli", 1500)
                     site = Site(root / f"{count}-{url is not None}-{scale}", args.pg_port, count, url,
                                 args.lease).start()
                     try:
@@ -310,26 +330,17 @@ def main() -> None:
                         raise
                     finally:
                         site.stop()
+                    # This machine's speed moved by up to half over minutes (a shared host): each configuration's
+                    # "x engine" is against the engine alone timed just before and after it. (As a ratio it was
+                    # noisier than the CPU times themselves, which is why the comparison below uses those.)
+                    here = (before + engine_baseline("rummoli", 1500)) / 2
                     if scale == 1.0:
                         cpu.setdefault(label.split(" [")[0], []).append(result["cpu_per_action_ms"])
-                    show(f"{label}, think x{scale}" if args.sweep else label, result, engine)
+                    show(f"{label}, think x{scale}" if args.sweep else label, result, here)
                     extra = "  ".join(f"{name} {result[f'cpu_{name}_ms']:.2f} ms/action"
                                       for name in ("database", "redis") if f"cpu_{name}_ms" in result)
                     print(f"{'':>14}  beside the servers: {extra}", flush=True)
-            median = {label: statistics.median(values) for label, values in cpu.items()}
-            if args.rounds > 1:
-                for label, values in cpu.items():
-                    print(f"CPU per action, {label}: median {median[label]:.2f} ms over "
-                          f"{', '.join(f'{v:.2f}' for v in values)}")
-            two, base = median.get("2 processes"), median["1 process, no Redis"]
-            if two is not None:
-                print(f"CPU per action, 2 processes / 1 process on the same PostgreSQL: {two / base:.2f} "
-                      f"(target <= 1.25); / 1 process with Redis: {two / median.get('1 process', base):.2f}"
-                      + (f" (medians of {args.rounds} rounds)" if args.rounds > 1 else ""))
-                if args.rounds > 1:
-                    rounds = [f"{t / b:.2f}" for t, b in zip(cpu["2 processes"], cpu["1 process, no Redis"],
-                                                              strict=True)]
-                    print(f"  each round's 2 processes / 1 process on the same PostgreSQL: {', '.join(rounds)}")
+            compare(cpu, "ms", args.rounds)
             if args.kills:
                 site = Site(root / "failover", args.pg_port, 3, redis_url, args.lease).start()
                 try:
