@@ -15,8 +15,10 @@ table through process k + s, so that every table has people on every process (it
 updates fanned out). Printed for each, over the measured window:
 
 * actions/s offered and served, p50 / p99 / max from an action to the update reaching every seat of its table;
-* the server processes' CPU time per action (user + system, summed over the processes, from /proc), and beside
-  it the database's (the backends serving this run's database) and Redis's;
+* the server processes' CPU time per action (user + system, summed over the processes, from /proc), also as a
+  multiple of the engine alone timed just before and after that configuration (the machine's own speed moved
+  by up to half within one session here), and beside it the database's (the backends serving this run's
+  database) and Redis's;
 * the ratio of the CPU time per action with 2 processes to the baseline's, and to 1 process with Redis (the
   issue's target: at most 1.25).
 

@@ -1,8 +1,9 @@
 """The bus between server processes (rummoli.server.cluster and its Redis connections, rummoli.server.redisline)
 on a real Redis: what the processes rely on, seen from two buses in one event loop.
 
-* a table's changes reach its follower complete and in order, however many are published at once;
-* a command is answered, and one delivered twice is run once;
+* a table's changes reach its follower complete and in order, however many are published at once, with the
+  update texts that travel after their JSON exactly as they were given;
+* a command is answered, and one delivered twice is run once; an action's answer can be the change it made;
 * a Redis that asks for a password is logged into from the URL, and a wrong password is one clear failure;
 * after Redis is killed and started again, the bus says so and delivers again.
 """
@@ -37,6 +38,9 @@ class Process:
 
     async def on_command(self, message: dict[str, Any]) -> None:
         self.commands.append(message)
+        if message["op"] == "act":  # done: the table's change is the answer (as TableManager._on_command does)
+            self.bus.publish("T1", {"kind": "change", "n": 0, "answers": message["ask"]})
+            return
         self.bus.answer(message, {"result": {"doubled": 2 * int(message["args"]["n"])}})
 
     async def on_reconnect(self) -> None:
@@ -82,6 +86,20 @@ async def test_changes_arrive_complete_and_in_order_and_commands_are_answered_on
         await until(lambda: len(owner.commands) == 2)
         await asyncio.sleep(0.2)
         assert [c["args"]["n"] for c in owner.commands] == [21, 1]
+        owner.commands.clear()
+
+        # update texts after the change's JSON: the same texts come out, quotes, accents and all; one with a
+        # raw line break (compact JSON never has one) goes inside the JSON instead
+        texts = {"0": '{"type":"update","name":"Zoë \\"Z\\"","n":1}', "s": "{}"}
+        owner.bus.publish("T1", {"kind": "change", "n": 601}, texts)
+        owner.bus.publish("T1", {"kind": "change", "n": 602}, {"1": "line\nbreak"})
+        await until(lambda: follower.changes[-1]["n"] == 602)
+        assert follower.changes[-2]["texts"] == texts
+        assert follower.changes[-1]["texts"] == {"1": "line\nbreak"}
+
+        answer = await follower.bus.request("a", {"kind": "cmd", "op": "act", "args": {}}, timeout=5)
+        assert answer["result"] == {}
+        await until(lambda: follower.changes[-1].get("answers") == answer["ask"])
 
         follower.bus.unfollow("T2")
         await asyncio.sleep(0.2)
