@@ -63,3 +63,8 @@ export function backSvg(title = "face-down card") {
     ...[0, 1, 2, 3, 4, 5].map((i) => s("path", { d: `M6 ${12 + i * 12} L54 ${i * 12}`, class: "card-back-line" })),
     s("circle", { cx: 30, cy: 42, r: 9, class: "card-back-seal" }));
 }
+
+/** "1 card", "13 cards": a count of cards in words. */
+export function cardCount(n) {
+  return `${n} ${n === 1 ? "card" : "cards"}`;
+}

@@ -1,5 +1,5 @@
 // Events in words, for the game log, the screen reader and the replay's captions.
-import { short, suitSymbol } from "./cards.js";
+import { cardCount, short, suitSymbol } from "./cards.js";
 
 function party(code, names, pots) {
   if (!code) return "?";
@@ -39,7 +39,7 @@ export function describe(e, names, pots = {}) {
     case "stall": return "Nobody can lead: a stall. Everyone pays a chip per card into the centre.";
     case "over": return "The hand is over.";
     case "void": return "The hand is void: every chip goes back.";
-    case "flip": return `The discard pile is turned over as the new stock (${e.cards} cards).`;
+    case "flip": return `The discard pile is turned over as the new stock (${cardCount(e.cards)}).`;
     case "score": return `${who(e.seat)} scores ${e.points}${e.from !== undefined ? ` from ${who(e.from)}` : ""}.`;
     case "show": return "Every hand is shown.";
     case "end": return e.winner !== undefined && e.winner !== null

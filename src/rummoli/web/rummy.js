@@ -1,7 +1,7 @@
 // The Rummy table: stock, discard pile, melds with their owners, scores to the target, and your hand with
 // the melds, lay-offs and discards the view's legal_actions allow (select a card to see what it can do).
 import { h } from "./dom.js";
-import { backSvg, cardName, cardSvg, short, sortCards } from "./cards.js";
+import { backSvg, cardCount, cardName, cardSvg, short, sortCards } from "./cards.js";
 import { actionLabel } from "./narrate.js";
 
 export function renderRummy(hv, ctx) {
@@ -22,7 +22,7 @@ export function renderRummy(hv, ctx) {
           name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
         h("div", { class: "seat-line" },
           h("span", { class: "seat-chips" }, `${total} pts`),
-          h("span", { class: "seat-cards" }, `${hv.hand_sizes[i]} cards`)),
+          h("span", { class: "seat-cards" }, cardCount(hv.hand_sizes[i]))),
         target ? h("div", { class: "score-bar", role: "img", "aria-label": `${total} of ${target} points` },
           h("span", { style: `width:${Math.min(100, (100 * total) / target)}%` })) : null,
         h("div", { class: "seat-status" }, i === hv.dealer ? h("span", { class: "dealer-chip", title: "Dealer" }, "D") : null,
@@ -35,7 +35,7 @@ export function renderRummy(hv, ctx) {
   const top = hv.discard[hv.discard.length - 1];
   const stock = h("div", { class: "pile" },
     stockDraw
-      ? h("button", { class: "card-btn playable", "data-key": "draw:stock", "aria-label": `Draw from the stock (${hv.stock} cards) — key S`,
+      ? h("button", { class: "card-btn playable", "data-key": "draw:stock", "aria-label": `Draw from the stock (${cardCount(hv.stock)}) — key S`,
         onclick: () => ctx.act(stockDraw) }, backSvg("stock"))
       : h("span", { class: "card-btn" }, hv.stock ? backSvg("stock") : h("span", { class: "empty-pile" }, "empty")),
     h("div", { class: "pile-label" }, `Stock · ${hv.stock}`));
@@ -77,7 +77,7 @@ export function renderRummy(hv, ctx) {
   const inMeld = new Set(meldActs.flatMap((a) => a.cards));
   const byCard = (c) => legal.filter((a) => a.card === c && a.action !== "draw");
   const hand = hv.hand ? h("section", { class: "my-hand", "aria-label": "Your hand" },
-    h("h3", {}, "Your hand", h("small", {}, ` · ${hv.hand.length} cards${hv.points && you !== null ? ` · ${hv.points[you]} points laid` : ""}`)),
+    h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}${hv.points && you !== null ? ` · ${hv.points[you]} points laid` : ""}`)),
     h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}` }, sortCards(hv.hand, acesLow).map((c) => {
       const acts = byCard(c);
       const cls = `card-btn${acts.length ? " playable" : ""}${inMeld.has(c) ? " meld-hint" : ""}${c === sel ? " selected" : ""}${(hv.drawn || []).some((d) => d[1] === c) ? " new" : ""}`;

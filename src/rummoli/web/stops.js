@@ -2,7 +2,7 @@
 // controls, the run on the table and your hand. Everything a player may do comes from the view's
 // legal_actions: this file never decides what is legal.
 import { h, s } from "./dom.js";
-import { cardSvg, cardName, short, sortCards, suitSymbol } from "./cards.js";
+import { cardCount, cardSvg, cardName, short, sortCards, suitSymbol } from "./cards.js";
 import { actionLabel } from "./narrate.js";
 
 const RING8 = [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1]];
@@ -154,7 +154,7 @@ function explain(hv, names, you, legal) {
     case "auction": {
       const a = hv.auction || {};
       const top = a.bidder === null || a.bidder === undefined ? "No bid yet." : `Highest bid: ${a.bid} by ${names[a.bidder]}.`;
-      return `${dealer} kept their hand, so the widow (${hv.widow_size} cards, unseen) is up for auction. ${top} `
+      return `${dealer} kept their hand, so the widow (${cardCount(hv.widow_size)}, unseen) is up for auction. ${top} `
         + `The winner pays ${dealer} the bid and swaps their whole hand for the widow. A pass is final.`;
     }
     case "poker": {
@@ -202,7 +202,7 @@ export function renderStops(hv, ctx) {
         h("div", { class: "seat-line" },
           h("span", { class: `seat-chips${ctx.moved?.get(i) > 0 ? " up" : ctx.moved?.get(i) < 0 ? " down" : ""}`, "aria-label": `${hv.chips[i]} chips` },
             `${hv.chips[i]} chips`, ctx.moved?.get(i) ? h("small", { class: "delta", "aria-hidden": "true" }, ` ${ctx.moved.get(i) > 0 ? "+" : ""}${ctx.moved.get(i)}`) : null),
-          h("span", { class: "seat-cards" }, `${hv.hand_sizes[i]} cards`)),
+          h("span", { class: "seat-cards" }, cardCount(hv.hand_sizes[i]))),
         h("div", { class: "seat-status" }, status, toAct.has(i) ? h("span", { class: "tag turn" }, i === you ? "your turn" : "to act") : null));
     }));
 
@@ -230,7 +230,7 @@ export function renderStops(hv, ctx) {
   if (hv.hand) {
     const playable = new Map(cardActs.map((a) => [a.card, a]));
     mineBlock = h("section", { class: "my-hand", "aria-label": "Your hand" },
-      h("h3", {}, "Your hand", h("small", {}, ` · ${hv.hand.length} cards`)),
+      h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`)),
       h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}` }, sortCards(hv.hand).map((c) => {
         const a = playable.get(c);
         return a
