@@ -99,9 +99,10 @@ class Bus:
 
     async def close(self) -> None:
         self._flush()  # what is queued goes out first, if it can
-        for task in (*self._tasks, *([self._opening] if self._opening is not None else [])):
+        tasks = [*self._tasks, *([self._opening] if self._opening is not None else [])]
+        for task in tasks:
             task.cancel()
-        for task in (*self._tasks, *([self._opening] if self._opening is not None else [])):
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for connection in (self._publisher, self._listener):

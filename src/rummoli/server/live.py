@@ -952,11 +952,11 @@ class TableManager:
             self.bus.answer(message, {"error": {"code": "moved", "message": "this process does not drive the table"}})
             return
         result: dict[str, Any] = {}
-        ask = message.get("ask") if op == "act" else None
+        ask = message.get("ask")
         try:
             if op == "act":
-                await live.act(int(args["seat"]), args["action"], args["seq"], answers=ask if isinstance(ask, str)
-                               else None)
+                await live.act(int(args["seat"]), args["action"], args["seq"],
+                               answers=ask if isinstance(ask, str) else None)
                 if ask in self._answered:  # its change, told to the followers, was the answer
                     self._answered.discard(ask)
                     return
@@ -1340,8 +1340,8 @@ class TableManager:
             if self.liveness is not None:  # in its own thread, the only one that uses its connection
                 with contextlib.suppress(Exception):
                     await self._upkeep(self.liveness.drop)
-            if self._line is not None and self._line is not self.store:
+            if self._line is not None:
                 with contextlib.suppress(Exception):
-                    await self._upkeep(self._line.close)
+                    await self._upkeep(self.store.close_line, self._line)
             self._lease_thread.shutdown(wait=False)
 

@@ -98,26 +98,24 @@ class PgLine:
         now = time.time()
         order = sorted(range(len(changes)), key=lambda k: changes[k][0])  # rows locked in id order (see Store)
         conn = self._connection()
+        statements = [self._change(now, *changes[k]) for k in order]
         cursors: list[Any] = []
         try:
-            if len(order) == 1:  # one statement is a transaction of its own (autocommit): no BEGIN, no COMMIT
-                cursors.append(conn.execute(*self._change(now, *changes[0])))
+            if len(statements) == 1:  # one statement is a transaction of its own (autocommit): no BEGIN, COMMIT
+                cursors.append(conn.execute(*statements[0]))
             else:
                 with conn.pipeline():
                     conn.execute("BEGIN")
-                    for k in order:
-                        cursors.append(conn.execute(*self._change(now, *changes[k])))
+                    cursors.extend(conn.execute(*statement) for statement in statements)
                     conn.execute("COMMIT")
             counts = [cursor.fetchone()[0] for cursor in cursors]
         except BaseException:
             self._drop()  # PostgreSQL rolls back what the closed session left open
             raise
         out: list[Any] = [None] * len(changes)
-        for k, moved in zip(order, counts, strict=True):
+        for k, (_sql, params), moved in zip(order, statements, counts, strict=True):
             if moved != 1:
-                table_id, seen, fence = changes[k][0], changes[k][1], changes[k][8] if len(changes[k]) > 8 else None
-                out[k] = StoreConflict(f"table {table_id} is no longer at seq {seen}"
-                                       + ("" if fence is None else f" with fence {fence}"))
+                out[k] = StoreConflict.moved(params["id"], params["seen"], params.get("fence"))
         return out
 
     @staticmethod

@@ -45,6 +45,12 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 class StoreConflict(Exception):
     """The table's ``seq`` in the database is not the one the writer started from."""
 
+    @classmethod
+    def moved(cls, table_id: str, seen_seq: int, fence: int | None) -> StoreConflict:
+        """A change refused by its compare-and-set (every store path words it so)."""
+        return cls(f"table {table_id} is no longer at seq {seen_seq}"
+                   + ("" if fence is None else f" with fence {fence}"))
+
 
 def token_hash(token: str) -> str:
     """How a seat token is kept: its SHA-256 (tokens are 192 random bits, so no salt or stretching is needed).
@@ -280,6 +286,11 @@ class Store:
 
         return PgLine(self.engine, OWNER_GONE.format(settle="%(settle)s"))
 
+    def close_line(self, line: Any) -> None:
+        """Give back what :meth:`line` gave (from the thread that used it)."""
+        if line is not self:
+            line.close()
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -421,8 +432,7 @@ class Store:
                              {"t_id": table_id, "seen": seen_seq, "new": new_seq, "now": now, "new_status": status,
                               "t_fence": fence, "new_hand_no": hand_no})
         if moved.rowcount != 1:
-            raise StoreConflict(f"table {table_id} is no longer at seq {seen_seq}"
-                                + ("" if fence is None else f" with fence {fence}"))
+            raise StoreConflict.moved(table_id, seen_seq, fence)
         if new_seq > seen_seq:
             conn.execute(_LOG, {"table_id": table_id, "seq": new_seq, "kind": kind, "seat": seat,
                                 "payload": _dumps(payload), "created_at": now})

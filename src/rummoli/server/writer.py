@@ -74,8 +74,7 @@ class StoreWriter:
         try:
             self._loop()
         finally:
-            if self._line is not self.store:
-                self._line.close()
+            self.store.close_line(self._line)
 
     def _loop(self) -> None:
         stopping = False
