@@ -2,7 +2,7 @@
 processes, and the time a failover takes.
 
     python -m bench.cluster [--tables 100] [--seconds 20] [--think 0.5 1.5] [--kills 20] [--lease 3] [--sweep]
-                            [--rounds K]
+                            [--rounds K] [--together]
 
 Needs the PostgreSQL at 127.0.0.1:5432 (user postgres, trust; ``--pg-port``), in which each configuration gets a
 fresh database (dropped after), and ``redis-server``, of which it starts a private one on a free port (so its CPU
@@ -21,6 +21,10 @@ updates fanned out). Printed for each, over the measured window:
   database) and Redis's;
 * the ratio of the CPU time per action with 2 processes to the baseline's, and to 1 process with Redis (the
   issue's target: at most 1.25).
+
+With ``--together``, also 2 processes whose tables each have all four people on the process that drives them
+(nothing forwarded, nothing fanned out): "2 processes" over it is what forwarding and fan-out cost, and it over
+the baseline what merely running two processes on this machine costs.
 
 Then failover: 3 processes, ``--failover-tables`` tables played briskly by people who reconnect to another
 process when theirs dies and try again when refused. ``--kills`` times, the process that owns most tables (the
@@ -142,14 +146,14 @@ def private_redis(root: Path) -> Iterator[tuple[str, int]]:
 
 
 def measure(site: Site, redis_pid: int | None, tables: int, think: tuple[float, float], warmup: float,
-            seconds: float) -> dict[str, float]:
+            seconds: float, spread: bool = True) -> dict[str, float]:
     bases = [f"http://127.0.0.1:{p.port}" for p in site.procs]
     opened = run_fast(open_tables(bases, tables, "rummoli"))
     meters: dict[str, Callable[[], float]] = {"database": site.database_cpu}
     if redis_pid is not None:
         meters["redis"] = lambda: cpu_seconds(redis_pid)
     return run_fast(run_load([p.port for p in site.procs], [p.proc.pid for p in site.procs], opened, think,
-                                warmup, seconds, meters))
+                                warmup, seconds, meters, spread=spread))
 
 
 # ------------------------------------------------------------------------------------------ failover
@@ -261,6 +265,9 @@ async def failover(site: Site, tables: int, kills: int, think: tuple[float, floa
     return samples
 
 
+TOGETHER = "2 processes, each table's people together"
+
+
 def compare(figures: dict[str, list[float]], unit: str, rounds: int) -> None:
     """The issue's CPU ratio (2 processes over 1 on the same PostgreSQL) from medians over the rounds, and each
     round's."""
@@ -278,6 +285,10 @@ def compare(figures: dict[str, list[float]], unit: str, rounds: int) -> None:
     if rounds > 1:
         each = [f"{t / b:.2f}" for t, b in zip(figures["2 processes"], figures["1 process, no Redis"], strict=True)]
         print(f"  each round's 2 processes / 1 process on the same PostgreSQL: {', '.join(each)}")
+    together = median.get(TOGETHER)
+    if together is not None:
+        print(f"CPU per action ({unit}): forwarding and fan-out, 2 processes / {TOGETHER}: {two / together:.2f}; "
+              f"being two processes, {TOGETHER} / 1 process on the same PostgreSQL: {together / base:.2f}")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -298,6 +309,10 @@ def main() -> None:
     parser.add_argument("--processes", type=int, nargs="*", default=[1, 2, 3])
     parser.add_argument("--lease", type=float, default=3.0,
                         help="RUMMOLI_LEASE_SECONDS of the processes (default: the server's own)")
+    parser.add_argument("--together", action="store_true",
+                        help="also 2 processes with each table's people all on the process that drives it: nothing "
+                             "forwarded or fanned out, so the difference from '2 processes' is what forwarding and "
+                             "fan-out cost, and the rest over 1 process what being two processes costs")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--failover-tables", type=int, default=30)
     parser.add_argument("--failover-think", type=float, nargs=2, default=(0.05, 0.15))
@@ -310,23 +325,26 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="rummoli-bench-cluster-"))
     try:
         with private_redis(root) as (redis_url, redis_pid):
-            configs: list[tuple[str, int, str | None]] = [("1 process, no Redis", 1, None)]
-            configs += [(f"{n} process{'es' if n > 1 else ''}", n, redis_url) for n in args.processes]
+            configs: list[tuple[str, int, str | None, bool]] = [("1 process, no Redis", 1, None, True)]
+            configs += [(f"{n} process{'es' if n > 1 else ''}", n, redis_url, True) for n in args.processes]
+            if args.together and 2 in args.processes:
+                configs.insert(configs.index(("2 processes", 2, redis_url, True)) + 1,
+                               (TOGETHER, 2, redis_url, False))
             print(f"{args.tables} tables x 4 people, think {args.think[0]}-{args.think[1]} s; PostgreSQL at "
                   f"127.0.0.1:{args.pg_port}, a private Redis; lease {args.lease} s", flush=True)
             cpu: dict[str, list[float]] = {}  # ms per action, each round
             scales = [1.0, 0.5, 0.25, 0.125] if args.sweep else [1.0]
-            for round_no, (label, count, url) in ((r, c) for r in range(args.rounds) for c in configs):
+            for round_no, (label, count, url, spread) in ((r, c) for r in range(args.rounds) for c in configs):
                 for scale in scales:
                     if args.rounds > 1:
                         label = f"{label.split(' [')[0]} [round {round_no + 1}]"
                     before = engine_baseline("rummoli", 1500)
-                    site = Site(root / f"{count}-{url is not None}-{scale}", args.pg_port, count, url,
+                    site = Site(root / f"{count}-{url is not None}-{spread}-{scale}", args.pg_port, count, url,
                                 args.lease).start()
                     try:
                         think = (args.think[0] * scale, args.think[1] * scale)
                         result = measure(site, redis_pid if url else None, args.tables, think, args.warmup,
-                                         args.seconds)
+                                         args.seconds, spread)
                     except Exception:
                         print(site.logs(), flush=True)
                         raise

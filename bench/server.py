@@ -207,17 +207,24 @@ async def open_tables(base: str | list[str], count: int, ruleset: str) -> list[t
 
 async def run_load(port: int | list[int], pid: int | list[int], tables: list[tuple[str, list[str]]],
                    think: tuple[float, float], warmup: float, seconds: float,
-                   meters: dict[str, Callable[[], float]] | None = None, profiling: bool = False) -> dict[str, float]:
+                   meters: dict[str, Callable[[], float]] | None = None, profiling: bool = False,
+                   spread: bool = True) -> dict[str, float]:
     """Play ``tables`` for ``warmup`` + ``seconds``; the figures of the measured window. With several ports (the
     processes of one site, bench/cluster.py) seat s of the k-th table plays through port k + s (so every table
-    has people on every process), and the CPU time is the sum over ``pid``. Each of ``meters`` (CPU seconds so
-    far of something else: the database, Redis) gives ``cpu_NAME_ms``, its CPU time per action."""
+    has people on every process; ``spread=False``: every seat through port k, the process that created the
+    table and drives it, so nothing is forwarded or fanned out), and the CPU time is the sum over ``pid``.
+    Each of ``meters`` (CPU seconds so far of something else: the database, Redis) gives ``cpu_NAME_ms``, its
+    CPU time per action."""
     ports = [port] if isinstance(port, int) else port
     pids = [pid] if isinstance(pid, int) else pid
     recorder = Recorder(seats=4)
     stop = asyncio.Event()
     rng = random.Random(12)
-    tasks = [asyncio.create_task(player(f"ws://127.0.0.1:{ports[(k + seat) % len(ports)]}/ws/tables/{table}", table,
+
+    def through(k: int, seat: int) -> int:
+        return ports[(k + (seat if spread else 0)) % len(ports)]
+
+    tasks = [asyncio.create_task(player(f"ws://127.0.0.1:{through(k, seat)}/ws/tables/{table}", table,
                                         token, seat, think, recorder, stop, random.Random(rng.random())))
              for k, (table, tokens) in enumerate(tables) for seat, token in enumerate(tokens)]
     # Every client connected and welcomed before the warm-up starts (on a busy machine 800 handshakes take a
