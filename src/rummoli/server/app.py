@@ -38,6 +38,7 @@ from rummoli.server.protocol import (
     TableCreated,
     TableList,
     TableSummary,
+    first_problem,
     protocol_schema,
 )
 from rummoli.server.settings import Settings
@@ -155,12 +156,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        message = str(first.get("msg", "invalid request"))
-        if first.get("type") == "json_invalid":
-            message, where = "the body is not valid JSON", ""
-        return _error(422, "malformed", f"{where}: {message}"[:200] if where else message[:200])
+        return _error(422, "malformed", first_problem(error.errors(), "the body is not valid JSON"))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rummoli.server.jsontext import dumps
 from rummoli.server.live import LiveTable, ServerError, TableManager
-from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Ping, client_message
+from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Ping, client_message, first_problem
 
 log = logging.getLogger("rummoli.server")
 
@@ -28,16 +28,6 @@ CLOSE_POLICY = 1008
 
 def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "rule": rule, "seq": seq}
-
-
-def one_line(error: ValidationError) -> str:
-    """The first problem pydantic found, as one line naming where it is."""
-    first = error.errors(include_url=False, include_input=False)[0]
-    where = ".".join(str(p) for p in first["loc"])
-    text = f"{where}: {first['msg']}" if where else str(first["msg"])
-    if first["type"] == "json_invalid":
-        text = "a message is one JSON object"
-    return text[:200]
 
 
 class RateLimit:
@@ -186,7 +176,8 @@ class Connection:
         try:
             parsed: Hello | Act | Ping = client_message.validate_json(text)
         except ValidationError as error:
-            self.send(error_message("malformed", one_line(error)))
+            self.send(error_message("malformed", first_problem(
+                error.errors(include_url=False, include_input=False), "a message is one JSON object")))
             return None
         return parsed
 

@@ -16,6 +16,7 @@ ValueError: a name may not hold control characters
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
@@ -222,3 +223,23 @@ def protocol_schema() -> dict[str, Any]:
         "client_message": TypeAdapter(ClientMessage).json_schema(),
         "server_message": TypeAdapter(ServerMessage).json_schema(),
     }
+
+
+def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
+    """The first problem pydantic found in a request or a message, as one line naming where it is (``not_json``
+    when it is not JSON at all); our own validators' words come without pydantic's "Value error, " before them.
+
+    >>> first_problem([{"type": "value_error", "loc": ("body", "name"),
+    ...                 "msg": "Value error, a name may not hold control characters"}], "not JSON")
+    'name: a name may not hold control characters'
+    >>> first_problem([{"type": "json_invalid", "loc": ("body", 3), "msg": "Invalid JSON"}], "not JSON")
+    'not JSON'
+    """
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return not_json
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    message = str(first.get("msg", "invalid"))
+    if first.get("type") == "value_error":
+        message = message.removeprefix("Value error, ")
+    return (f"{where}: {message}" if where else message)[:200]
