@@ -728,6 +728,7 @@ class TableManager:
         self._answered: set[str] = set()
         # actions forwarded: the table, the owner asked, when
         self._asking: dict[asyncio.Future[dict[str, Any]], tuple[LiveTable, str, float]] = {}
+        self._asked = asyncio.Event()  # set while an action waits in _asking (see _watch_asks)
 
     # ------------------------------------------------------------------------------------- several processes
     def start_cluster(self) -> None:
@@ -908,6 +909,7 @@ class TableManager:
                              timeout=max(5.0, self.settings.lease_seconds))
         if op == "act":
             self._asking[asked] = (live, owner, time.monotonic())
+            self._asked.set()
         try:
             return await asked
         finally:
@@ -921,8 +923,15 @@ class TableManager:
         This process learns of a new owner from its announcement on the bus; a copy loaded just after that
         was published never hears it, and its action, sent to the dead owner, waited out the whole timeout
         (about one failover in thirty in bench.cluster took 4.4 s). So an action unanswered for half a second
-        also asks the store who owns its table now."""
+        also asks the store who owns its table now.
+
+        While no action waits it sleeps until one does: an idle process woke four times a second for
+        nothing (with the lease upkeep, most of what an idle process of a cluster costs beyond a single
+        server's: python -m bench.cluster --idle)."""
         while True:
+            if not self._asking:
+                self._asked.clear()
+                await self._asked.wait()
             await asyncio.sleep(0.25)
             late: dict[str, list[asyncio.Future[dict[str, Any]]]] = {}
             now = time.monotonic()
@@ -1070,12 +1079,8 @@ class TableManager:
         while True:
             started = time.monotonic()
             try:
-                assert self.liveness is not None
-                # The leases come first: a failure here (the database is down) shows in the renewal below.
-                with contextlib.suppress(Exception):
-                    await self._upkeep(self.liveness.keep)
                 owned = self.owned()
-                kept = await self._upkeep(self._line.renew, self.name, [t.id for t in owned], lease)
+                kept = await self._upkeep(self._renewal, [t.id for t in owned], lease)
                 for live in owned:
                     if live.id not in kept and live.role == "owner" and live.status != "over":
                         log.warning("table %s: lease lost to another process", live.id)
@@ -1086,6 +1091,16 @@ class TableManager:
             except Exception as error:
                 health.failed(error)
             await asyncio.sleep(max(0.05, lease / 3 - (time.monotonic() - started)))
+
+    def _renewal(self, table_ids: list[str], lease: float) -> set[str]:
+        """In the lease thread, in one go (one hop there and back, not two): this process's liveness lock
+        first, then its leases (:meth:`rummoli.server.pgline.PgLine.renew`). A failure of the lock (the database
+        is down) shows in the renewal after it."""
+        assert self.liveness is not None
+        with contextlib.suppress(Exception):
+            self.liveness.keep()
+        kept: set[str] = self._line.renew(self.name, table_ids, lease)
+        return kept
 
     async def _catch_up(self, behind: dict[str, int]) -> dict[str, int]:
         """A safety net under the bus: a follower whose copy is still behind what was stored two seconds
