@@ -2,7 +2,7 @@
 processes, and the time a failover takes.
 
     python -m bench.cluster [--tables 100] [--seconds 20] [--think 0.5 1.5] [--kills 20] [--lease 3] [--sweep]
-                            [--rounds K] [--together]
+                            [--rounds K] [--together] [--idle]
 
 Needs the PostgreSQL at 127.0.0.1:5432 (user postgres, trust; ``--pg-port``), in which each configuration gets a
 fresh database (dropped after), and ``redis-server``, of which it starts a private one on a free port (so its CPU
@@ -25,6 +25,9 @@ updates fanned out). Printed for each, over the measured window:
 With ``--together``, also 2 processes whose tables each have all four people on the process that drives them
 (nothing forwarded, nothing fanned out): "2 processes" over it is what forwarding and fan-out cost, and it over
 the baseline what merely running two processes on this machine costs.
+
+With ``--idle``, only this instead: each configuration with every person connected and nobody acting, and
+the server CPU it costs per second (the leases' upkeep, the bus, websocket pings).
 
 Then failover: 3 processes, ``--failover-tables`` tables played briskly by people who reconnect to another
 process when theirs dies and try again when refused. ``--kills`` times, the process that owns most tables (the
@@ -283,12 +286,33 @@ def compare(figures: dict[str, list[float]], unit: str, rounds: int) -> None:
           f"(target <= 1.25); / 1 process with Redis: {two / median.get('1 process', base):.2f}"
           + (f" (medians of {rounds} rounds)" if rounds > 1 else ""))
     if rounds > 1:
-        each = [f"{t / b:.2f}" for t, b in zip(figures["2 processes"], figures["1 process, no Redis"], strict=True)]
-        print(f"  each round's 2 processes / 1 process on the same PostgreSQL: {', '.join(each)}")
+        # Each round's own ratio too (its configurations ran minutes apart, on the machine as it was then), and
+        # their median: on a shared host that drifts, the ratio of medians and the median of ratios can differ.
+        for name in ("1 process, no Redis", "1 process"):
+            if name in figures:
+                each = [t / b for t, b in zip(figures["2 processes"], figures[name], strict=True)]
+                print(f"  each round's 2 processes / {name}: {', '.join(f'{r:.2f}' for r in each)}; median "
+                      f"{statistics.median(each):.2f}, quartiles {percentile(each, 0.25):.2f}-"
+                      f"{percentile(each, 0.75):.2f}")
     together = median.get(TOGETHER)
     if together is not None:
         print(f"CPU per action ({unit}): forwarding and fan-out, 2 processes / {TOGETHER}: {two / together:.2f}; "
               f"being two processes, {TOGETHER} / 1 process on the same PostgreSQL: {together / base:.2f}")
+
+
+def idle(site: Site, label: str, tables: int, seconds: float) -> None:
+    """``--idle``: the site's tables with all their people connected and none acting; CPU per second."""
+    site.start()
+    try:
+        bases = [f"http://127.0.0.1:{p.port}" for p in site.procs]
+        opened = run_fast(open_tables(bases, tables, "rummoli"))
+        result = run_fast(run_load([p.port for p in site.procs], [p.proc.pid for p in site.procs], opened,
+                                   (1e6, 1e6), 3.0, seconds))
+    finally:
+        site.stop()
+    total = result["cpu_share"] * 1000
+    print(f"{label} (idle, {result['clients']} people connected): server CPU {total:.1f} ms per second, "
+          f"{total / len(site.procs):.1f} per process", flush=True)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -313,6 +337,9 @@ def main() -> None:
                         help="also 2 processes with each table's people all on the process that drives it: nothing "
                              "forwarded or fanned out, so the difference from '2 processes' is what forwarding and "
                              "fan-out cost, and the rest over 1 process what being two processes costs")
+    parser.add_argument("--idle", action="store_true",
+                        help="instead: what each configuration costs with every person connected and nobody "
+                             "acting (CPU ms per second, per process): the upkeep of leases, the bus and pings")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--failover-tables", type=int, default=30)
     parser.add_argument("--failover-think", type=float, nargs=2, default=(0.05, 0.15))
@@ -332,6 +359,11 @@ def main() -> None:
                                (TOGETHER, 2, redis_url, False))
             print(f"{args.tables} tables x 4 people, think {args.think[0]}-{args.think[1]} s; PostgreSQL at "
                   f"127.0.0.1:{args.pg_port}, a private Redis; lease {args.lease} s", flush=True)
+            if args.idle:
+                for label, count, url, _spread in configs:
+                    idle(Site(root / f"idle-{count}-{url is not None}", args.pg_port, count, url, args.lease),
+                         label, args.tables, args.seconds)
+                return
             cpu: dict[str, list[float]] = {}  # ms per action, each round
             scales = [1.0, 0.5, 0.25, 0.125] if args.sweep else [1.0]
             for round_no, (label, count, url, spread) in ((r, c) for r in range(args.rounds) for c in configs):
