@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -92,6 +93,18 @@ def runnable_wait(pid: int) -> float:
         return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return float("nan")
+
+
+def wakeups(pids: list[int]) -> int:
+    """How many times the processes' threads have gone to sleep and been woken so far (Linux: voluntary
+    context switches). Each wake-up costs a server CPU beyond its work (on a machine whose cores other
+    processes share, its caches start cold), and a table spread over several processes wakes more of them."""
+    total = 0
+    for pid in pids:
+        for status in Path(f"/proc/{pid}/task").glob("*/status"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                total += int(status.read_text().split("voluntary_ctxt_switches:")[1].split()[0])
+    return total
 
 
 def threads_cpu(pids: list[int]) -> tuple[float, float]:
@@ -241,7 +254,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     meters = meters or {}
     cpu0, t0, own0 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other0 = {name: meter() for name, meter in meters.items()}
-    threads0 = threads_cpu(pids)
+    threads0, woken0 = threads_cpu(pids), wakeups(pids)
     wait0 = sum(map(runnable_wait, pids)), runnable_wait(os.getpid())
     if profiling:  # the server's profile covers the measured window only (rummoli.server.run)
         for one in pids:
@@ -253,7 +266,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
     recorder.measuring = False
     cpu1, t1, own1 = sum(map(cpu_seconds, pids)), time.perf_counter(), time.process_time()
     other1 = {name: meter() for name, meter in meters.items()}
-    threads1 = threads_cpu(pids)
+    threads1, woken1 = threads_cpu(pids), wakeups(pids)
     wait1 = sum(map(runnable_wait, pids)), runnable_wait(os.getpid())
     alive = sum(not t.done() for t in tasks)  # players still connected at the window's end
     gc.enable()
@@ -272,6 +285,7 @@ async def run_load(port: int | list[int], pid: int | list[int], tables: list[tup
         "loop_ms": (threads1[0] - threads0[0]) / max(1, served) * 1000,
         "server_wait": (wait1[0] - wait0[0]) / elapsed, "generator_wait": (wait1[1] - wait0[1]) / elapsed,
         "threads_ms": (threads1[1] - threads0[1]) / max(1, served) * 1000,
+        "wakeups": (woken1 - woken0) / max(1, served),
         "errors": recorder.errors, "clients": alive, "error_codes": recorder.error_codes,  # type: ignore[dict-item]
         "generator_share": (own1 - own0) / elapsed,
         **{f"cpu_{name}_ms": (other1[name] - other0[name]) / max(1, served) * 1000 for name in meters},
@@ -364,7 +378,8 @@ def show(label: str, r: dict[str, float], baseline: float) -> None:
           f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  max {r['max']:6.0f} ms  "
           f"server CPU {r['cpu_per_action_ms']:.2f} ms/action = {r['cpu_per_action_ms'] / baseline:.1f}x engine "
           f"(event loop {r['loop_ms']:.2f}, other threads {r['threads_ms']:.2f}; {r['cpu_share'] * 100:.0f}% of a "
-          f"core; load generator {r['generator_share'] * 100:.0f}%)  errors {r['errors']:.0f}"
+          f"core; load generator {r['generator_share'] * 100:.0f}%; {r['wakeups']:.1f} wake-ups/action)  "
+          f"errors {r['errors']:.0f}"
           f"{kinds}  "
           f"clients connected to the end {r['clients']:.0f}  "
           f"waiting for a CPU: server loop {r['server_wait'] * 100:.0f}%, generator {r['generator_wait'] * 100:.0f}% "
