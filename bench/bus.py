@@ -1,0 +1,97 @@
+"""What the bus's own code costs per change, against the engine alone, in one run.
+
+    python -m bench.bus [--changes N]
+
+bench/cluster.py measures whole processes, where the machine's noise is larger than the bus's share. This
+isolates the code that several processes add for each change, on real messages: a Rummoli table of four
+is played with random legal actions, and after each action the owner's message for its followers is built
+as the server builds it (the journal entries it added and the update texts of two seats, as in a table whose
+people are spread over two processes), then
+
+* **publish**: ``Bus.publish`` turns it into the line sent to Redis (the socket write itself is left out:
+  the kernel's, not ours);
+* **dispatch**: ``Bus._dispatch`` reads that line as a follower does and hands it to the follower's handler
+  (here one that keeps it, like ``LiveTable.follow_change_now`` keeping a change in order).
+
+Printed: microseconds per change for each, and the engine alone (bench.server's baseline: an action and
+every seat's events and view) per action, with the ratio. Needs no Redis: nothing is sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+from typing import Any
+
+from bench.server import choose, engine_baseline
+
+
+def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
+    """The owner's message and its texts after each of ``changes`` random actions of a table of four."""
+    from rummoli.server.jsontext import dumps
+    from rummoli.table import Seat, Table
+
+    rng = random.Random(7)
+    table = Table("rummoli", [Seat(n) for n in "ABCD"], chips=100000, seed="bench-bus")
+    out = []
+    while len(out) < changes:
+        if table.hand_over:
+            table.next_hand()
+            continue
+        seat, seq, mark = table.to_act()[0], table.seq, len(table.journal)
+        table.act(seat, choose(table.view(seat), rng), seq=seq)
+        texts = {str(s): dumps({"type": "update", "seq": table.seq, "events": table.events_since(seq, s),
+                                "view": table.view(s), "clock": None}) for s in (1, 3)}
+        out.append(({"kind": "change", "table": "t" * 22, "owner": "p0", "fence": 3, "at": mark,
+                     "journal": table.journal[mark:], "seq": table.seq, "status": "playing", "since": seq,
+                     "clock": None}, texts))
+    return out
+
+
+async def bus_costs(changes: int) -> tuple[float, float, int]:
+    from rummoli.server.cluster import Bus
+
+    kept: list[dict[str, Any]] = []
+
+    async def nothing(_message: dict[str, Any]) -> None:
+        return None
+
+    def keep(message: dict[str, Any]) -> bool:
+        kept.append(message)
+        return True
+
+    bus = Bus("redis://127.0.0.1:6379/0", "bench", "p1", nothing, nothing, lambda: nothing({}), keep)
+    bus.up = True  # as when connected; publish only queues, and the queue is taken before it is sent
+    made = messages(changes)
+    channel = bus.table_channel("t" * 22)
+    lines: list[bytes] = []
+    start = time.process_time()
+    for message, texts in made:
+        bus.publish("t" * 22, message, texts)
+        lines.append(bus._outbox.pop()[2].encode())
+    publish = (time.process_time() - start) / changes * 1e6
+    start = time.process_time()
+    for line in lines:
+        bus._dispatch(channel, line)
+    dispatch = (time.process_time() - start) / changes * 1e6
+    if len(kept) != changes or kept[-1]["seq"] != made[-1][0]["seq"] or set(kept[-1]["texts"]) != {"1", "3"}:
+        raise RuntimeError("the follower's handler did not get every change as published")
+    return publish, dispatch, sum(map(len, lines)) // changes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--changes", type=int, default=3000)
+    args = parser.parse_args()
+    engine = engine_baseline("rummoli", args.changes) * 1000
+    publish, dispatch, size = asyncio.run(bus_costs(args.changes))
+    print(f"engine alone: {engine:.0f} us CPU per action (an action, every seat's events and view)")
+    print(f"bus, owner's publish: {publish:.1f} us per change ({publish / engine:.3f}x the engine); "
+          f"follower's dispatch: {dispatch:.1f} us per change ({dispatch / engine:.3f}x); "
+          f"{size} bytes a change on average")
+
+
+if __name__ == "__main__":
+    main()
