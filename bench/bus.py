@@ -25,7 +25,7 @@ import random
 import time
 from typing import Any
 
-from bench.server import choose, engine_baseline
+from bench.server import engine_baseline, random_actions
 
 
 def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
@@ -33,15 +33,9 @@ def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
     from rummoli.server.jsontext import dumps
     from rummoli.table import Seat, Table
 
-    rng = random.Random(7)
     table = Table("rummoli", [Seat(n) for n in "ABCD"], chips=100000, seed="bench-bus")
     out = []
-    while len(out) < changes:
-        if table.hand_over:
-            table.next_hand()
-            continue
-        seat, seq, mark = table.to_act()[0], table.seq, len(table.journal)
-        table.act(seat, choose(table.view(seat), rng), seq=seq)
+    for seq, mark in random_actions(table, random.Random(7), changes):
         texts = {str(s): dumps({"type": "update", "seq": table.seq, "events": table.events_since(seq, s),
                                 "view": table.view(s), "clock": None}) for s in (1, 3)}
         out.append(({"kind": "change", "table": "t" * 22, "owner": "p0", "fence": 3, "at": mark,

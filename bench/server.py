@@ -44,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -307,21 +307,26 @@ def engine_baseline(ruleset: str, actions: int = 3000) -> float:
     """CPU ms per action for the engine alone: act, then each of 4 seats' new events and view (JSON)."""
     from rummoli.table import Seat, Table
 
-    rng = random.Random(5)
     table = Table(ruleset, [Seat(n) for n in "ABCD"], chips=100000, seed="bench")
-    done = 0
     start = time.process_time()
+    for seq, _mark in random_actions(table, random.Random(5), actions):
+        for s in range(4):
+            json.dumps({"events": table.events_since(seq, s), "view": table.view(s)})
+    return (time.process_time() - start) / actions * 1000
+
+
+def random_actions(table: Any, rng: random.Random, actions: int) -> Iterator[tuple[int, int]]:
+    """Play ``actions`` random legal actions at ``table`` (a new hand whenever one ends); after each, yield the
+    seq it was chosen at and the journal's length before it."""
+    done = 0
     while done < actions:
         if table.hand_over:
             table.next_hand()
             continue
-        seat = table.to_act()[0]
-        seq = table.seq
+        seat, seq, mark = table.to_act()[0], table.seq, len(table.journal)
         table.act(seat, choose(table.view(seat), rng), seq=seq)
-        for s in range(4):
-            json.dumps({"events": table.events_since(seq, s), "view": table.view(s)})
         done += 1
-    return (time.process_time() - start) / actions * 1000
+        yield seq, mark
 
 
 class ServerProcess:
