@@ -38,8 +38,9 @@ def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
     for seq, mark in random_actions(table, random.Random(7), changes):
         texts = {str(s): dumps({"type": "update", "seq": table.seq, "events": table.events_since(seq, s),
                                 "view": table.view(s), "clock": None}) for s in (1, 3)}
+        texts["journal"] = dumps(table.journal[mark:])  # as TableManager.tell_change sends it
         out.append(({"kind": "change", "table": "t" * 22, "owner": "p0", "fence": 3, "at": mark,
-                     "journal": table.journal[mark:], "seq": table.seq, "status": "playing", "since": seq,
+                     "entries": len(table.journal) - mark, "seq": table.seq, "status": "playing", "since": seq,
                      "clock": None}, texts))
     return out
 
@@ -70,7 +71,7 @@ async def bus_costs(changes: int) -> tuple[float, float, int]:
     for line in lines:
         bus._dispatch(channel, line)
     dispatch = (time.process_time() - start) / changes * 1e6
-    if len(kept) != changes or kept[-1]["seq"] != made[-1][0]["seq"] or set(kept[-1]["texts"]) != {"1", "3"}:
+    if len(kept) != changes or kept[-1]["seq"] != made[-1][0]["seq"] or set(kept[-1]["texts"]) != {"1", "3", "journal"}:
         raise RuntimeError("the follower's handler did not get every change as published")
     return publish, dispatch, sum(map(len, lines)) // changes
 

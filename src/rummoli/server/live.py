@@ -30,7 +30,7 @@ from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.defaults import safe_default
 from rummoli.server.eviction import over_to_drop
 from rummoli.server.hub import Hub
-from rummoli.server.jsontext import dumps
+from rummoli.server.jsontext import dumps, loads
 from rummoli.server.settings import Settings
 from rummoli.server.store import Liveness, Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
 from rummoli.server.updates import Updates
@@ -72,6 +72,23 @@ def merge_snapshot(snapshot: dict[str, Any], actions: list[dict[str, Any]]) -> d
     return {**snapshot, "journal": journal, "bots": bots}
 
 
+def _change_parts(message: dict[str, Any]) -> tuple[int, str, int, int] | None:
+    """Of an owner's "change" message (TableManager.tell_change): where its journal entries start, their JSON
+    text, how many there are and the seq they lead to; None for a message that lacks one of them.
+
+    >>> _change_parts({"at": 4, "entries": 1, "seq": 9, "texts": {"journal": '[["act",0,{}]]', "1": "{}"}})
+    (4, '[["act",0,{}]]', 1, 9)
+    >>> _change_parts({"at": 4, "entries": 1, "seq": 9, "texts": {}}) is None
+    True
+    """
+    at, count, seq, texts = message.get("at"), message.get("entries"), message.get("seq"), message.get("texts")
+    journal = texts.get("journal") if isinstance(texts, dict) else None
+    if (not isinstance(at, int) or not isinstance(count, int) or count < 0 or not isinstance(seq, int)
+            or not isinstance(journal, str)):
+        return None
+    return at, journal, count, seq
+
+
 @dataclass
 class Clock:
     seat: int
@@ -109,9 +126,11 @@ class LiveTable:
     remote_clock: tuple[int, int, float] | None = None  # follower: the owner's turn clock (seat, seq, deadline)
     idle_since: float | None = None  # follower: when its last client left (it is dropped after a while)
     _change: dict[str, Any] | None = None  # owner: the stored change its followers are told of next
-    # Follower: the owner's changes not replayed on the copy yet, the seq they lead to, and the update texts
-    # the owner made for the last of them (see follow_change).
-    _unplayed: list[Any] = field(default_factory=list)
+    # Follower: the owner's changes not replayed on the copy yet (each change's journal entries as the JSON text
+    # they came in), how many entries they hold, the seq they lead to, and the update texts the owner made for
+    # the last of them (see follow_change).
+    _unplayed: list[str] = field(default_factory=list)
+    _unplayed_count: int = 0
     _unplayed_seq: int = 0
     _told: dict[str, Any] | None = None
 
@@ -125,7 +144,7 @@ class LiveTable:
 
     @table.setter
     def table(self, value: Any) -> None:
-        self._table, self._unplayed, self._told = value, [], None
+        self._table, self._unplayed, self._unplayed_count, self._told = value, [], 0, None
 
     @property
     def seq(self) -> int:
@@ -582,14 +601,13 @@ class LiveTable:
             if self.role != "follower":
                 return
             self.owner = str(message.get("owner") or self.owner)
-            t, at, entries, seq = self._table, message.get("at"), message.get("journal"), message.get("seq")
-            have = -1 if t is None else len(t.journal) + len(self._unplayed)
-            if (self.stale or t is None or not isinstance(at, int) or not isinstance(entries, list) or at > have
-                    or not isinstance(seq, int)):
+            t, change = self._table, _change_parts(message)
+            have = -1 if t is None else len(t.journal) + self._unplayed_count
+            if self.stale or t is None or change is None or change[0] > have:
                 await self._reload()
-            elif at == have:
-                self._keep_change(message, entries, seq)
-            elif at + len(entries) > have:  # partly applied already: cannot happen in order; start over
+            elif change[0] == have:
+                self._keep_change(message, *change[1:])
+            elif change[0] + change[2] > have:  # partly applied already: cannot happen in order; start over
                 await self._reload()
             self._note_clock(message)
         self.manager.hub.publish(self.id)
@@ -598,22 +616,25 @@ class LiveTable:
         """Follower: :meth:`follow_change` at once, without its lock, for a change that comes in order (nothing
         here waits, so nothing can run in between); False, having done nothing, for any other (the lock is
         held, the copy is stale or behind, the message is odd)."""
-        t, at, entries, seq = self._table, message.get("at"), message.get("journal"), message.get("seq")
-        if (self.lock.locked() or self.role != "follower" or self.stale or t is None or not isinstance(at, int)
-                or not isinstance(entries, list) or not isinstance(seq, int)
-                or at != len(t.journal) + len(self._unplayed)):
+        t, change = self._table, _change_parts(message)
+        if (self.lock.locked() or self.role != "follower" or self.stale or t is None or change is None
+                or change[0] != len(t.journal) + self._unplayed_count):
             return False
         self.owner = str(message.get("owner") or self.owner)
-        self._keep_change(message, entries, seq)
+        self._keep_change(message, *change[1:])
         self._note_clock(message)
         self.manager.hub.publish(self.id)
         return True
 
-    def _keep_change(self, message: dict[str, Any], entries: list[Any], seq: int) -> None:
+    def _keep_change(self, message: dict[str, Any], journal: str, count: int, seq: int) -> None:
         # The entries are kept, not replayed, until something needs the copy (a client that is not at the
         # change's start, a newcomer, the seats): the owner sends the texts of the seats this process shows,
-        # so most changes are never worked out twice.
-        self._unplayed.extend(entries)
+        # so most changes are never worked out twice. They are kept as the text they came in and read only
+        # then: a text is one object the garbage collector never looks at, where the entries read at once were
+        # dozens per change, which lived long enough to be examined again and again (the collector's time
+        # per process was about twice that of a process whose tables have no followers).
+        self._unplayed.append(journal)
+        self._unplayed_count += count
         self._unplayed_seq = seq
         self.status = str(message.get("status", self.status))
         texts = message.get("texts")
@@ -631,9 +652,12 @@ class LiveTable:
         marked stale: nothing reads it until the upkeep has rebuilt it from the store."""
         from rummoli.snapshot import replay_journal
 
-        entries, seq = self._unplayed, self._unplayed_seq
-        self._unplayed = []
+        texts, count, seq = self._unplayed, self._unplayed_count, self._unplayed_seq
+        self._unplayed, self._unplayed_count = [], 0
         try:
+            entries = [entry for text in texts for entry in loads(text)]
+            if len(entries) != count:
+                raise RuntimeError(f"the owner's changes held {len(entries)} journal entries, not {count}")
             replay_journal(self._table, entries)
             if int(self._table.seq) != seq:
                 raise RuntimeError(f"the copy is at seq {self._table.seq} after replaying, the owner at {seq}")
@@ -768,6 +792,11 @@ class TableManager:
             clock = {"seat": live.clock.seat, "seq": live.clock.seq, "seconds": round(left, 3)}
         since = change.get("since")
         texts = live.texts_for_followers(since) if isinstance(since, int) and change["seq"] > since else {}
+        journal = change.pop("journal", None)  # None: the followers read the change from the store
+        if journal is not None:
+            # The journal entries travel as one more text beside the seats' (see LiveTable._keep_change).
+            texts["journal"] = dumps(journal)
+            change["entries"] = len(journal)
         self.bus.publish(live.id, {"kind": "change", "table": live.id, "owner": self.name, "fence": live.fence,
                                    **change, "clock": clock}, texts)
         if "answers" in change:
