@@ -11,6 +11,13 @@ them), so the collector has little to find among old objects.
 new) and freezes what survives (:func:`gc.freeze`): frozen objects are never examined again, so every
 collection stays short. Cyclic garbage made of frozen objects is only found by a *sweep*, a full
 collection of everything, which it runs every ``sweep_every`` seconds (one pause of the old length, rarely).
+
+It also lets the youngest generation grow to 10,000 objects (:data:`YOUNG_THRESHOLDS`) before it is collected (Python's default
+is 700). Most of what a change allocates (the messages read and written, the update texts' pieces) is freed
+by reference counting within the same turn of the loop; with the default, many such objects were still alive
+when a collection came and were examined, then examined again one generation up. Measured with two copies of
+a 2-process site playing at the same time (``bench.cluster``'s load, 100 tables each, 3 rounds): 0.99 times
+the server CPU per action of the default.
 """
 
 from __future__ import annotations
@@ -23,6 +30,10 @@ import time
 
 log = logging.getLogger("rummoli.server")
 
+# The generations' thresholds: the youngest is collected after 10,000 new objects, the middle one after 20 of
+# those collections, the oldest as Python does it (Python's defaults: 700, 10, 10).
+YOUNG_THRESHOLDS = (10_000, 20, 10)
+
 
 class HeapKeeper:
     """Freeze what survives every ``every`` seconds; sweep everything every ``sweep_every`` (0: never)."""
@@ -33,9 +44,11 @@ class HeapKeeper:
         self.swept = time.monotonic()
         self.found = 0  # cyclic garbage found by sweeps (frozen objects that were no longer used)
         self._task: asyncio.Task[None] | None = None
+        self._threshold = gc.get_threshold()  # put back by stop (a test's server runs in the test's process)
 
     def start(self) -> None:
         if self.every > 0 and self._task is None:
+            gc.set_threshold(*YOUNG_THRESHOLDS)
             self.freeze()
             self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -46,6 +59,7 @@ class HeapKeeper:
                 await self._task
             self._task = None
         gc.unfreeze()
+        gc.set_threshold(*self._threshold)
 
     def freeze(self) -> None:
         gc.collect(1)
