@@ -15,6 +15,12 @@ people are spread over two processes), then
 
 Printed: microseconds per change for each, and the engine alone (bench.server's baseline: an action and
 every seat's events and view) per action, with the ratio. Needs no Redis: nothing is sent.
+
+With ``--wake``, also what it costs a process to be woken by a message at all: this process listens on a
+channel of the Redis at ``--redis-url`` with the bus's own connection (rummoli.server.redisline.Listening)
+and does nothing with what it gets, while another process publishes a change-sized message ``--rate`` times
+a second; printed: this process's CPU time per message. bench/cluster.py counts the wake-ups per action of
+each configuration; this is the price of one on the machine at hand, before any of our code runs.
 """
 
 from __future__ import annotations
@@ -76,9 +82,48 @@ async def bus_costs(changes: int) -> tuple[float, float, int]:
     return publish, dispatch, sum(map(len, lines)) // changes
 
 
+async def wake_cost(url: str, rate: float, seconds: float, size: int) -> tuple[float, int]:
+    """CPU microseconds of this process per message received (see the module's docstring), and how many."""
+    import subprocess
+    import sys
+
+    from rummoli.server.redisline import Address, Listening, connect
+
+    channel = f"bench-wake-{random.randrange(1 << 30)}"
+    received = 0
+
+    def count(_channel: str, _payload: bytes) -> None:
+        nonlocal received
+        received += 1
+
+    listener = await connect(Address.parse(url), lambda: Listening(count), 2.0)
+    await asyncio.gather(*listener.subscribe(channel))
+    publisher = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time, redis\n"
+        "r = redis.Redis.from_url(sys.argv[1]); end = time.monotonic() + float(sys.argv[4])\n"
+        "while time.monotonic() < end:\n"
+        "    r.publish(sys.argv[2], b'x' * int(sys.argv[5])); time.sleep(1 / float(sys.argv[3]))\n"),
+        url, channel, str(rate), str(seconds + 2.0), str(size)])
+    try:
+        await asyncio.sleep(1.0)
+        cpu0, got0 = time.process_time(), received
+        await asyncio.sleep(seconds)
+        cpu1, got1 = time.process_time(), received
+    finally:
+        publisher.wait(seconds + 30)
+        listener.close()
+    if got1 == got0:
+        raise RuntimeError("no message arrived: is Redis at --redis-url?")
+    return (cpu1 - cpu0) / (got1 - got0) * 1e6, got1 - got0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--changes", type=int, default=3000)
+    parser.add_argument("--wake", action="store_true", help="also the CPU cost of being woken by a message")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--rate", type=float, default=200.0, help="--wake: messages a second")
+    parser.add_argument("--seconds", type=float, default=8.0, help="--wake: how long to listen")
     args = parser.parse_args()
     engine = engine_baseline("rummoli", args.changes) * 1000
     publish, dispatch, size = asyncio.run(bus_costs(args.changes))
@@ -86,6 +131,12 @@ def main() -> None:
     print(f"bus, owner's publish: {publish:.1f} us per change ({publish / engine:.3f}x the engine); "
           f"follower's dispatch: {dispatch:.1f} us per change ({dispatch / engine:.3f}x); "
           f"{size} bytes a change on average")
+    if args.wake:
+        from bench.server import run_fast
+
+        woken, count = run_fast(wake_cost(args.redis_url, args.rate, args.seconds, size))
+        print(f"woken by a message ({size} bytes, {args.rate:.0f} a second) and doing nothing with it: {woken:.1f} us "
+              f"CPU per message over {count} ({woken / engine:.3f}x the engine's action)")
 
 
 if __name__ == "__main__":
