@@ -2,7 +2,7 @@
 processes, and the time a failover takes.
 
     python -m bench.cluster [--tables 100] [--seconds 20] [--think 0.5 1.5] [--kills 20] [--lease 3] [--sweep]
-                            [--rounds K] [--together] [--idle] [--paired]
+                            [--rounds K] [--together] [--idle] [--paired [A B]]
 
 Needs the PostgreSQL at 127.0.0.1:5432 (user postgres, trust; ``--pg-port``), in which each configuration gets a
 fresh database (dropped after), and ``redis-server``, of which it starts a private one on a free port (so its CPU
@@ -26,13 +26,13 @@ With ``--together``, also 2 processes whose tables each have all four people on 
 (nothing forwarded, nothing fanned out): "2 processes" over it is what forwarding and fan-out cost, and it over
 the baseline what merely running two processes on this machine costs.
 
-With ``--paired``, only this instead: 1 process and 2 processes (both with Redis, each on a fresh database of
-its own, ``--tables`` tables each) are played *at the same time*, ``--rounds`` times, and each round's ratio of
-their CPU per action printed. Taking turns, a configuration meets the machine as it is during its own minutes
-(a shared virtual host whose speed moves by 10-20% between runs); played together, both meet the same
-machine, and the same site played against itself gives 0.99-1.01 round after round, so a change of a few
-percent shows. The machine carries twice the load while they play: compare the ratio, not the times, with
-the other modes'.
+With ``--paired [A B]``, only this instead: a site of A processes and one of B (default 1 and 2; both with
+Redis, each on a fresh database of its own, ``--tables`` tables each) are played *at the same time*,
+``--rounds`` times, and each round's ratio of their CPU per action (B over A) printed. Taking turns, a
+configuration meets the machine as it is during its own minutes (a shared virtual host whose speed moves by
+10-20% between runs); played together, both meet the same machine: ``--paired 2 2`` (a site against its
+twin) gave 0.99-1.01 round after round, so a change of a few percent shows. The machine carries both loads
+at once: ``--tables 100`` puts on it what ``--tables 200`` does taking turns.
 
 With ``--idle``, only this instead: each configuration with every person connected and nobody acting, and
 the server CPU it costs per second (the leases' upkeep, the bus, websocket pings).
@@ -309,24 +309,27 @@ def compare(figures: dict[str, list[float]], unit: str, rounds: int) -> None:
 
 
 def paired(root: Path, pg_port: int, redis_url: str, lease: float, tables: int, think: tuple[float, float],
-           warmup: float, seconds: float, rounds: int) -> list[float]:
-    """``--paired``: 1 and 2 processes played at the same time (see the module's docstring); each round's ratio of
-    their CPU per action (2 over 1)."""
+           warmup: float, seconds: float, rounds: int, counts: tuple[int, int] = (1, 2)) -> list[float]:
+    """``--paired``: sites of ``counts`` processes played at the same time (see the module's docstring); each
+    round's ratio of their CPU per action (the second over the first)."""
     ratios = []
+    names = [f"{n} process{'es' if n > 1 else ''}" for n in counts]
+    names[1] += " (twin)" if counts[0] == counts[1] else ""
     for round_no in range(rounds):
-        sites = [Site(root / f"paired-{round_no}-{count}", pg_port, count, redis_url, lease) for count in (1, 2)]
+        sites = [Site(root / f"paired-{round_no}-{k}", pg_port, count, redis_url, lease)
+                 for k, count in enumerate(counts)]
         try:
             for site in sites:
                 site.start()
             opened = [run_fast(open_tables([f"http://127.0.0.1:{p.port}" for p in site.procs], tables, "rummoli"))
                       for site in sites]
 
-            async def both() -> list[dict[str, float]]:
+            async def both(sites: list[Site], opened: list[list[tuple[str, list[str]]]]) -> list[dict[str, float]]:
                 return list(await asyncio.gather(*(
                     run_load([p.port for p in site.procs], [p.proc.pid for p in site.procs], mine, think, warmup,
                              seconds) for site, mine in zip(sites, opened, strict=True))))
 
-            one, two = run_fast(both())
+            one, two = run_fast(both(sites, opened))
         except Exception:
             for site in sites:
                 if site.procs:
@@ -336,12 +339,13 @@ def paired(root: Path, pg_port: int, redis_url: str, lease: float, tables: int, 
             for site in sites:
                 site.stop()
         engine = engine_baseline("rummoli", 1500)
-        show(f"1 process [round {round_no + 1}]", one, engine)
-        show(f"2 processes [round {round_no + 1}]", two, engine)
+        show(f"{names[0]} [round {round_no + 1}]", one, engine)
+        show(f"{names[1]} [round {round_no + 1}]", two, engine)
         ratios.append(two["cpu_per_action_ms"] / one["cpu_per_action_ms"])
-        print(f"{'':>14}  played at the same time: 2 processes / 1 process {ratios[-1]:.3f}", flush=True)
-    print(f"CPU per action, 2 processes / 1 process on the same PostgreSQL and Redis, played at the same time: "
-          f"median {statistics.median(ratios):.3f} over {', '.join(f'{r:.3f}' for r in ratios)} (target <= 1.25)")
+        print(f"{'':>14}  played at the same time: {names[1]} / {names[0]} {ratios[-1]:.3f}", flush=True)
+    target = " (target <= 1.25)" if tuple(counts) == (1, 2) else ""
+    print(f"CPU per action, {names[1]} / {names[0]} on the same PostgreSQL and Redis, played at the same time: "
+          f"median {statistics.median(ratios):.3f} over {', '.join(f'{r:.3f}' for r in ratios)}{target}")
     return ratios
 
 
@@ -385,9 +389,9 @@ def main() -> None:
     parser.add_argument("--idle", action="store_true",
                         help="instead: what each configuration costs with every person connected and nobody "
                              "acting (CPU ms per second, per process): the upkeep of leases, the bus and pings")
-    parser.add_argument("--paired", action="store_true",
-                        help="instead: 1 and 2 processes played at the same time, --rounds times; each round's CPU "
-                             "ratio (the machine's drift cancels out; it carries twice the load meanwhile)")
+    parser.add_argument("--paired", type=int, nargs="*", metavar="N",
+                        help="instead: sites of A and B processes (default 1 2) played at the same time, --rounds "
+                             "times; each round's CPU ratio (the machine's drift cancels out; it carries both loads)")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--failover-tables", type=int, default=30)
     parser.add_argument("--failover-think", type=float, nargs=2, default=(0.05, 0.15))
@@ -407,9 +411,12 @@ def main() -> None:
                                (TOGETHER, 2, redis_url, False))
             print(f"{args.tables} tables x 4 people, think {args.think[0]}-{args.think[1]} s; PostgreSQL at "
                   f"127.0.0.1:{args.pg_port}, a private Redis; lease {args.lease} s", flush=True)
-            if args.paired:
-                paired(root, args.pg_port, redis_url, args.lease, args.tables, tuple(args.think),  # type: ignore[arg-type]
-                       args.warmup, args.seconds, args.rounds)
+            if args.paired is not None:
+                counts = tuple(args.paired or (1, 2))
+                if len(counts) != 2 or min(counts) < 1:
+                    parser.error("--paired takes two process counts (default: 1 2)")
+                paired(root, args.pg_port, redis_url, args.lease, args.tables, tuple(args.think),
+                       args.warmup, args.seconds, args.rounds, counts)
                 return
             if args.idle:
                 for label, count, url, _spread in configs:

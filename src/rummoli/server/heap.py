@@ -12,12 +12,12 @@ new) and freezes what survives (:func:`gc.freeze`): frozen objects are never exa
 collection stays short. Cyclic garbage made of frozen objects is only found by a *sweep*, a full
 collection of everything, which it runs every ``sweep_every`` seconds (one pause of the old length, rarely).
 
-It also lets the youngest generation grow to 10,000 objects (:data:`YOUNG_THRESHOLDS`) before it is collected (Python's default
-is 700). Most of what a change allocates (the messages read and written, the update texts' pieces) is freed
-by reference counting within the same turn of the loop; with the default, many such objects were still alive
-when a collection came and were examined, then examined again one generation up. Measured with two copies of
-a 2-process site playing at the same time (``bench.cluster``'s load, 100 tables each, 3 rounds): 0.99 times
-the server CPU per action of the default.
+It also lets the youngest generation grow to 10,000 objects (:data:`YOUNG_THRESHOLDS`) before it is
+collected (Python's default is 700). Most of what a change allocates (the messages read and written, the
+update texts' pieces) is freed by reference counting within the same turn of the loop; with the default, many
+such objects were still alive when a collection came and were examined, then examined again one generation
+up. Measured with two copies of a 2-process site playing at the same time (``bench.cluster``'s load, 100
+tables each, 3 rounds): 0.99 times the server CPU per action of the default.
 """
 
 from __future__ import annotations
