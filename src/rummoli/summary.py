@@ -12,6 +12,7 @@ from typing import Any
 
 from rummoli.cards import Card
 from rummoli.poker import evaluate
+from rummoli.wording import said
 
 
 def card_text(card: str) -> str:
@@ -52,7 +53,7 @@ def _stops(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
     names: list[str] = record["players"]
     board = {pot.id: pot.name for pot in load_ruleset(record["ruleset"]).board.pots}
     dealer = names[record["dealer"]]
-    lines = [f"{_ruleset_name(record)}: {len(names)} players, {dealer} deals."]
+    lines = [f"{_ruleset_name(record)}: {len(names)} players, {said(dealer, 'deals')}."]
     events: list[dict[str, Any]] = result["events"]
     ante: dict[str, int] = defaultdict(int)
     bids: list[str] = []
@@ -68,45 +69,46 @@ def _stops(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
             if reason == "ante":
                 ante[who] += amount
             elif reason == "widow_bid":
-                bids.append(f"{who} pays {to} {amount} and swaps hands with the widow")
+                bids.append(said(who, f"pays {to} {amount} to swap hands with the widow"))
             elif reason == "bet":
                 continue
             elif reason == "poker":
-                bets.append(f"{to} wins the poker pot: {amount} chips")
+                bets.append(said(to, f"wins the poker pot: {amount} chips"))
             elif reason == "leftover":
-                plays.append(f"{who} pays {to} {amount} for the cards still held")
+                plays.append(said(who, f"pays {to} {amount} for the cards still held"))
             elif reason == "centre":
-                plays.append(f"{to} is out first and takes the {board.get(who, who)} pot: {amount} chips")
+                plays.append(said(to, f"goes out first, taking the {board.get(who, who)} pot: {amount} chips"))
             elif reason in ("stall", "cannot_lead"):
-                plays.append(f"{who} pays {amount} into the {board.get(to, to)} ({reason.replace('_', ' ')})")
+                plays.append(said(who, f"pays {amount} into the {board.get(to, to)} ({reason.replace('_', ' ')})"))
             elif event["from"].startswith("pot:"):
-                plays.append(f"{to} takes the {board.get(who, who)} pot: {amount} chips ({reason.replace('_', ' ')})")
+                why = reason.replace("_", " ")
+                plays.append(said(to, f"takes the {board.get(who, who)} pot: {amount} chips ({why})"))
             else:
-                plays.append(f"{who} pays {to} {amount} ({reason.replace('_', ' ')})")
+                plays.append(said(who, f"pays {to} {amount} ({reason.replace('_', ' ')})"))
         elif kind == "action":
             seat, act = names[event["seat"]], event["action"]
             if act in ("keep", "swap"):
-                bids.append(f"{seat} (the dealer) {'keeps the hand' if act == 'keep' else 'swaps for the widow'}")
+                bids.append(said(seat, "keeps the hand" if act == "keep" else "swaps for the widow") + " (the dealer)")
             elif act in ("bid", "pass"):
-                bids.append(f"{seat} bids {event['amount']}" if act == "bid" else f"{seat} passes")
+                bids.append(said(seat, f"bids {event['amount']}" if act == "bid" else "passes"))
             elif act in ("check", "bet", "call", "raise", "fold"):
                 verb = {"check": "checks", "bet": "bets", "call": "calls", "raise": "raises", "fold": "folds"}[act]
-                bets.append(f"{seat} {verb}" + (f" {event['amount']}" if "amount" in event else ""))
+                bets.append(said(seat, verb + (f" {event['amount']}" if "amount" in event else "")))
             elif act == "lead":
                 lead = (len(plays), event["card"])
-                plays.append(f"{seat} leads {card_text(event['card'])}")
+                plays.append(said(seat, f"leads {card_text(event['card'])}"))
         elif kind == "showdown":
             value = evaluate([Card.parse(c) for c in event["cards"]])
-            shown.append(f"{names[event['seat']]} shows {cards_text(event['cards'])} ({value.describe()})")
+            shown.append(said(names[event["seat"]], f"shows {cards_text(event['cards'])} ({value.describe()})"))
         elif kind == "stop" and lead is not None:
             at, card = lead
             plays[at] += " (it stops at once)" if event["after"] == card else f", up to {card_text(event['after'])}"
         elif kind == "cannot_lead":
-            plays.append(f"{names[event['seat']]} cannot lead")
+            plays.append(said(names[event["seat"]], "cannot lead"))
         elif kind == "stall":
             plays.append("nobody can lead: the hand stalls")
         elif kind == "unclaimed":
-            plays.append(f"{names[event['seat']]} forgets to claim {', '.join(event['pots'])}")
+            plays.append(said(names[event["seat"]], f"forgets to claim {', '.join(event['pots'])}"))
     if ante:
         per = sorted(set(ante.values()))
         lines.append(f"Ante: {per[0]} chips each." if len(per) == 1 else
@@ -133,7 +135,7 @@ def _stops(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
 
 def _rummy(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
     names: list[str] = record["players"]
-    lines = [f"{_ruleset_name(record)}: {len(names)} players, {names[record['dealer']]} deals."]
+    lines = [f"{_ruleset_name(record)}: {len(names)} players, {said(names[record['dealer']], 'deals')}."]
     table: list[str] = []
     turns = 0
     shown: list[str] = []
@@ -146,19 +148,20 @@ def _rummy(record: dict[str, Any], result: dict[str, Any]) -> list[str]:
             if act == "draw":
                 turns += 1
             elif act == "meld":
-                table.append(f"{seat} melds {cards_text(event['cards'])}")
+                table.append(said(seat, f"melds {cards_text(event['cards'])}"))
             elif act == "layoff":
-                table.append(f"{seat} lays off {card_text(event['card'])}")
+                table.append(said(seat, f"lays off {card_text(event['card'])}"))
             elif act == "knock":
-                table.append(f"{seat} knocks, discarding {card_text(event['card'])}")
+                table.append(said(seat, "knocks") + f", discarding {card_text(event['card'])}")
         elif kind == "flip":
             table.append("the stock runs out and the discard pile is turned over")
         elif kind == "show":
-            shown = [f"  {name} holds {cards_text(hand) if hand else 'nothing'}."
+            shown = [f"  {said(name, 'holds')} {cards_text(hand) if hand else 'nothing'}."
                      for name, hand in zip(names, event["hands"], strict=True)]
         elif kind == "score":
             source = f" from {names[event['from']]}" if event.get("from") is not None else ""
-            scores.append(f"  {names[event['seat']]} scores {event['points']}{source} ({event.get('reason', '')}).")
+            scorer = said(names[event["seat"]], "scores")
+            scores.append(f"  {scorer} {event['points']}{source} ({event.get('reason', '')}).")
         elif kind == "end":
             end = _rummy_end(event, names)
     lines.append(f"{turns} turn{'' if turns == 1 else 's'}.")
@@ -175,10 +178,10 @@ def _rummy_end(event: dict[str, Any], names: list[str]) -> str:
     winner = names[event["winner"]] if isinstance(event.get("winner"), int) else None
     reason = event.get("reason")
     if reason == "out" and winner:
-        return f"{winner} goes out" + (", going rummy." if event.get("rummy") else ".")
+        return said(winner, "goes out") + (", going rummy." if event.get("rummy") else ".")
     if reason == "knock" and winner:
-        return f"The hands are shown; {winner} has the lowest count."
+        return f"The hands are shown; {said(winner, 'has')} the lowest count."
     if reason == "blocked":
-        return "The stock runs out: the hand is blocked" + (f"; {winner} has the lowest count." if winner else
+        return "The stock runs out: the hand is blocked" + (f"; {said(winner, 'has')} the lowest count." if winner else
                                                               " and nobody scores.")
     return f"The hand ends ({reason})."

@@ -44,7 +44,26 @@ def test_the_michigan_worked_example_reads_as_the_household_tells_it() -> None:
     record = read_record(MICHIGAN)
     text = tell(record, replay(record))
     assert "Poker round" not in text and "Widow" not in text
-    assert "is out first and takes the Kitty pot" in text
+    assert "goes out first, taking the Kitty pot" in text
+
+
+THIRD_PERSON = re.compile(r"\bYou (pays|is|takes|wins|leads|shows|bids|keeps|swaps|goes|checks|bets|calls|raises|"
+                          r"folds|melds|lays|knocks|scores|holds|has|deals|forgets)\b")
+
+
+def test_the_terminal_players_own_record_speaks_to_them() -> None:
+    """``rummoli play`` names its human seat "You" and saves that name in the records: "You pay", not "You pays"."""
+    from rummoli.rummy import random_hand_record as rummy_record
+
+    told = []
+    for seed in range(8):
+        for record in (random_hand_record("rummoli", 4, f"you-{seed}"), rummy_record("rummy", 2, f"you-{seed}")):
+            record["players"][record["dealer"] if seed % 2 else 0] = "You"  # the dealer, or another seat
+            told.append(tell(record, replay(record)))
+    text = "\n".join(told)
+    assert THIRD_PERSON.search(text) is None, THIRD_PERSON.search(text)
+    assert re.search(r"\bYou (pay|take|win|go out|lead|show|bid|keep|swap|check|bet|call|raise|fold|meld|score|hold)\b",
+                     text)
 
 
 def test_a_rummy_hand_says_how_it_ended_and_the_scores() -> None:

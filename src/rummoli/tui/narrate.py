@@ -20,31 +20,12 @@ from typing import Any
 from rummoli.cards import parse_cards
 from rummoli.poker import evaluate
 from rummoli.tui.cardtext import card_text, meld_order, plain_cards
+from rummoli.wording import said
 
 STOPS_VERBS = {
     "keep": "keeps their hand", "swap": "swaps their hand for the widow", "pass": "passes",
     "check": "checks", "call": "calls", "fold": "folds", "claim": "claims the pot",
 }
-
-
-def said(who: str, verb: str) -> str:
-    """A subject and its verb, in the second person for the player.
-
-    >>> said("Ann", "keeps their hand"), said("You", "keeps their hand"), said("You", "passes")
-    ('Ann keeps their hand', 'You keep your hand', 'You pass')
-    """
-    if who != "You":
-        return f"{who} {verb}"
-    first, _, rest = verb.partition(" ")
-    irregular = {"is": "are", "has": "have", "goes": "go", "did": "did"}
-    if first in irregular:
-        first = irregular[first]
-    elif first.endswith(("sses", "shes", "ches", "xes")):
-        first = first[:-2]
-    elif first.endswith("s"):
-        first = first[:-1]
-    rest = rest.replace("their", "your")
-    return f"You {first}" + (f" {rest}" if rest else "")
 
 
 def _party(view: dict[str, Any], party: str) -> str:

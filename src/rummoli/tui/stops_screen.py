@@ -10,9 +10,9 @@ from rich.text import Text
 from rummoli.cards import parse_cards
 from rummoli.poker import evaluate
 from rummoli.tui.cardtext import card_text, plain_cards, styled_card, suit_text
-from rummoli.tui.narrate import said
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
+from rummoli.wording import said
 
 PHASES = {"widow": "widow", "auction": "auction", "poker": "poker round", "play": "play", "over": "hand over"}
 
