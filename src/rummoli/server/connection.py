@@ -248,6 +248,12 @@ class Connection:
                 self.send(error_message(error.code, error.message))
                 self.close(1013, "try again later")
                 return
+            if hello.since is not None and hello.since > live.seq and live.role == "follower":
+                # The client saw more than this process's copy holds yet (it was on a process that died, and
+                # this copy had not heard of the last changes): bring the copy up to the store first, or the
+                # welcome would move the client back to the copy's seq and the next update repeat events it
+                # has (seen once in tests/multi/test_multi_failover.py: seq 2803 back to 2765).
+                await live._reload()
             since = hello.since if hello.since is not None and hello.since <= live.seq else live.seq
             self.last_seq = live.seq
             seats = live.seat_infos()
