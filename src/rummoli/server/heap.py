@@ -12,7 +12,7 @@ new) and freezes what survives (:func:`gc.freeze`): frozen objects are never exa
 collection stays short. Cyclic garbage made of frozen objects is only found by a *sweep*, a full
 collection of everything, which it runs every ``sweep_every`` seconds (one pause of the old length, rarely).
 
-It also lets the youngest generation grow to 10,000 objects (:data:`YOUNG_THRESHOLDS`) before it is
+It also lets the youngest generation grow to 10,000 objects (:data:`GC_THRESHOLDS`) before it is
 collected (Python's default is 700). Most of what a change allocates (the messages read and written, the
 update texts' pieces) is freed by reference counting within the same turn of the loop; with the default, many
 such objects were still alive when a collection came and were examined, then examined again one generation
@@ -32,7 +32,7 @@ log = logging.getLogger("rummoli.server")
 
 # The generations' thresholds: the youngest is collected after 10,000 new objects, the middle one after 20 of
 # those collections, the oldest as Python does it (Python's defaults: 700, 10, 10).
-YOUNG_THRESHOLDS = (10_000, 20, 10)
+GC_THRESHOLDS = (10_000, 20, 10)
 
 
 class HeapKeeper:
@@ -48,7 +48,7 @@ class HeapKeeper:
 
     def start(self) -> None:
         if self.every > 0 and self._task is None:
-            gc.set_threshold(*YOUNG_THRESHOLDS)
+            gc.set_threshold(*GC_THRESHOLDS)
             self.freeze()
             self._task = asyncio.get_running_loop().create_task(self._run())
 
