@@ -8,13 +8,15 @@ one from writing (test_multi_fence.py).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
 from multi_helpers import Cluster, ClusterParty, Database
 from server_helpers import open_table
 
-from rummoli.server.store import Liveness, SeatRow, Store
+from rummoli.server.deaths import DeathWatch, connector
+from rummoli.server.store import LIVENESS_KEY, Liveness, SeatRow, Store
 
 
 def _store_with_table(database: Database, owner: str) -> Store:
@@ -127,3 +129,78 @@ def test_killed_owner_loses_its_table_long_before_its_lease_ends(make_cluster: C
     after = time.monotonic() - killed
     assert after < lease / 2, f"taken over {after:.1f} s after the kill, with a {lease} s lease"
     party.close()
+
+
+def test_a_death_is_heard_when_the_lock_goes_and_not_before(database: Database) -> None:
+    """rummoli.server.deaths: a watcher waits on another process's liveness lock and speaks once it is granted
+    (its holder gone), never while it is held; a name that holds no lock is reported at once; closing the
+    watch ends the waiting requests."""
+    store = _store_with_table(database, "p0")
+    heard: list[str] = []
+    done = threading.Event()
+
+    def died(name: str) -> None:
+        heard.append(name)
+        done.set()
+
+    alive = Liveness(store.engine, "p0")
+    watch = DeathWatch(connector(store.engine), LIVENESS_KEY, died)
+    try:
+        alive.keep()
+        assert store.owners("p1") == {"p0"} and store.owners("p0") == set()
+        watch.watch(["p0"])
+        assert _soon(lambda: len(_waiting_for_locks(database)) == 1), "the watcher waits on p0's lock"
+        time.sleep(0.5)
+        assert heard == [], "p0 still holds its lock"
+        watch.watch(["p0"])  # already watched: no second watcher
+        assert watch.watched == {"p0"}
+        alive.drop()  # p0's session ends, as a killed process's does
+        assert done.wait(5.0), "the death was not heard"
+        assert heard == ["p0"]
+        assert _soon(lambda: watch.watched == set()), "a watch ends once it has spoken"
+        assert _soon(lambda: _locks_held(database) == 0), "the watcher let the lock go at once"
+
+        done.clear()
+        watch.watch(["nobody"])  # a name whose lock nobody holds: reported at once
+        assert done.wait(5.0) and heard == ["p0", "nobody"]
+    finally:
+        alive.drop()
+        watch.close()
+        store.close()
+
+
+def test_a_watch_outlives_the_stores_lock_timeout_and_closes_at_once(database: Database) -> None:
+    """The store's sessions give up waiting for a lock after two seconds; a watcher's waits as long as the
+    other process lives, and close() ends it."""
+    store = _store_with_table(database, "p0")
+    heard: list[str] = []
+    alive = Liveness(store.engine, "p0")
+    watch = DeathWatch(connector(store.engine), LIVENESS_KEY, heard.append)
+    try:
+        alive.keep()
+        watch.watch(["p0"])
+        assert _soon(lambda: len(_waiting_for_locks(database)) == 1)
+        time.sleep(2.5)
+        assert len(_waiting_for_locks(database)) == 1 and heard == [], "the watcher stopped waiting"
+        started = time.monotonic()
+        watch.close()
+        assert _soon(lambda: _waiting_for_locks(database) == [], 3.0), "close() left a request waiting"
+        assert time.monotonic() - started < 3.0
+        assert heard == [], "a closed watch reports nothing"
+        watch.watch(["p0"])  # after close: nothing starts
+        assert watch.watched == set()
+    finally:
+        alive.drop()
+        watch.close()
+        store.close()
+
+
+def _waiting_for_locks(database: Database) -> list[tuple[int]]:
+    return database.query("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = "
+                          "(SELECT oid FROM pg_database WHERE datname = current_database())")
+
+
+def _locks_held(database: Database) -> int:
+    (count,) = database.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = "
+                              "(SELECT oid FROM pg_database WHERE datname = current_database())")[0]
+    return int(count)

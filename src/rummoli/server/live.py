@@ -27,12 +27,13 @@ from typing import Any
 from rummoli.bots.worker import BotWorkers, decide
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError
 from rummoli.server.cluster import Bus, BusDown
+from rummoli.server.deaths import DeathWatch, connector
 from rummoli.server.defaults import safe_default
 from rummoli.server.eviction import over_to_drop
 from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps, loads
 from rummoli.server.settings import Settings
-from rummoli.server.store import Liveness, Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
+from rummoli.server.store import LIVENESS_KEY, Liveness, Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
 from rummoli.server.updates import Updates
 from rummoli.server.writer import StoreWriter
 
@@ -708,7 +709,7 @@ def bot_name(seat: int, level: str) -> str:
 
 class _Upkeep:
     """A repeated chore's health in the log: one line when it starts failing, one when it works again (not
-    one per attempt, four times a second, while the database is down)."""
+    one per attempt, every second, while the database is down)."""
 
     def __init__(self, what: str, retry: str) -> None:
         self.what, self.retry, self.failing = what, retry, False
@@ -748,6 +749,8 @@ class TableManager:
         self._lease_thread: ThreadPoolExecutor | None = None
         self._line: Any = None  # the lease thread's way to the database (Store.line)
         self.liveness: Liveness | None = None
+        self.deaths: DeathWatch | None = None  # PostgreSQL: tells at once that another process died
+        self._death = asyncio.Event()  # set by self.deaths: look for free tables now
         # forwarded actions whose change was published as their answer (see _on_command)
         self._answered: set[str] = set()
         # actions forwarded: the table, the owner asked, when
@@ -770,6 +773,10 @@ class TableManager:
             # connection of its own (rummoli.server.pgline: through the pool each cost milliseconds of CPU)
             self._line = self.store.line()
             self.liveness = Liveness(self.store.engine, self.name)
+            if self.store.engine.dialect.name == "postgresql":
+                loop = asyncio.get_running_loop()
+                self.deaths = DeathWatch(connector(self.store.engine), LIVENESS_KEY,
+                                         lambda _name: loop.call_soon_threadsafe(self._death.set))
             self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
             self._ask_watcher = asyncio.get_running_loop().create_task(self._watch_asks())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
@@ -1061,15 +1068,21 @@ class TableManager:
                 self.announce(live)
 
     async def _maintain(self) -> None:
-        """Four times a second: rebuild the tables a failed write left stale (once the database answers
-        again) and go on with them; with several processes also take over tables whose lease ran out (the
-        leases are renewed by :meth:`_renew_leases`); every two seconds forget the clients of processes that
-        died, catch up copies that missed a change and drop copies nobody here watches any more."""
+        """Every second: rebuild the tables a failed write left stale (once the database answers again) and
+        go on with them; with several processes also take over tables whose lease ran out (the leases are
+        renewed by :meth:`_renew_leases`), and at once those of a process that died (:attr:`deaths` tells);
+        every two seconds forget the clients of processes that died, catch up copies that missed a change
+        and drop copies nobody here watches any more."""
         last_alive = 0.0
-        health = _Upkeep("lease upkeep", "four times a second")
+        health = _Upkeep("lease upkeep", "every second")
         behind: dict[str, int] = {}  # followers found behind the store at the last check, and by how much
         while True:
-            await asyncio.sleep(0.25)  # how soon a lease that ran out is noticed
+            # How soon a lease that ran out is noticed. It was a quarter of a second, when this look was also
+            # how a death was noticed; each look wakes the process, and they were most of what an idle one
+            # cost (python -m bench.cluster --idle).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._death.wait(), 1.0)
+            self._death.clear()
             now = time.monotonic()
             try:
                 for live in list(self.tables.values()):
@@ -1109,7 +1122,9 @@ class TableManager:
             started = time.monotonic()
             try:
                 owned = self.owned()
-                kept = await self._upkeep(self._renewal, [t.id for t in owned], lease)
+                kept, others = await self._upkeep(self._renewal, [t.id for t in owned], lease)
+                if self.deaths is not None:
+                    self.deaths.watch(others)
                 for live in owned:
                     if live.id not in kept and live.role == "owner" and live.status != "over":
                         log.warning("table %s: lease lost to another process", live.id)
@@ -1121,15 +1136,17 @@ class TableManager:
                 health.failed(error)
             await asyncio.sleep(max(0.05, lease / 3 - (time.monotonic() - started)))
 
-    def _renewal(self, table_ids: list[str], lease: float) -> set[str]:
-        """In the lease thread, in one go (one hop there and back, not two): this process's liveness lock
-        first, then its leases (:meth:`rummoli.server.pgline.PgLine.renew`). A failure of the lock (the database
-        is down) shows in the renewal after it."""
+    def _renewal(self, table_ids: list[str], lease: float) -> tuple[set[str], set[str]]:
+        """In the lease thread, in one go (one hop there and back, not three): this process's liveness lock
+        first, then its leases (:meth:`rummoli.server.pgline.PgLine.renew`), then the other processes that own
+        tables (whose deaths :attr:`deaths` listens for). A failure of the lock (the database is down) shows
+        in the renewal after it."""
         assert self.liveness is not None
         with contextlib.suppress(Exception):
             self.liveness.keep()
         kept: set[str] = self._line.renew(self.name, table_ids, lease)
-        return kept
+        others: set[str] = self._line.owners(self.name) if self.deaths is not None else set()
+        return kept, others
 
     async def _catch_up(self, behind: dict[str, int]) -> dict[str, int]:
         """A safety net under the bus: a follower whose copy is still behind what was stored two seconds
@@ -1385,6 +1402,8 @@ class TableManager:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.store.release, self.name, [t.id for t in self.owned()])
             await self.bus.close()
+        if self.deaths is not None:
+            await asyncio.to_thread(self.deaths.close)
         if self._lease_thread is not None:
             # Last: with the lock gone, the other processes may take this one's tables at once.
             if self.liveness is not None:  # in its own thread, the only one that uses its connection

@@ -1,7 +1,7 @@
 """The statements a server process runs many times a second on PostgreSQL, on a connection of their own.
 
 Which: storing changes (:meth:`PgLine.append_many`, the store-writer thread's, once or more per action) and
-the cluster's upkeep (:meth:`PgLine.unowned` four times a second, :meth:`PgLine.renew` every second,
+the cluster's upkeep (:meth:`PgLine.unowned`, :meth:`PgLine.renew` and :meth:`PgLine.owners` every second,
 :meth:`PgLine.seqs` every other second, all in the lease thread). Everything else, and everything on SQLite,
 goes through SQLAlchemy in :class:`rummoli.server.store.Store`, whose methods of the same names these match
 row for row (tests/multi/test_multi_pgline.py holds them to that).
@@ -155,6 +155,12 @@ class PgLine:
         rows = self._run(f"UPDATE tables SET lease_until = {_NOW} + %(seconds)s WHERE id IN (SELECT id FROM tables"
                          " WHERE id = ANY(%(ids)s) AND owner = %(owner)s ORDER BY id FOR UPDATE) RETURNING id",
                          {"seconds": float(seconds), "ids": list(table_ids), "owner": owner})
+        return {r[0] for r in rows}
+
+    def owners(self, other_than: str) -> set[str]:
+        """:meth:`rummoli.server.store.Store.owners`."""
+        rows = self._run("SELECT DISTINCT owner FROM tables WHERE status <> 'over' AND owner IS NOT NULL"
+                         " AND owner <> %(me)s", {"me": other_than})
         return {r[0] for r in rows}
 
     def seqs(self, table_ids: list[str]) -> dict[str, int]:

@@ -502,6 +502,15 @@ class Store:
                                 .order_by(t.lease_until).limit(limit))
             return [r[0] for r in rows]
 
+    def owners(self, other_than: str) -> set[str]:
+        """The processes other than ``other_than`` that own tables waiting or in play (the ones whose death
+        matters to the others: rummoli.server.deaths)."""
+        t = schema.tables.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(t.owner).distinct().where(t.status != "over", t.owner.is_not(None),
+                                                                  t.owner != other_than))
+            return {r[0] for r in rows}
+
     def owner(self, table_id: str) -> tuple[str | None, int, float] | None:
         """Who owns a table, its fence and the seconds its lease has left (``None``: no such table)."""
         t = schema.tables.c

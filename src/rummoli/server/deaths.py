@@ -1,0 +1,115 @@
+"""Hearing at once that another server process died, without polling for it (PostgreSQL advisory locks).
+
+Each process holds its liveness lock for as long as it runs (:class:`rummoli.server.store.Liveness`). To hear
+when another one dies, a process asks PostgreSQL, on a connection of its own, for a *shared* hold on that
+lock. The request waits, costing nothing on either side, while the other process holds its lock, and is
+granted the moment the other's sessions end, which PostgreSQL sees as soon as a dead process's sockets close
+(``kill -9`` included). The waiting thread lets the lock go at once and says whose it was; the upkeep then
+looks for free tables straight away (``TableManager._maintain``).
+
+Why: the upkeep used to look for dead owners' tables four times a second. Each look woke the event loop,
+hopped to the lease thread and ran a query, and those looks were most of what an idle process of a cluster
+cost (``python -m bench.cluster --idle``). Now it looks once a second, for leases that ran out (a stopped
+process keeps its lock, so only its lease ends its tables), and hears of a death sooner than a quarter-second
+look would have.
+
+It is only a hint. Nothing is taken because of it: the takeover checks again, in the database, that the
+owner holds no lock (``Store.unowned`` and ``Store.claim`` with ``early``). So a grant for another reason
+takes nothing from a live process. Such a grant can come after PostgreSQL restarts, before the other
+process has taken its lock again, or from another name with the same hash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+log = logging.getLogger("rummoli.server")
+
+#: The most processes one process watches at once (one connection each): a site runs a few processes, and
+#: a name that keeps owning tables without a lock would otherwise cost a connection per name.
+MOST_WATCHED = 32
+
+
+class DeathWatch:
+    """One waiting connection per other process that owns tables (see the module's docstring).
+
+    ``connect()`` opens a PostgreSQL connection (psycopg, autocommit, no lock or statement timeout);
+    ``key`` is the liveness locks' first key; ``on_death(name)`` is called from a watching thread when
+    ``name``'s lock is granted (its process is gone, or never took it)."""
+
+    def __init__(self, connect: Callable[[], Any], key: int, on_death: Callable[[str], None]) -> None:
+        self._connect, self._key, self._on_death = connect, key, on_death
+        self._watching: dict[str, Any] = {}  # name -> its waiting connection (None while it is being opened)
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def watch(self, names: Iterable[str]) -> None:
+        """Watch each of ``names`` not watched yet (a name whose watch ended is watched again)."""
+        with self._lock:
+            if self._closed:
+                return
+            for name in names:
+                if name in self._watching or len(self._watching) >= MOST_WATCHED:
+                    continue
+                self._watching[name] = None
+                threading.Thread(target=self._wait, args=(name,), name="rummoli-deathwatch", daemon=True).start()
+
+    @property
+    def watched(self) -> set[str]:
+        with self._lock:
+            return set(self._watching)
+
+    def close(self) -> None:
+        """Stop watching: every waiting request is cancelled and its connection closed."""
+        with self._lock:
+            self._closed = True
+            waiting = [conn for conn in self._watching.values() if conn is not None]
+        for conn in waiting:
+            with contextlib.suppress(Exception):
+                conn.cancel_safe(timeout=2.0)
+
+    def _wait(self, name: str) -> None:
+        conn: Any = None
+        granted = False
+        try:
+            conn = self._connect()
+            with self._lock:
+                if self._closed:
+                    return
+                self._watching[name] = conn
+            conn.execute("SELECT pg_advisory_lock_shared(%s, hashtext(%s))", (self._key, name))
+            granted = True
+            conn.execute("SELECT pg_advisory_unlock_shared(%s, hashtext(%s))", (self._key, name))
+        except Exception as error:
+            # The database went away or the watch was cancelled: no news of the process. The next renewal
+            # watches it again if it still owns tables.
+            if not self._closed and not granted:
+                log.info("watching process %s stopped (%s)", name, type(error).__name__)
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+            with self._lock:
+                self._watching.pop(name, None)
+        if granted and not self._closed:
+            self._on_death(name)
+
+
+def connector(engine: Any) -> Callable[[], Any]:
+    """How :class:`DeathWatch` opens its connections: to the store engine's PostgreSQL database, outside its
+    pool (a waiting connection is held for as long as the other process lives), with no lock timeout (the
+    store's sessions give up waiting for a lock after two seconds; this one waits on purpose)."""
+    import psycopg
+
+    args, params = engine.dialect.create_connect_args(engine.url)
+    params = {key: value for key, value in params.items() if key != "context"}
+
+    def connect() -> Any:
+        return psycopg.connect(*args, **params, autocommit=True,
+                               options="-c lock_timeout=0 -c statement_timeout=0")
+
+    return connect
