@@ -726,6 +726,11 @@ class _Upkeep:
         self.failing = False
 
 
+#: Seconds a forwarded action waits for its answer before this process looks whether its table changed owner
+#: (see TableManager._check_ask).
+ASK_CHECK = 0.25
+
+
 class _OwnerChanged(Exception):
     """The table changed owner while a forwarded action waited for the old one's answer."""
 
@@ -745,7 +750,6 @@ class TableManager:
         self.bus: Bus | None = None
         self._maintainer: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
-        self._ask_watcher: asyncio.Task[None] | None = None
         self._lease_thread: ThreadPoolExecutor | None = None
         self._line: Any = None  # the lease thread's way to the database (Store.line)
         self.liveness: Liveness | None = None
@@ -755,7 +759,8 @@ class TableManager:
         self._answered: set[str] = set()
         # actions forwarded: the table, the owner asked, when
         self._asking: dict[asyncio.Future[dict[str, Any]], tuple[LiveTable, str, float]] = {}
-        self._asked = asyncio.Event()  # set while an action waits in _asking (see _watch_asks)
+        # those of them whose table's owner is being looked up in the store (see _check_ask)
+        self._store_asked: dict[asyncio.Future[dict[str, Any]], asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------------------------------- several processes
     def start_cluster(self) -> None:
@@ -778,7 +783,6 @@ class TableManager:
                 self.deaths = DeathWatch(connector(self.store.engine), LIVENESS_KEY,
                                          lambda _name: loop.call_soon_threadsafe(self._death.set))
             self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
-            self._ask_watcher = asyncio.get_running_loop().create_task(self._watch_asks())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
 
     async def _upkeep(self, call: Any, *args: Any) -> Any:
@@ -891,6 +895,7 @@ class TableManager:
         if live.role != "owner" or live.fence != fence:
             log.warning("table %s: taken over (fence %s)", table_id, fence)
             await live.promote(fence)
+        self._owner_moved(live)  # this process's own forwarded actions for it are run here now
         return True
 
     async def forward(self, live: LiveTable, op: str, args: dict[str, Any]) -> dict[str, Any] | None:
@@ -938,55 +943,62 @@ class TableManager:
 
     async def _ask(self, live: LiveTable, owner: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """Send a command to ``owner`` and wait for its answer. An action stops waiting as soon as the table
-        has another owner (this process, or one a follower was told of; :meth:`_watch_asks` looks): a dead
-        owner never answers, and the action is safe to send again since it carries its seq."""
+        has another owner: this process (:meth:`take`), or one a follower was told of (:meth:`_on_table`), or
+        one the store names when the answer is late (:meth:`_check_ask`). A dead owner never answers, and the
+        action is safe to send again since it carries its seq."""
         assert self.bus is not None
         asked = self.bus.ask(owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
                              timeout=max(5.0, self.settings.lease_seconds))
         if op == "act":
             self._asking[asked] = (live, owner, time.monotonic())
-            self._asked.set()
+            check = asyncio.get_running_loop().call_later(ASK_CHECK, self._check_ask, asked)
+            asked.add_done_callback(lambda _asked: check.cancel())
         try:
             return await asked
         finally:
             self._asking.pop(asked, None)
             asked.cancel()  # cancelled here: nobody waits any more (a no-op once answered)
 
-    async def _watch_asks(self) -> None:
-        """Four times a second: an action forwarded to a table's owner stops waiting once the table has
-        another owner (see :meth:`_ask`). One watcher for all of them, not a timer per action.
+    def _owner_moved(self, live: LiveTable) -> None:
+        """The actions forwarded for ``live`` to an owner it no longer has stop waiting (sent again by
+        :meth:`forward`)."""
+        for asked, (table, owner, _since) in list(self._asking.items()):
+            if table is live and not asked.done() and (live.role == "owner" or live.owner not in (None, owner)):
+                asked.set_exception(_OwnerChanged())
 
-        This process learns of a new owner from its announcement on the bus; a copy loaded just after that
+    def _check_ask(self, asked: asyncio.Future[dict[str, Any]]) -> None:
+        """A forwarded action still unanswered after :data:`ASK_CHECK` seconds, and again as often after that.
+
+        A timer per action, cancelled by its answer, rather than one watcher looking four times a second: an
+        action is answered within milliseconds, so the timer almost never runs, where the watcher woke the
+        process four times a second whenever any action was on its way (nearly always, under load).
+
+        This process learns of a new owner from its announcement on the bus, but a copy loaded just after that
         was published never hears it, and its action, sent to the dead owner, waited out the whole timeout
         (about one failover in thirty in bench.cluster took 4.4 s). So an action unanswered for half a second
-        also asks the store who owns its table now.
+        also asks the store who owns its table now."""
+        entry = self._asking.get(asked)
+        if entry is None or asked.done():
+            return
+        live, owner, since = entry
+        self._owner_moved(live)
+        if asked.done():
+            return
+        loop = asyncio.get_running_loop()
+        loop.call_later(ASK_CHECK, self._check_ask, asked)
+        if time.monotonic() - since > 2 * ASK_CHECK and asked not in self._store_asked:
+            self._store_asked[asked] = loop.create_task(self._ask_store_owner(asked, live, owner))
 
-        While no action waits it sleeps until one does: an idle process woke four times a second for
-        nothing (with the lease upkeep, most of what an idle process of a cluster costs beyond a single
-        server's: python -m bench.cluster --idle)."""
-        while True:
-            if not self._asking:
-                self._asked.clear()
-                await self._asked.wait()
-            await asyncio.sleep(0.25)
-            late: dict[str, list[asyncio.Future[dict[str, Any]]]] = {}
-            now = time.monotonic()
-            for asked, (live, owner, since) in list(self._asking.items()):
-                if asked.done():
-                    continue
-                if live.role == "owner" or live.owner not in (None, owner):
-                    asked.set_exception(_OwnerChanged())
-                elif now - since > 0.5:
-                    late.setdefault(live.id, []).append(asked)
-            for table_id, asks in late.items():
-                with contextlib.suppress(Exception):
-                    found = await asyncio.to_thread(self.store.owner, table_id)
-                    for asked in asks:
-                        entry = self._asking.get(asked)
-                        if found is not None and entry is not None and found[0] not in (None, entry[1]):
-                            entry[0].owner = found[0] if found[0] != self.name else None
-                            if not asked.done():
-                                asked.set_exception(_OwnerChanged())
+    async def _ask_store_owner(self, asked: asyncio.Future[dict[str, Any]], live: LiveTable, owner: str) -> None:
+        try:
+            found = await asyncio.to_thread(self.store.owner, live.id)
+        except Exception:
+            return
+        finally:
+            self._store_asked.pop(asked, None)
+        if found is not None and found[0] not in (None, owner) and not asked.done():
+            live.owner = found[0] if found[0] != self.name else None
+            asked.set_exception(_OwnerChanged())
 
     async def _on_command(self, message: dict[str, Any]) -> None:
         """Owner: a command another process forwarded (an action, a seat taken...), answered on the bus."""
@@ -1053,6 +1065,7 @@ class TableManager:
             await live.follow_seats(message)
         elif kind == "owner":
             live.owner = str(message.get("owner"))
+            self._owner_moved(live)
             if message.get("seq") != live.seq:
                 await live.refresh()
             await self.share_presence(live)
@@ -1389,7 +1402,7 @@ class TableManager:
         self.seats_changed(live)
 
     async def close(self) -> None:
-        for task in (self._maintainer, self._renewer, self._ask_watcher):
+        for task in (self._maintainer, self._renewer):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
