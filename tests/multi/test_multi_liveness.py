@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from multi_helpers import Cluster, ClusterParty, Database
 from server_helpers import open_table
@@ -180,7 +181,12 @@ def test_a_watch_outlives_the_stores_lock_timeout_and_closes_at_once(database: D
         alive.keep()
         watch.watch(["p0"])
         assert _soon(lambda: len(_waiting_for_locks(database)) == 1)
-        time.sleep(2.5)
+        time.sleep(1.0)
+        # It sleeps while it waits: psycopg's own waiting woke it ten times a second.
+        (watcher,) = [t for t in threading.enumerate() if t.name == "rummoli-deathwatch"]
+        before = _wakeups(watcher)
+        time.sleep(1.5)
+        assert _wakeups(watcher) - before <= 1, "the waiting thread woke up while nothing happened"
         assert len(_waiting_for_locks(database)) == 1 and heard == [], "the watcher stopped waiting"
         started = time.monotonic()
         watch.close()
@@ -204,3 +210,9 @@ def _locks_held(database: Database) -> int:
     (count,) = database.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = "
                               "(SELECT oid FROM pg_database WHERE datname = current_database())")[0]
     return int(count)
+
+
+def _wakeups(thread: threading.Thread) -> int:
+    """How many times ``thread`` has gone to sleep and been woken (Linux: its voluntary context switches)."""
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    return int(status.split("voluntary_ctxt_switches:")[1].split()[0])

@@ -99,17 +99,27 @@ class DeathWatch:
             self._on_death(name)
 
 
+#: How long a watching thread sleeps at a time while its request waits (psycopg's own is a tenth of a second, so
+#: that a Ctrl-C is noticed: ten wake-ups a second per process watched, for nothing here, where the thread is
+#: woken by the answer or by :meth:`DeathWatch.close` cancelling the request).
+PATIENCE = 3600.0
+
+
 def connector(engine: Any) -> Callable[[], Any]:
     """How :class:`DeathWatch` opens its connections: to the store engine's PostgreSQL database, outside its
     pool (a waiting connection is held for as long as the other process lives), with no lock timeout (the
-    store's sessions give up waiting for a lock after two seconds; this one waits on purpose)."""
+    store's sessions give up waiting for a lock after two seconds; this one waits on purpose), sleeping
+    :data:`PATIENCE` seconds at a time while it waits."""
     import psycopg
+
+    class Patient(psycopg.Connection[Any]):
+        def wait(self, gen: Any, interval: float = PATIENCE, timeout: float | None = None) -> Any:
+            return super().wait(gen, interval=PATIENCE, timeout=timeout)
 
     args, params = engine.dialect.create_connect_args(engine.url)
     params = {key: value for key, value in params.items() if key != "context"}
 
     def connect() -> Any:
-        return psycopg.connect(*args, **params, autocommit=True,
-                               options="-c lock_timeout=0 -c statement_timeout=0")
+        return Patient.connect(*args, **params, autocommit=True, options="-c lock_timeout=0 -c statement_timeout=0")
 
     return connect
