@@ -198,8 +198,8 @@ class Liveness:
 
     Why: a lease shows a dead owner only when it runs out (up to a whole lease after the death). When a process
     dies, even by ``kill -9``, the kernel closes its sockets, PostgreSQL ends its sessions and drops their locks
-    at once; the other processes then see a table whose owner holds no lock and take it over at their next
-    look, a quarter of a second later (``Store.unowned`` and ``Store.claim`` with ``early``): once the database has
+    at once; the other processes, which wait for that lock (rummoli.server.deaths), then see a table whose owner
+    holds no lock and take it over at once (``Store.unowned`` and ``Store.claim`` with ``early``): once the database has
     run for a lease, since when it starts every lock is gone until each process takes its own again. Safety never
     depends on this: a process wrongly thought dead (a lost connection, a name whose hash another process
     shares) loses its tables to the fence, as with a lease that ran out, and writes nothing more.
