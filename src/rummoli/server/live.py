@@ -780,8 +780,12 @@ class TableManager:
             self.liveness = Liveness(self.store.engine, self.name)
             if self.store.engine.dialect.name == "postgresql":
                 loop = asyncio.get_running_loop()
-                self.deaths = DeathWatch(connector(self.store.engine), LIVENESS_KEY,
-                                         lambda _name: loop.call_soon_threadsafe(self._death.set))
+
+                def heard(_name: str) -> None:  # in a watching thread
+                    with contextlib.suppress(RuntimeError):  # the loop closed: this process is stopping
+                        loop.call_soon_threadsafe(self._death.set)
+
+                self.deaths = DeathWatch(connector(self.store.engine), LIVENESS_KEY, heard)
             self._renewer = asyncio.get_running_loop().create_task(self._renew_leases())
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain())
 
