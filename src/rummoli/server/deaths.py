@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -44,6 +45,7 @@ class DeathWatch:
     def __init__(self, connect: Callable[[], Any], key: int, on_death: Callable[[str], None]) -> None:
         self._connect, self._key, self._on_death = connect, key, on_death
         self._watching: dict[str, Any] = {}  # name -> its waiting connection (None while it is being opened)
+        self._threads: dict[str, threading.Thread] = {}
         self._lock = threading.Lock()
         self._closed = False
 
@@ -56,21 +58,28 @@ class DeathWatch:
                 if name in self._watching or len(self._watching) >= MOST_WATCHED:
                     continue
                 self._watching[name] = None
-                threading.Thread(target=self._wait, args=(name,), name="rummoli-deathwatch", daemon=True).start()
+                thread = threading.Thread(target=self._wait, args=(name,), name="rummoli-deathwatch", daemon=True)
+                self._threads[name] = thread
+                thread.start()
 
     @property
     def watched(self) -> set[str]:
         with self._lock:
             return set(self._watching)
 
-    def close(self) -> None:
-        """Stop watching: every waiting request is cancelled and its connection closed."""
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop watching: every waiting request is cancelled, and its thread has closed its connection by the
+        time this returns (waiting at most ``timeout`` seconds in all for a database that does not answer)."""
         with self._lock:
             self._closed = True
             waiting = [conn for conn in self._watching.values() if conn is not None]
+            threads = list(self._threads.values())
         for conn in waiting:
             with contextlib.suppress(Exception):
-                conn.cancel_safe(timeout=2.0)
+                conn.cancel_safe(timeout=timeout)
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def _wait(self, name: str) -> None:
         conn: Any = None
@@ -95,6 +104,7 @@ class DeathWatch:
                     conn.close()
             with self._lock:
                 self._watching.pop(name, None)
+                self._threads.pop(name, None)
         if granted and not self._closed:
             self._on_death(name)
 
