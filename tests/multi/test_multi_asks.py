@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -53,73 +54,70 @@ async def _follower(tmp_path: Path, database: Database, prefix: str) -> tuple[Ta
     return manager, live
 
 
-async def _close(manager: TableManager) -> None:
-    assert manager.bus is not None
-    await manager.bus.close()
-    await asyncio.to_thread(manager.writer.close)
-    manager.store.engine.dispose()
+def _with_follower(tmp_path: Path, database: Database, prefix: str,
+                   body: Callable[[TableManager, LiveTable], Awaitable[None]]) -> None:
+    """Run ``body`` with this process and its follower's copy of "t" (see _follower), then close them."""
+    async def run() -> None:
+        manager, live = await _follower(tmp_path, database, prefix)
+        try:
+            await body(manager, live)
+        finally:
+            assert manager.bus is not None
+            await manager.bus.close()
+            await asyncio.to_thread(manager.writer.close)
+            manager.store.engine.dispose()
+
+    asyncio.run(run())
 
 
 def test_an_action_sent_to_a_dead_owner_is_freed_when_the_store_names_another(tmp_path: Path, database: Database,
                                                                                prefix: str) -> None:
-    async def run() -> None:
-        manager, live = await _follower(tmp_path, database, prefix)
-        try:
-            asking = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
-            await asyncio.sleep(0.3)
-            assert not asking.done(), "the action stopped waiting though nothing changed"
-            # Another process took the table over; this one has heard nothing of it on the bus.
-            database.query("UPDATE tables SET owner = 'other', fence = 2 WHERE id = 't' RETURNING id")
-            started = time.monotonic()
-            with pytest.raises(_OwnerChanged):
-                await asyncio.wait_for(asking, 3.0)
-            assert time.monotonic() - started < 1.5, "the store was asked too late"
-            assert live.owner == "other", "the next try goes to the owner the store names"
-            assert manager._asking == {} and manager._store_asked == {}
-        finally:
-            await _close(manager)
+    async def body(manager: TableManager, live: LiveTable) -> None:
+        asking = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
+        await asyncio.sleep(0.3)
+        assert not asking.done(), "the action stopped waiting though nothing changed"
+        # Another process took the table over; this one has heard nothing of it on the bus.
+        database.query("UPDATE tables SET owner = 'other', fence = 2 WHERE id = 't' RETURNING id")
+        started = time.monotonic()
+        with pytest.raises(_OwnerChanged):
+            await asyncio.wait_for(asking, 3.0)
+        assert time.monotonic() - started < 1.5, "the store was asked too late"
+        assert live.owner == "other", "the next try goes to the owner the store names"
+        assert manager._asking == {} and manager._store_asked == {} and manager._checks == {}
 
-    asyncio.run(run())
+    _with_follower(tmp_path, database, prefix, body)
 
 
 def test_an_owner_announced_on_the_bus_frees_the_actions_at_once(tmp_path: Path, database: Database,
                                                                   prefix: str) -> None:
-    async def run() -> None:
-        manager, live = await _follower(tmp_path, database, prefix)
-        try:
-            asking = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
-            other = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
-            await asyncio.sleep(0.02)  # both sent; their own timers would look only at 0.25 s
-            waiting = list(manager._asking)
-            assert len(waiting) == 2 and not any(asked.done() for asked in waiting)
-            await manager._on_table({"kind": "owner", "table": "t", "owner": "other", "fence": 2, "seq": live.seq})
-            assert all(asked.done() for asked in waiting), "the announcement did not free the waiting actions"
-            for task in (asking, other):
-                with pytest.raises(_OwnerChanged):
-                    await asyncio.wait_for(task, 3.0)
-        finally:
-            await _close(manager)
+    async def body(manager: TableManager, live: LiveTable) -> None:
+        asking = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
+        other = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
+        await asyncio.sleep(0.02)  # both sent; their own timers would look only at 0.25 s
+        waiting = list(manager._asking)
+        assert len(waiting) == 2 and not any(asked.done() for asked in waiting)
+        await manager._on_table({"kind": "owner", "table": "t", "owner": "other", "fence": 2, "seq": live.seq})
+        assert all(asked.done() for asked in waiting), "the announcement did not free the waiting actions"
+        for task in (asking, other):
+            with pytest.raises(_OwnerChanged):
+                await asyncio.wait_for(task, 3.0)
 
-    asyncio.run(run())
+    _with_follower(tmp_path, database, prefix, body)
 
 
 def test_an_answered_action_leaves_nothing_behind(tmp_path: Path, database: Database, prefix: str) -> None:
     """The answer cancels the action's timer: nothing looks at it, nor at the store, afterwards."""
-    async def run() -> None:
-        manager, live = await _follower(tmp_path, database, prefix)
+    async def body(manager: TableManager, live: LiveTable) -> None:
         looked: list[object] = []
         real_check = manager._check_ask
         manager._check_ask = lambda asked: (looked.append(asked), real_check(asked))  # type: ignore[method-assign]
-        try:
-            asking = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
-            await asyncio.sleep(0.05)
-            (asked,) = manager._asking
-            asked.set_result({"kind": "answer", "result": {"ok": True}})  # as Bus._dispatch does with an answer
-            assert await asyncio.wait_for(asking, 1.0) == {"kind": "answer", "result": {"ok": True}}
-            await asyncio.sleep(0.6)
-            assert looked == [], "the timer of an answered action still ran"
-            assert manager._asking == {} and manager._store_asked == {}
-        finally:
-            await _close(manager)
+        asking = asyncio.create_task(manager._ask(live, "gone", "act", ACTION))
+        await asyncio.sleep(0.05)
+        (asked,) = manager._asking
+        asked.set_result({"kind": "answer", "result": {"ok": True}})  # as Bus._dispatch does with an answer
+        assert await asyncio.wait_for(asking, 1.0) == {"kind": "answer", "result": {"ok": True}}
+        await asyncio.sleep(0.6)
+        assert looked == [], "the timer of an answered action still ran"
+        assert manager._asking == {} and manager._store_asked == {} and manager._checks == {}
 
-    asyncio.run(run())
+    _with_follower(tmp_path, database, prefix, body)

@@ -71,6 +71,9 @@ def test_the_fast_path_stores_and_answers_as_the_store_does(database: Database) 
         assert line.renew("p1", ["ta"], 60.0) == set()
         assert line.seqs(["ta", "tb", "zz"]) == fast.seqs(["ta", "tb", "zz"]) == {"ta": 5, "tb": 0}
         assert line.renew("p0", [], 60.0) == set() and line.seqs([]) == {}
+        # the processes whose deaths matter: owners of tables not over, the asker left out
+        assert line.owners("p1") == fast.owners("p1") == slow.owners("p1") == {"p0"}
+        assert line.owners("p0") == fast.owners("p0") == set()
     finally:
         line.close()
         slow.close()
