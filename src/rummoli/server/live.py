@@ -759,7 +759,8 @@ class TableManager:
         self._answered: set[str] = set()
         # actions forwarded: the table, the owner asked, when
         self._asking: dict[asyncio.Future[dict[str, Any]], tuple[LiveTable, str, float]] = {}
-        # those of them whose table's owner is being looked up in the store (see _check_ask)
+        # their timers (see _check_ask), and those whose table's owner is being looked up in the store
+        self._checks: dict[asyncio.Future[dict[str, Any]], asyncio.TimerHandle] = {}
         self._store_asked: dict[asyncio.Future[dict[str, Any]], asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------------------------------- several processes
@@ -955,13 +956,18 @@ class TableManager:
                              timeout=max(5.0, self.settings.lease_seconds))
         if op == "act":
             self._asking[asked] = (live, owner, time.monotonic())
-            check = asyncio.get_running_loop().call_later(ASK_CHECK, self._check_ask, asked)
-            asked.add_done_callback(lambda _asked: check.cancel())
+            self._checks[asked] = asyncio.get_running_loop().call_later(ASK_CHECK, self._check_ask, asked)
+            asked.add_done_callback(self._answered_ask)
         try:
             return await asked
         finally:
             self._asking.pop(asked, None)
             asked.cancel()  # cancelled here: nobody waits any more (a no-op once answered)
+
+    def _answered_ask(self, asked: asyncio.Future[dict[str, Any]]) -> None:
+        check = self._checks.pop(asked, None)
+        if check is not None:
+            check.cancel()  # nothing looks at an action once it is answered (or given up)
 
     def _owner_moved(self, live: LiveTable) -> None:
         """The actions forwarded for ``live`` to an owner it no longer has stop waiting (sent again by
@@ -989,7 +995,7 @@ class TableManager:
         if asked.done():
             return
         loop = asyncio.get_running_loop()
-        loop.call_later(ASK_CHECK, self._check_ask, asked)
+        self._checks[asked] = loop.call_later(ASK_CHECK, self._check_ask, asked)
         if time.monotonic() - since > 2 * ASK_CHECK and asked not in self._store_asked:
             self._store_asked[asked] = loop.create_task(self._ask_store_owner(asked, live, owner))
 
