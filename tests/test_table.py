@@ -266,3 +266,19 @@ def test_a_restored_table_meets_the_same_shuffled_stock() -> None:
         assert_same(table, copy)
         flipped = table.hand.flips > 0
     assert flipped  # the stock ran out and was shuffled, and the copy met the same cards
+
+
+def test_a_choice_the_turn_timer_made_is_marked_for_every_seat_and_survives_a_restore() -> None:
+    t = Table("gin-rummy", [Seat("Ann"), Seat("Bob")], seed="timer", hands=1, dealer=1)
+    seat = t.to_act()[0]
+    before = t.seq
+    with pytest.raises(IllegalAction):  # an illegal default is refused before anything is told
+        t.act(seat, {"action": "discard", "card": "2c"}, seq=t.seq, timed_out=True)
+    assert t.seq == before and all(e[0] != "timeout" for e in t.journal)
+    legal = t.view(seat)["hand"]["legal_actions"][0]
+    t.act(seat, legal, seq=t.seq, timed_out=True)
+    for reader in (0, 1, None):
+        marks = [e for e in t.events_since(before, reader) if e["type"] == "timeout"]
+        assert [m["seat"] for m in marks] == [seat]
+    again = Table.restore(t.snapshot())
+    assert again.events_since(0, 0) == t.events_since(0, 0)

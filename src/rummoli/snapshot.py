@@ -73,6 +73,8 @@ def replay_journal(table: Table, entries: list[Any]) -> None:
             elif kind == "forced":
                 if not table.step():
                     raise MalformedInput("snapshot: a forced step with nothing forced")
+            elif kind == "timeout":
+                table._timed_out(entry[1])
             elif kind == "bot":
                 table._seat_bot(entry[1], entry[2], entry[3])
             elif kind == "end":

@@ -231,9 +231,12 @@ class Table:
             raise MalformedInput(f"no seat {str(seat)[:80]!r} at this table (seats 0 to {len(self.seats) - 1})")
         return seat
 
-    def act(self, seat: int, action: object, seq: int | None = None) -> list[dict[str, Any]]:
+    def act(self, seat: int, action: object, seq: int | None = None, *, timed_out: bool = False) -> list[dict[str, Any]]:
         """A person's action for evening ``seat`` (an R-NOTE-3 object).  With ``seq``, the action is
-        refused as stale unless the table is still where the sender saw it.  Nothing changes on error."""
+        refused as stale unless the table is still where the sender saw it.  Nothing changes on error.
+
+        ``timed_out``: the turn timer made this choice for the seat (a safe default); a public ``timeout``
+        event says so just before the action, so every seat's log marks it."""
         seat = self._seat(seat)
         if seq is not None and _whole(seq, "seq") != self.seq:
             raise StaleAction(seq, self.seq)
@@ -247,14 +250,24 @@ class Table:
             raise IllegalAction("R-ANTE-1", f"seat {seat} is not in this hand")
         if self.forced_due():
             raise IllegalAction("R-PLAY-3", "a forced play is being made")
+        if timed_out:
+            self.hand.verify(self._parse(seat, action))  # refused before the timeout is told: nothing changes
+            self._timed_out(seat)
         return self._apply(seat, action)
 
-    def _apply(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+    def _timed_out(self, seat: int) -> None:
+        self.journal.append(["timeout", seat])
+        self._public({"type": "timeout", "seat": seat})
+
+    def _parse(self, seat: int, action: dict[str, Any]) -> Any:
         hand_seat = self.hand_seats.index(seat)
         given = action.get("seat", hand_seat)
         if given != hand_seat or isinstance(given, bool):
             raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {str(given)[:80]}")
-        parsed = self._read_action({**action, "seat": hand_seat})
+        return self._read_action({**action, "seat": hand_seat})
+
+    def _apply(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        parsed = self._parse(seat, action)
         events: list[dict[str, Any]] = self.hand.apply(parsed)
         self.journal.append(["act", seat, parsed.to_json()])
         self._after_move()
