@@ -51,7 +51,7 @@ def check_seq(seq: object) -> int:
 class Stream:
     """The state marks of a hand and its events as read so far (a hand's ``_events``; a clone starts afresh)."""
 
-    __slots__ = ("at", "legal_at", "legal_made", "mine", "public", "rendered", "state", "states")
+    __slots__ = ("at", "legal_at", "legal_made", "mine", "public", "rendered", "speaker", "state", "states")
 
     def __init__(self) -> None:
         self.at = -1  # the entry the latest mark rides on (the log's length when it was taken)
@@ -62,6 +62,7 @@ class Stream:
         self.rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
         self.legal_at = -1  # the mark whose legal actions legal_made holds
         self.legal_made: dict[int, list[dict[str, Any]]] = {}
+        self.speaker: Any = None  # the hand's words (its engine's Speaker), made at the first event read
 
     def __getstate__(self) -> tuple[int, Any, dict[int, Any]]:
         """A pickle holds the marks only: the rest is what reads made, and reads make it again."""

@@ -45,6 +45,7 @@ from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction
 from rummoli.evening import RummyEvening, StopsEvening, amount
 from rummoli.records import EVENING_FORMAT, game_of
+from rummoli.wording import said, sentence
 
 SNAPSHOT_FORMAT = "rummoli-table/1"
 MAX_SEATS = 8
@@ -133,6 +134,7 @@ class Table:
         self.journal: list[list[Any]] = []
         self.records: list[dict[str, Any]] = []
         self.settlement: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []  # each finished hand's result, in evening seats
         self.ledger: list[dict[str, Any]] = []  # hands and the evening's own moves between them, in order
         self._ledger_seen = 0
         self.hand: Any = None
@@ -168,7 +170,9 @@ class Table:
     def _seat_bot(self, seat: int, level: str | None, seed: int | str) -> None:
         self.journal.append(["bot", seat, level, seed])
         self.bots[seat] = self._new_bot(seat, level, seed)
-        self._public({"type": "seat", "seat": seat, "bot": level})
+        name = self.names[seat]
+        text = f"A computer player ({level}) plays for {name}." if level else f"{name} is back at the table."
+        self._public({"type": "seat", "seat": seat, "bot": level, "text": text})
 
     def level(self, seat: int) -> str | None:
         """The level of the bot playing ``seat``, or ``None`` when a person plays it."""
@@ -231,7 +235,8 @@ class Table:
             raise MalformedInput(f"no seat {str(seat)[:80]!r} at this table (seats 0 to {len(self.seats) - 1})")
         return seat
 
-    def act(self, seat: int, action: object, seq: int | None = None, *, timed_out: bool = False) -> list[dict[str, Any]]:
+    def act(self, seat: int, action: object, seq: int | None = None, *,
+            timed_out: bool = False) -> list[dict[str, Any]]:
         """A person's action for evening ``seat`` (an R-NOTE-3 object).  With ``seq``, the action is
         refused as stale unless the table is still where the sender saw it.  Nothing changes on error.
 
@@ -257,7 +262,8 @@ class Table:
 
     def _timed_out(self, seat: int) -> None:
         self.journal.append(["timeout", seat])
-        self._public({"type": "timeout", "seat": seat})
+        text = sentence(said(self.names[seat], "runs out of time: the safe choice is made for them"))
+        self._public({"type": "timeout", "seat": seat, "text": text})
 
     def _parse(self, seat: int, action: dict[str, Any]) -> Any:
         hand_seat = self.hand_seats.index(seat)
@@ -332,7 +338,8 @@ class Table:
         self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
         self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
-                      "dealer": seats[hand.dealer]})
+                      "dealer": seats[hand.dealer],
+                      "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}."})
         self._hands.append({"hand": hand, "seats": list(seats), "deck": cards, "finished": False})
         self._blocks.append((self.seq, "hand", (len(self._hands) - 1, 0)))
         self._after_move()  # a hand can end before anyone decides (every stop forced)
@@ -342,6 +349,9 @@ class Table:
         entry["finished"] = True
         hand = self.hand
         show_hand_over(hand, [self.bots[s] for s in self.hand_seats])
+        result = in_evening_seats(hand.result(), self.hand_seats)
+        result["hand_no"] = self.hand_no
+        self.results.append(result)
         record = self.evening.finish(hand)
         self.records.append(record)
         self.ledger.append({"type": "hand", "hand_no": self.hand_no})
@@ -349,7 +359,8 @@ class Table:
         if self.store is not None and not self._replaying:
             self.store.save(self.hand_no, record)
         self._public({"type": "hand_over", "hand_no": self.hand_no, "chips": self.chips(),
-                      "standings": self.standings()})
+                      "standings": self.standings(), "result": result,
+                      "text": f"Hand {self.hand_no} is over. {result['headline']}"})
         if self.evening.over:
             self._close()
 
@@ -374,7 +385,13 @@ class Table:
             decks = self._settle_decks or [self._deck(-k) for k in range(1, len(self.evening.pots(None)) + 2)]
             self.journal.append(["settle", [[str(c) for c in d] for d in decks]])
             self.settlement = self.evening.settle(decks)
-        self._public({"type": "evening_over", "standings": self.standings(), "settlement": self.settlement})
+        standings = self.standings()
+        best = [row["name"] for row in standings if row["winner"]]
+        unit = "chips" if self.game == "stops" else "points"
+        text = (f"The evening is over: {' and '.join(best)} "
+                f"{'wins' if len(best) == 1 else 'share the win'} with {standings[0]['chips']} {unit}.")
+        self._public({"type": "evening_over", "standings": standings, "settlement": self.settlement,
+                      "bonuses": self.bonuses(), "text": text})
 
     # ---------------------------------------------------------------------------------- reading
     def to_act(self) -> list[int]:
@@ -407,10 +424,7 @@ class Table:
         """What evening ``seat`` may know now (``None``: a spectator), JSON-ready."""
         if seat is not None:
             seat = self._seat(seat)
-        hand_view = None
-        if self.hand is not None:
-            hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
-            hand_view = self.hand.view(hand_seat)
+        hand_view = self.hand_view(seat)
         seated = self.evening.seated()
         chips = self.chips()
         return {
@@ -430,8 +444,29 @@ class Table:
             "hand_over": self.hand_over,
             "over": self.over,
             "standings": self.standings(),
+            "result": self.results[-1] if self.hand_over and self.results else None,
             "settlement": self.settlement,
+            "bonuses": self.bonuses() if self.over else [],
         }
+
+    def hand_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The hand in play as evening ``seat`` (``None``: a spectator) is shown it at the table: its view, with
+        what a person is told beside it (the prompt, their best five or their melds and deadwood)."""
+        if self.hand is None:
+            return None
+        hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        view: dict[str, Any] = self.hand.view(hand_seat, guide=True)
+        return view
+
+    def bonuses(self) -> list[dict[str, Any]]:
+        """Points the evening adds at its end, beyond its hands (Gin's game and box bonuses, R-GIN-7)."""
+        out = []
+        for entry in self.ledger:
+            if entry["type"] == "bonus":
+                seat = self.names.index(entry["player"])
+                out.append({"seat": seat, "points": entry["points"], "why": entry["reason"],
+                            "text": bonus_text(self.names[seat], entry["points"], entry["reason"])})
+        return out
 
     # ---------------------------------------------------------------------------------- events
     @property
@@ -531,6 +566,36 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self.game} {len(self.seats)} seats, hand {self.hand_no}, seq {self.seq}>"
+
+
+#: The keys of a result that name a seat (a hand's seat, to be read as the evening's).
+_SEAT_KEYS = frozenset({"seat", "winner", "knocker", "from", "to"})
+
+
+def in_evening_seats(value: Any, seats: Sequence[int]) -> Any:
+    """A hand's result with every seat it names (``seat``, ``winner``, ``knocker``, ``from``, ``to``) turned
+    from the hand's numbering into the evening's.
+
+    >>> in_evening_seats({"winner": 1, "pots_won": [{"seat": 0, "amount": 3}], "from": None}, [0, 2])
+    {'winner': 2, 'pots_won': [{'seat': 0, 'amount': 3}], 'from': None}
+    """
+    if isinstance(value, dict):
+        return {k: seats[v] if k in _SEAT_KEYS and type(v) is int else in_evening_seats(v, seats)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [in_evening_seats(v, seats) for v in value]
+    return value
+
+
+def bonus_text(name: str, points: int, reason: str) -> str:
+    """A bonus the evening adds at its end, in words.
+
+    >>> bonus_text("Ann", 100, "game")
+    'Ann scores 100 for winning the game.'
+    """
+    from rummoli.rummy.words import Speaker
+
+    return sentence(Speaker([name], "gin").score_text({"seat": 0, "points": points, "reason": reason}))
 
 
 def _derived(text: str) -> int:

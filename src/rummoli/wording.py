@@ -1,11 +1,22 @@
-"""Words about a seat, in the second person for the player who sits at the terminal or reads their own record.
+"""The small words every game's sentences share: a seat and its verb, a card, some chips.
 
-The terminal table names its human seat "You", and the hand records it saves keep that name, so every line
-that starts with a seat's name goes through :func:`said` (the game log, the end of a hand, the summary of
-``rummoli replay --summary``).
+Every sentence a player reads about the game (the log of events, the prompt that says what happens now, a
+hand's result) is made in Python, once, by the game's own ``words`` module (:mod:`rummoli.stops.words`,
+:mod:`rummoli.rummy.words`); the terminal, ``rummoli replay --summary`` and the web page show those
+sentences as they are.  This module holds what both families' words need.
+
+The terminal table names its human seat "You", and the hand records it saves keep that name, so every
+sentence that starts with a seat's name goes through :func:`said`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rummoli.cards import RANK_NAMES, SUIT_SYMBOLS, Card
+
+#: The suit symbols and the letters the terminal's ``--ascii`` mode writes instead.
+_ASCII = str.maketrans({symbol: letter for symbol, letter in zip(SUIT_SYMBOLS, "shdc", strict=True)})
 
 
 def said(who: str, verb: str) -> str:
@@ -17,12 +28,70 @@ def said(who: str, verb: str) -> str:
     if who != "You":
         return f"{who} {verb}"
     first, _, rest = verb.partition(" ")
-    irregular = {"is": "are", "has": "have", "goes": "go", "did": "did"}
+    irregular = {"is": "are", "has": "have", "goes": "go", "did": "did", "runs": "run"}
     if first in irregular:
         first = irregular[first]
     elif first.endswith(("sses", "shes", "ches", "xes")):
         first = first[:-2]
     elif first.endswith("s"):
         first = first[:-1]
-    rest = rest.replace("their", "your")
+    rest = rest.replace("their", "your").replace(" them", " you")
     return f"You {first}" + (f" {rest}" if rest else "")
+
+
+def card_word(card: str) -> str:
+    """A card as a sentence writes it: rank then suit symbol, ten as ``10``.
+
+    >>> card_word("Td"), card_word("As")
+    ('10♦', 'A♠')
+    """
+    c = Card.parse(card)
+    return RANK_NAMES[c.rank] + SUIT_SYMBOLS[c.suit]
+
+
+def cards_word(cards: Iterable[str]) -> str:
+    """Cards in a sentence, in the order given.
+
+    >>> cards_word(["5h", "6h", "7h"])
+    '5♥ 6♥ 7♥'
+    """
+    return " ".join(card_word(c) for c in cards)
+
+
+def chips(n: int | str) -> str:
+    """``1 chip``, ``4 chips`` (and an exact share such as ``101/3 chips``).
+
+    >>> chips(1), chips(0), chips("7/2")
+    ('1 chip', '0 chips', '7/2 chips')
+    """
+    return f"{n} chip" + ("" if n == 1 else "s")
+
+
+def points(n: int) -> str:
+    """Points, one or many.
+
+    >>> points(1), points(-4)
+    ('1 point', '-4 points')
+    """
+    return f"{n} point" + ("" if abs(n) == 1 else "s")
+
+
+def ascii_text(text: str) -> str:
+    """A sentence for a terminal without suit symbols: ``10♦`` becomes ``10d``.
+
+    >>> ascii_text("Ann leads 2♣")
+    'Ann leads 2c'
+    """
+    return text.translate(_ASCII)
+
+
+def sentence(text: str) -> str:
+    """A clause as a sentence: a capital first letter and a full stop (unless it ends in ! or ?).
+
+    >>> sentence("the hand stalls"), sentence("Gin!")
+    ('The hand stalls.', 'Gin!')
+    """
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

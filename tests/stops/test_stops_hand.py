@@ -246,7 +246,7 @@ def test_R_VIEW_1_a_forced_choice_does_not_tell_the_table_why_it_was_forced() ->
     assert {"seat": 0, "action": "keep", "forced": True} in h.view(0, history=True)["actions"]
     for seat in (None, 1, 2, 3):
         assert {"seat": 0, "action": "keep", "forced": False} in h.view(seat, history=True)["actions"]
-        events = [{k: v for k, v in e.items() if k not in ("seq", "state")} for e in h.events_since(0, seat)]
+        events = [{k: v for k, v in e.items() if k not in ("seq", "state", "text")} for e in h.events_since(0, seat)]
         assert {"type": "action", "seat": 0, "action": "keep", "forced": False} in events
     for seat in (None, 0, 2):
         assert {**lead, "forced": False} in h.view(seat, history=True)["actions"]

@@ -585,10 +585,20 @@ class RummyHand:
         """The actions so far, as R-NOTE-3 objects (forced ones marked, pile draws naming the card)."""
         return [self._render(e) for e in self.log]
 
-    def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``.
-        ``history=True`` adds the public history a bot replays (see :func:`rummoli.rummy.views.view`)."""
-        return rummy_views.view(self, seat, history)
+        ``history=True`` adds the public history a bot replays (see :func:`rummoli.rummy.views.view`);
+        ``guide=True`` what a person at the table is shown beside it: the ``prompt``, their hand
+        ``arranged`` into melds and deadwood, and what each legal knock would keep (``knocks``)."""
+        return rummy_views.view(self, seat, history, guide)
+
+    def result(self) -> dict[str, Any] | None:
+        """What the finished hand came to (:func:`rummoli.rummy.result.hand_result`); None while in play."""
+        if self.phase != OVER:
+            return None
+        from rummoli.rummy.result import hand_result
+
+        return hand_result(self)
 
     def record(self) -> dict[str, Any]:
         """The R-NOTE-2 hand record: deal plus decisions (forced draws omitted)."""

@@ -16,9 +16,13 @@ from rummoli import streams
 from rummoli.cards import CARDS, SUIT_BITS, Card
 from rummoli.records import FORMAT
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
+from rummoli.rummy.words import Speaker, prompt
 
 if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
+
+#: Move codes of :mod:`rummoli.rummy.hand` that the words need (that module imports this one).
+_DRAW_DISCARD, _LAYOFF, _PASS = 1, 3, 6
 
 
 def meld_cards(mask: int) -> list[Card]:
@@ -54,7 +58,7 @@ def _flips(hand: RummyHand) -> list[int]:
     return flips
 
 
-def view(hand: RummyHand, seat: int | None, history: bool = False) -> dict[str, Any]:
+def view(hand: RummyHand, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (``None`` for a spectator): the hand's state, costing what is new.
 
     ``history=True`` adds what a bot replays: the public ``history`` of actions (forced moves marked as
@@ -95,7 +99,31 @@ def view(hand: RummyHand, seat: int | None, history: bool = False) -> dict[str, 
         if reader is not None:
             out["drawn"] = [[i, str(CARDS[c])] for i, c in hand.stock_draws if hand.log[i][0] == reader]
         out["events"] = events_since(hand, 0, reader)
+    if guide:
+        _guide(hand, out, reader)
     return out
+
+
+def _guide(hand: RummyHand, out: dict[str, Any], reader: int | None) -> None:
+    """What a person at the table is shown beside the view: their hand ``arranged`` into the melds that leave
+    the least deadwood (with the deadwood's ``count``), the deadwood each legal ``knock`` would keep, and the
+    ``prompt`` (what happens now, in words)."""
+    count = None
+    if reader is not None and out["phase"] != "over":
+        table = hand.melds_table
+        mask = hand.hands[reader]
+        melded, melds = table.best_arrangement(mask)
+        used = 0
+        for meld in melds:
+            used |= meld
+        count = table.card_value(mask) - melded
+        out["arranged"] = {"melds": [[str(c) for c in meld_cards(m)] for m in melds], "deadwood": _names(mask & ~used),
+                           "count": count}
+        knocks = {a["card"]: table.deadwood(mask & ~Card.parse(a["card"]).bit)
+                  for a in out["legal_actions"] if a["action"] == "knock"}
+        if knocks:
+            out["knocks"] = knocks
+    out["prompt"] = prompt(out, count if hand.rules.style in ("knock", "gin") else None)
 
 
 _BUILTINS: dict[str, Ruleset] = {}  # the built-in rulesets by name, loaded once
@@ -239,7 +267,28 @@ def _render_public(hand: RummyHand, k: int) -> tuple[dict[str, Any], Any]:
                 actor = event[0]
         else:
             out = dict(event)
+        _say(hand, out, k)
     return streams.finish_public(hand._events, k, out, actor)
+
+
+def _say(hand: RummyHand, event: dict[str, Any], k: int) -> None:
+    """Put the event's sentence (rummoli.rummy.words) into it as ``text``, with what it needs to know: whether
+    an action answers Gin's upcard offer, and whose meld a lay-off goes on."""
+    stream = hand._events
+    if stream.speaker is None:
+        stream.speaker = Speaker(hand.players, hand.rules.style)
+    upcard, owner = False, None
+    entry = hand.events_log[k - 1] if k > 0 else None
+    if isinstance(entry, tuple):
+        index = hand._action_at[k - 1]
+        code = entry[1]
+        upcard = hand.rules.style == "gin" and code in (_DRAW_DISCARD, _PASS) and (
+            index == 0 or (index == 1 and hand.log[0][1] == _PASS))
+        if code == _LAYOFF and 0 <= entry[3] < len(hand.owners):
+            owner = hand.owners[entry[3]]
+    text = stream.speaker.line(event, upcard, owner)
+    if text:
+        event["text"] = text
 
 
 def _render_private(hand: RummyHand, k: int, reader: int) -> dict[str, Any]:
@@ -254,6 +303,7 @@ def _render_private(hand: RummyHand, k: int, reader: int) -> dict[str, Any]:
         event = hand.events_log[k - 1]
         if isinstance(event, tuple) and event[0] == reader:
             out.update(render_action(hand, event, hand._action_at[k - 1], reader))
+            _say(hand, out, k)
     return streams.finish_private(hand._events, k, out, reader, lambda moves, seat: _legal_json(hand, moves, seat))
 
 
@@ -308,7 +358,7 @@ def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) ->
     elif kind == "show":
         view["shown"] = [list(h) for h in ev["hands"]]
     elif kind == "end":
-        view["outcome"] = {key: value for key, value in ev.items() if key not in ("type", "seq", "state")}
+        view["outcome"] = {key: value for key, value in ev.items() if key not in ("type", "seq", "state", "text")}
     return hand
 
 

@@ -20,11 +20,7 @@ def seat_view(table: Any, base: dict[str, Any], seat: int | None) -> dict[str, A
     """``table.view(seat)`` made from ``base``, the table's spectator view in the same state."""
     if seat is None:
         return base
-    hand_view = None
-    if table.hand is not None:
-        hand_seat = table.hand_seats.index(seat) if seat in table.hand_seats else None
-        hand_view = table.hand.view(hand_seat)
-    return {**base, "you": seat, "hand": hand_view}
+    return {**base, "you": seat, "hand": table.hand_view(seat)}
 
 
 class Updates:

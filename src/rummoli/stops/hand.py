@@ -558,10 +558,20 @@ class Hand(Bidding, Play):
         each with its number ``"seq"``; :func:`rummoli.stops.report.rebuild` makes the view from them."""
         return report.events_since(self, seq, seat)
 
-    def view(self, seat: int | None, history: bool = False) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
         """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``.
-        ``history=True`` adds the seat's ``events`` and ``actions`` (for bots and narrators)."""
-        return report.view(self, seat, history)
+        ``history=True`` adds the seat's ``events`` and ``actions`` (for bots and narrators); ``guide=True``
+        what a person at the table is shown beside it: the ``prompt`` (what happens now, in words) and,
+        while the poker pot is still to be played for, the seat's ``best_five``."""
+        return report.view(self, seat, history, guide)
+
+    def result(self) -> dict[str, Any] | None:
+        """What the finished hand came to (:func:`rummoli.stops.result.hand_result`); None while in play."""
+        if self.phase != OVER:
+            return None
+        from rummoli.stops.result import hand_result
+
+        return hand_result(self)
 
     def phase_state(self) -> dict[str, Any]:
         """The public state of the phase in progress: the auction's bid, the betting round, the run."""

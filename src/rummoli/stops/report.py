@@ -17,6 +17,7 @@ from rummoli.cards import CARDS, NAMES, Card, mask_of, names_of
 from rummoli.stops.actions import KINDS
 from rummoli.stops.base import OVER, Option
 from rummoli.stops.bidding import shown_five
+from rummoli.stops.words import Speaker, best_five, poker_ahead, prompt
 
 if TYPE_CHECKING:
     from rummoli.stops.hand import Hand
@@ -120,7 +121,7 @@ def played_json(hand: Hand) -> list[dict[str, Any]]:
     return played
 
 
-def view(hand: Hand, seat: int | None, history: bool = False) -> dict[str, Any]:
+def view(hand: Hand, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
     """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, costing what is new.
 
     The view holds the hand's state, not its history: ``history=True`` adds the seat's ``events``
@@ -151,8 +152,12 @@ def view(hand: Hand, seat: int | None, history: bool = False) -> dict[str, Any]:
     if history:
         events = events_since(hand, 0, reader)
         out["events"] = events
-        out["actions"] = [{k: v for k, v in e.items() if k not in ("type", "seq", "state")}
+        out["actions"] = [{k: v for k, v in e.items() if k not in ("type", "seq", "state", "text")}
                           for e in events if e["type"] == "action"]
+    if guide:
+        out["prompt"] = prompt(out)
+        if out["hand"] and poker_ahead(out):
+            out["best_five"] = best_five(out["hand"])
     return out
 
 
@@ -244,7 +249,18 @@ def _render_public(hand: Hand, k: int) -> tuple[dict[str, Any], Any]:
             out = render(hand, (e,), None)[0]
             if tag == "swap":
                 actor = e[1]
+        _say(hand, out, hand._events.public[k - 1] if k > 0 else None)
     return streams.finish_public(hand._events, k, out, actor)
+
+
+def _say(hand: Hand, event: dict[str, Any], previous: dict[str, Any] | None) -> None:
+    """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line."""
+    stream = hand._events
+    if stream.speaker is None:
+        stream.speaker = Speaker.of(hand)
+    text = stream.speaker.line(event, previous)
+    if text:
+        event["text"] = text
 
 
 def _render_private(hand: Hand, k: int, reader: int) -> dict[str, Any]:
@@ -260,6 +276,7 @@ def _render_private(hand: Hand, k: int, reader: int) -> dict[str, Any]:
         tag = e[0]
         if tag == "act" and e[1] == reader and e[5]:
             out["forced"] = True
+            _say(hand, out, None)
         elif tag == "swap" and e[1] == reader:
             out["hand"] = names_of(hand.hands[reader] | _played_since_swap(hand, reader))
             out["given_up"] = names_of(hand.given_up)

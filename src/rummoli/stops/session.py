@@ -244,8 +244,7 @@ class Session:
         seats = self.players_left
         if len(seats) == 1:  # nobody to play against: the last player takes the pot
             self.chips[seats[0]] += amount
-            self.settlement.append({"pot": pot, "amount": amount, "shown": {},
-                                    "paid": {self.names[seats[0]]: amount}})
+            self._settled(pot, amount, "alone", {seats[0]: amount}, {}, set(seats))
             return
         position = seats.index(self.dealer) if self.dealer in seats else 0
         if deck is None:
@@ -257,14 +256,21 @@ class Session:
         order = [(position + 1 + k) % len(seats) for k in range(len(seats))]
         tied = [i for i in order if values[i] == best]
         share, odd = divmod(amount, len(tied))
-        shown = {self.names[seats[i]]: [str(c) for c in HandValue(values[i], sum(c.bit for c in hands[i])).cards]
+        shown = {seats[i]: [str(c) for c in HandValue(values[i], sum(c.bit for c in hands[i])).cards]
                  for i in range(len(seats))}
-        paid: dict[str, int] = {}
+        paid: dict[int, int | Fraction] = {}
         for k, i in enumerate(tied):
             gain = share + (odd if k == 0 else 0)  # the odd chips: the tied player nearest dealer's left
             self.chips[seats[i]] += gain
-            paid[self.names[seats[i]]] = gain
-        self.settlement.append({"pot": pot, "amount": amount, "shown": shown, "paid": paid})
+            paid[seats[i]] = gain
+        self._settled(pot, amount, "showdown", paid, shown, {seats[i] for i in tied})
+
+    def _settled(self, pot: str, amount: int, how: str, paid: dict[int, int | Fraction],
+                 shown: dict[int, list[str]], won: set[int]) -> None:
+        """Keep one share-out of the settlement: by seat (and, as records have always had them, by name)."""
+        from rummoli.stops.result import settlement_entry
+
+        self.settlement.append(settlement_entry(self.rules, self.names, pot, amount, how, paid, shown, won))
 
     def settle(self, seed: int | str | None = None,
                decks: Sequence[Sequence[Card]] | None = None) -> list[dict[str, Any]]:
@@ -282,8 +288,8 @@ class Session:
             share = Fraction(total, len(seats))
             for seat in seats:
                 self.chips[seat] += share
-            self.settlement.append({"pot": "all", "amount": total,
-                                    "paid": {self.names[s]: str(share) for s in seats}})
+            if total:
+                self._settled("all", total, "share", dict.fromkeys(seats, share), {}, set())
         elif self.rules.settle == "poker_showdown":
             if total:
                 self._showdown(total, rng, "all", supplied.pop(0) if supplied else None)

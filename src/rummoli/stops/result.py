@@ -1,0 +1,165 @@
+"""What a finished stops hand came to, made once from the hand itself (never re-derived by a client).
+
+:func:`hand_result` reads the hand's log and gives every client the same answer: each pot won (by whom,
+how many chips and why), every other payment, the showdown's fives with their names, what stays on the
+board, each seat's net change for the hand, and the whole of it in sentences.  It holds nothing hidden:
+only what the hand's events already made public.  Seats are the hand's; the table maps them to its own.
+
+>>> from rummoli.stops.replay import hand_from_record
+>>> from rummoli.dealing import deal_with_widow
+>>> from rummoli.cards import shuffled_deck
+>>> from rummoli.stops.hand import Hand
+>>> hands, widow = deal_with_widow(shuffled_deck(3), 3, dealer=0)
+>>> h = Hand("michigan", ["Ann", "Bob", "Cy"], [50] * 3, {}, 0, hands, widow)
+>>> import random
+>>> while not h.over:
+...     h.random_step(random.Random(1))
+>>> r = hand_result(h)
+>>> sum(c["change"] for c in r["changes"]) + sum(r["board"].values()) - sum(h.start_pots) == 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rummoli.cards import names_of
+from rummoli.stops.words import Speaker, five_name, pot_label
+from rummoli.wording import cards_word, chips, said, sentence
+
+if TYPE_CHECKING:
+    from rummoli.stops.hand import Hand
+    from rummoli.stops.ruleset import Ruleset
+
+#: Why a pot paid, by the reason its chips moved (combos are told apart from single cards by the pot).
+_WHY = {"pay_card": "card", "on_hold": "held", "poker": "poker", "centre": "out"}
+
+
+def _seat(party: str) -> int | None:
+    kind, _, key = party.partition(":")
+    return int(key) if kind == "seat" else None
+
+
+def _pot(party: str) -> str | None:
+    kind, _, key = party.partition(":")
+    return key if kind == "pot" else None
+
+
+def hand_result(hand: Hand) -> dict[str, Any]:
+    """The result of a finished hand (see the module's docstring); hand-level seats."""
+    speak = Speaker.of(hand)
+    board = {p.id: p for p in hand.rules.board.pots}
+    won: dict[tuple[str, int], dict[str, Any]] = {}
+    payments: list[dict[str, Any]] = []
+    folded_to = len(hand.poker_winners) == 1 and not hand.showdown
+    for event in hand.events():
+        if event["type"] != "chips" or event["reason"] in ("ante", "bet"):
+            continue
+        pot, seat, amount, reason = _pot(event["from"]), _seat(event["to"]), event["amount"], event["reason"]
+        if pot is not None and seat is not None:
+            why = _WHY.get(reason, reason)
+            if why == "card" and board[pot].kind == "combo":
+                why = "combo"
+            entry = won.setdefault((pot, seat), {"pot": pot, "name": board[pot].name, "seat": seat, "amount": 0,
+                                                "why": why})
+            entry["amount"] += amount
+        else:
+            payments.append({"from": _seat(event["from"]), "to": seat, "pot": _pot(event["to"]), "amount": amount,
+                             "why": reason, "text": speak.line(event) or ""})
+    shown = hand.showdown
+    winners = set(hand.poker_winners)
+    showdown = [{"seat": s, "cards": names_of(m), "name": five_name(names_of(m)), "won": s in winners}
+                for s, m in sorted(shown.items())]
+    pots_won = list(won.values())
+    for entry in pots_won:
+        entry["text"] = _win_text(speak, entry, folded_to)
+    changes = [{"seat": s, "name": hand.names[s], "before": hand.start_chips[s], "after": hand.chips[s],
+                "change": hand.chips[s] - hand.start_chips[s]} for s in range(hand.n)]
+    board_left = hand.pot_balances()
+    winner = None if hand.winner < 0 else hand.winner
+    result: dict[str, Any] = {
+        "game": "stops",
+        "reason": "out" if winner is not None else "stall",
+        "outcome": "out" if winner is not None else "stall",
+        "winner": winner,
+        "headline": _headline(speak, winner, pots_won, board),
+        "pots_won": pots_won,
+        "payments": payments,
+        "showdown": showdown,
+        "board": board_left,
+        "changes": changes,
+    }
+    result["lines"] = _lines(speak, result, board)
+    return result
+
+
+def _win_text(speak: Speaker, entry: dict[str, Any], folded_to: bool) -> str:
+    who, pot, amount, why = speak.who(entry["seat"]), pot_label(entry["name"]), entry["amount"], entry["why"]
+    how = {
+        "card": "for laying its card",
+        "combo": "for laying its cards one after another",
+        "held": "for holding its cards",
+        "poker": "as everyone else folded" if folded_to else "with the best poker hand",
+        "out": "for going out first",
+    }.get(why, f"({why})")
+    return sentence(said(who, f"wins {pot}: {chips(amount)}, {how}"))
+
+
+def _headline(speak: Speaker, winner: int | None, pots_won: list[dict[str, Any]], board: dict[str, Any]) -> str:
+    if winner is None:
+        return "Nobody could lead: the hand stalled, and its chips stay on the board."
+    centre = next((w for w in pots_won if w["why"] == "out"), None)
+    took = f" and takes {pot_label(centre['name'])}: {chips(centre['amount'])}" if centre else ""
+    return sentence(said(speak.who(winner), f"goes out first{took}"))
+
+
+def _lines(speak: Speaker, result: dict[str, Any], board: dict[str, Any]) -> list[str]:
+    """The result in sentences, in the order a player tells it."""
+    lines = [result["headline"]]
+    for shown in result["showdown"]:
+        mark = " (wins)" if shown["won"] else ""
+        lines.append(f"{speak.who(shown['seat'])} shows {cards_word(shown['cards'])}: {shown['name'].lower()}{mark}.")
+    lines += [w["text"] for w in result["pots_won"]]
+    lines += [p["text"] for p in result["payments"] if p["text"]]
+    left = [f"{pot_label(board[p].name)} {n}" for p, n in result["board"].items() if n]
+    lines.append("Staying on the board: " + ", ".join(left) + "." if left else "Nothing stays on the board.")
+    lines.append("Chips: " + ", ".join(f"{c['name']} {c['before']} → {c['after']} ({c['change']:+d})"
+                                       for c in result["changes"]) + ".")
+    return lines
+
+
+def exact(value: int | Fraction) -> int | str:
+    """A number of chips as JSON: a whole number, or an exact share as text (``"101/3"``, R-CHIP-1).
+
+    >>> exact(Fraction(6, 3)), exact(Fraction(7, 2)), exact(4)
+    (2, '7/2', 4)
+    """
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else str(value)
+    return value
+
+
+def settlement_entry(rules: Ruleset, names: Sequence[str], pot: str, amount: int, how: str,
+                     paid: Mapping[int, int | Fraction], shown: Mapping[int, list[str]],
+                     won: set[int]) -> dict[str, Any]:
+    """One share-out of the evening's settlement (R-SESSION-2): the pot (``all``: the whole board), its chips,
+    how it was shared (``showdown``, ``share``, ``alone``), each seat's share, the fives shown, and the words.
+    ``paid`` by name is what records have always held; ``payments`` and ``showdown`` name seats."""
+    board = {p.id: p.name for p in rules.board.pots}
+    name = "the whole board" if pot == "all" else pot_label(board.get(pot, pot))
+    payments = [{"seat": s, "name": names[s], "amount": exact(a)} for s, a in paid.items()]
+    showdown = [{"seat": s, "name": five_name(c), "cards": list(c), "won": s in won} for s, c in shown.items()]
+    who = " and ".join(f"{p['name']} ({chips(p['amount'])})" for p in payments)
+    if how == "share":
+        text = f"The chips left on the board ({chips(amount)}) are shared: {who}."
+    elif how == "alone":
+        text = sentence(f"{who.split(' (')[0]} is the last player left and takes {name} ({chips(amount)})")
+    else:
+        text = sentence(f"A fresh deal is shown down for {name} ({chips(amount)}): {who} "
+                        + ("take it" if len(payments) > 1 else "takes it"))
+    return {"pot": pot, "name": name, "amount": amount, "how": how,
+            "paid": {names[s]: exact(a) for s, a in paid.items()},
+            "shown": {names[s]: list(c) for s, c in shown.items()},
+            "payments": payments, "showdown": showdown, "text": text}
