@@ -89,7 +89,7 @@ def _lines(speak: Speaker, result: dict[str, Any]) -> list[str]:
         if shown["melds"]:
             parts.append("melds " + ", ".join(cards_word(m) for m in shown["melds"]))
         if shown["laid_off"]:
-            parts.append("lays off " + cards_word(shown["laid_off"]))
+            parts.append("laid off " + cards_word(shown["laid_off"]))
         dead = cards_word(shown["deadwood"]) if shown["deadwood"] else "nothing"
         counted = shown["melds"] or result["knocker"] is not None or speak.style in ("knock", "gin")
         parts.append(f"deadwood {dead} ({shown['count']})" if counted else f"left in hand {dead} ({shown['count']})")

@@ -139,7 +139,8 @@ class RummyScreen(TableScreen):
             out.append(f"deadwood {arranged['count']}", style="cyan")
         else:
             out.append("no meld in hand · ", style="dim")
-            out.append(f"points in hand {arranged['count']}", style="cyan")
+            counted = "deadwood" if self.rules.style in ("knock", "gin") else "points in hand"
+            out.append(f"{counted} {arranged['count']}", style="cyan")
         return out
 
     def prompt_text(self, view: dict[str, Any]) -> Text:
