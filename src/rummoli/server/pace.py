@@ -9,7 +9,8 @@ forced plays stay inside the action that caused them (``auto=True``), as before.
 
 Between hands the owner counts down ``Settings.hand_pause`` seconds; the next hand is dealt when the count ends
 or as soon as every person connected to a seat they play themselves has said ``next``, whichever is first.
-Bots never hold it up, and with nobody connected the countdown alone decides. The countdown lives in memory
+Bots never hold it up, nor does a player out of the evening (a stops player who could not ante), and with
+nobody connected the countdown alone decides. The countdown lives in memory
 only: after a restart, or when another process takes the table over, it starts again. Followers (other
 processes showing the table) are told the owner's countdown with each change and whenever who is ready
 changes, as they are told the turn clock.
