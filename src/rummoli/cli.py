@@ -228,7 +228,10 @@ def serve(
     redis_url: str | None = typer.Option(
         None, "--redis-url", help="Redis URL: run as one of several processes sharing the database (docs/deploy.md)."),
     bot_pace: float | None = typer.Option(None, "--bot-pace", min=0, help="Seconds a bot's move takes at least (1)."),
-    hand_pause: float | None = typer.Option(None, "--hand-pause", min=0, help="Seconds between hands (4)."),
+    play_pace: float | None = typer.Option(
+        None, "--play-pace", min=0, help="Seconds between forced plays (0.6; 0: all at once)."),
+    hand_pause: float | None = typer.Option(
+        None, "--hand-pause", min=0, help="Seconds of the countdown between hands, unless all say next (15)."),
     grace: float | None = typer.Option(None, "--grace", min=0, help="Seconds away before a bot plays a seat (60)."),
     bot_workers: int | None = typer.Option(
         None, "--bot-workers", min=-1, help="Bot worker processes (0: one per core; -1: none, a thread)."),
@@ -241,7 +244,8 @@ def serve(
 
     try:
         settings = Settings.from_env(host=host, port=port, data_dir=data, database_url=database_url,
-                                     redis_url=redis_url, bot_pace=bot_pace, hand_pause=hand_pause, grace=grace,
+                                     redis_url=redis_url, bot_pace=bot_pace, play_pace=play_pace,
+                                     hand_pause=hand_pause, grace=grace,
                                      bot_workers=bot_workers, allowed_origins=tuple(origin) or None,
                                      allow_seeds=allow_seeds or None)
     except (TypeError, ValueError) as error:

@@ -39,7 +39,9 @@ class Server:
 
     def __init__(self, data: Path, *args: str, **env: str) -> None:
         self.data = data
-        self.args = ["--bot-pace", "0", "--hand-pause", "0", "--bot-workers", "1", "--allow-seeds", *args]
+        # No pace (tables play as fast as they can; tests/server/test_server_pace.py sets its own)
+        self.args = ["--bot-pace", "0", "--play-pace", "0", "--hand-pause", "0", "--bot-workers", "1",
+                     "--allow-seeds", *args]
         self.env = env
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rummoli.server.jsontext import dumps
 from rummoli.server.live import LiveTable, ServerError, TableManager
-from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Ping, client_message, first_problem
+from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
 
 log = logging.getLogger("rummoli.server")
 
@@ -108,6 +108,9 @@ class Connection:
     def poke_seats(self) -> None:
         self.queue.put_nowait("seats")
 
+    def poke_next(self) -> None:
+        self.queue.put_nowait("next_hand")
+
     def close(self, code: int, reason: str) -> None:
         self.closing = True
         self.queue.put_nowait(("close", code, reason))
@@ -142,6 +145,11 @@ class Connection:
                 await ws.send_text(text)
             elif item == "seats" and live is not None:
                 await ws.send_text(dumps({"type": "seats", "seats": live.seat_infos()}))
+            elif item == "next_hand" and live is not None:
+                # Read as it is sent: a countdown that ended meanwhile is told by the update of the deal.
+                shown = None if live.stale else live.next_hand_info()
+                if shown is not None:
+                    await ws.send_text(dumps({"type": "next_hand", **shown}))
             elif isinstance(item, tuple):
                 await ws.close(item[1], item[2])
                 return
@@ -159,7 +167,7 @@ class Connection:
         text: str = message["text"]
         return text
 
-    def _check(self, text: str) -> Hello | Act | Ping | None:
+    def _check(self, text: str) -> Hello | Act | Next | Ping | None:
         """The message read and checked, or ``None`` after sending the client its error."""
         settings = self.manager.settings
         if not self.limit.allow(time.monotonic()):
@@ -174,7 +182,7 @@ class Connection:
             self.send(error_message("malformed", "a message is one JSON object, sent as text"))
             return None
         try:
-            parsed: Hello | Act | Ping = client_message.validate_json(text)
+            parsed: Hello | Act | Next | Ping = client_message.validate_json(text)
         except ValidationError as error:
             self.send(error_message("malformed", first_problem(
                 error.errors(include_url=False, include_input=False), "a message is one JSON object")))
@@ -261,7 +269,8 @@ class Connection:
                 seats[self.seat]["connected"] = True  # this very client (counted just below)
             self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": live.id, "seat": self.seat,
                        "seq": live.seq, "view": live.view(self.seat), "events": live.events_since(since, self.seat),
-                       "seats": seats, "clock": live.clock_info()})
+                       "seats": seats, "clock": live.clock_info(), "next_hand": live.next_hand_info(self.seat),
+                       "pace": live.pace.info()})
             self.manager.hub.subscribe(live.id, self)
         await live.arrive(self.seat)
         while True:
@@ -279,6 +288,11 @@ class Connection:
                 self.send(error_message("protocol", "hello was already said"))
             elif self.seat is None:
                 self.send(error_message("unauthorized", "spectators cannot act: say hello with a seat token"))
+            elif isinstance(message, Next):
+                try:
+                    await live.next_ready(self.seat, message.seq)
+                except ServerError as error:
+                    self.send(error_message(error.code, error.message, error.rule, error.seq))
             else:
                 try:
                     await live.act(self.seat, message.action, message.seq)

@@ -28,6 +28,9 @@ class Listener(Protocol):
     def poke_seats(self) -> None:
         """Who sits at the table, or who is connected, changed."""
 
+    def poke_next(self) -> None:
+        """Between hands, who is ready for the next one (or awaited) changed."""
+
     def close(self, code: int, reason: str) -> None:
         """End this client's connection (its seat was given up)."""
 
@@ -59,6 +62,10 @@ class Hub:
     def publish_seats(self, table_id: str) -> None:
         for listener in list(self._listeners.get(table_id, ())):
             listener.poke_seats()
+
+    def publish_next(self, table_id: str) -> None:
+        for listener in list(self._listeners.get(table_id, ())):
+            listener.poke_next()
 
     def count(self) -> int:
         return sum(len(group) for group in self._listeners.values())

@@ -26,6 +26,7 @@ from typing import Any
 
 from rummoli.bots.worker import BotWorkers, decide
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError
+from rummoli.server import pace
 from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.deaths import DeathWatch, connector
 from rummoli.server.defaults import safe_default
@@ -35,6 +36,7 @@ from rummoli.server.jsontext import dumps, loads
 from rummoli.server.settings import Settings
 from rummoli.server.store import LIVENESS_KEY, Liveness, Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
 from rummoli.server.updates import Updates
+from rummoli.server.web import ruleset_title
 from rummoli.server.writer import StoreWriter
 
 log = logging.getLogger("rummoli.server")
@@ -112,6 +114,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     present: dict[int, int] = field(default_factory=dict)
     clock: Clock | None = None
+    countdown: pace.Countdown | None = None  # owner: between hands, the count to the next deal (rummoli.server.pace)
     _task: asyncio.Task[None] | None = None
     _away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _bot_states: list[Any] = field(default_factory=list)
@@ -125,6 +128,7 @@ class LiveTable:
     remote: dict[str, dict[int, int]] = field(default_factory=dict)  # owner: other processes' clients per seat
     owner_infos: list[dict[str, Any]] | None = None  # follower: the seats as the owner last described them
     remote_clock: tuple[int, int, float] | None = None  # follower: the owner's turn clock (seat, seq, deadline)
+    remote_next: pace.Told | None = None  # follower: the owner's countdown between hands
     idle_since: float | None = None  # follower: when its last client left (it is dropped after a while)
     _change: dict[str, Any] | None = None  # owner: the stored change its followers are told of next
     # Follower: the owner's changes not replayed on the copy yet (each change's journal entries as the JSON text
@@ -182,15 +186,25 @@ class LiveTable:
                         "connected": here})
         return out
 
+    @property
+    def pace(self) -> pace.Pace:
+        """The table's pace (rummoli.server.pace): its creator's choice, else the server's settings. A table
+        made with forced plays inside the actions (``auto``) keeps them there, whatever the settings say now."""
+        chosen = pace.pace_of(self.options.get("pace"), self.manager.settings)
+        if self._table is not None and self._table.auto and chosen.play > 0:
+            return pace.Pace(chosen.bot, 0.0, chosen.name)
+        return chosen
+
     def summary(self, base_url: str, stored: TableRow | None = None) -> dict[str, Any]:
         """What anyone may see of the table; ``stored``: a table this process does not hold, as stored."""
         infos = self.seat_infos()
         hand_no = self.table.hand_no if self.table is not None else stored.hand_no if stored is not None else 0
         return {
-            "id": self.id, "game": self.game, "ruleset": self.options["ruleset_name"], "seats": infos,
+            "id": self.id, "game": self.game, "ruleset": self.options["ruleset_name"],
+            "title": ruleset_title(self.options["ruleset"], self.table), "seats": infos,
             "open_seats": sum(1 for s in infos if s["open"]) if self.status == "waiting" else 0,
             "hand_no": hand_no, "seq": self.seq if stored is None else stored.seq,
-            "over": self.status == "over", "turn_timer": self.options.get("turn_timer"),
+            "over": self.status == "over", "turn_timer": self.options.get("turn_timer"), "pace": self.pace.info(),
             "created_at": self.created_at, "invite": invite_link(base_url, self.id),
         }
 
@@ -215,15 +229,20 @@ class LiveTable:
             text = told["texts"].get("s" if seat is None else str(seat))
             if isinstance(text, str):
                 return text
-        clock = (None if self.clock is None else (self.clock.seat, self.clock.seq, self.clock.deadline),
-                 self.remote_clock)
-        return self._updates.text(self.table, seat, since, self.clock_info(), clock)
+        next_hand = self.next_hand_info()
+        key = (None if self.clock is None else (self.clock.seat, self.clock.seq, self.clock.deadline),
+               self.remote_clock, pace.key(next_hand))
+        return self._updates.text(self.table, seat, since, self.clock_info(), key, next_hand)
 
     def texts_for_followers(self, since: int) -> dict[str, str]:
         """Owner: the update texts, after the change just stored, for the seats other processes show (they
         send them as they are instead of replaying the change and working the views out again)."""
         seats = {seat for counts in self.remote.values() for seat, n in counts.items() if n > 0}
         return {str(seat): self.update_text(seat, since) for seat in sorted(seats)}
+
+    def next_hand_info(self, also: int | None = None) -> dict[str, Any] | None:
+        """Between hands: the countdown and who is ready (``also``: a seat whose client is arriving)."""
+        return pace.info(self, also)
 
     def clock_info(self) -> dict[str, Any] | None:
         now = asyncio.get_running_loop().time()
@@ -318,9 +337,11 @@ class LiveTable:
         self.status = recovery.table.status
 
     # ------------------------------------------------------------------------------------- changes
-    async def act(self, seat: int, action: Any, seq: int, kind: str = "act", answers: str | None = None) -> None:
+    async def act(self, seat: int, action: Any, seq: int, kind: str = "act", answers: str | None = None,
+                  timed_out: bool = False) -> None:
         """A person's decision at ``seat``, chosen from the view at ``seq``; ``answers``: the id of the forwarded
-        command it is (its change, told to the followers, answers it)."""
+        command it is (its change, told to the followers, answers it); ``timed_out``: the turn timer's choice
+        (every seat is told so by a timeout event before it)."""
         from rummoli.errors import StaleAction
 
         if self.role == "follower" and await self.manager.forward(self, "act", {"seat": seat, "action": action,
@@ -335,7 +356,7 @@ class LiveTable:
                 raise ServerError("over", "the evening is over")
             seen, mark = int(t.seq), len(t.journal)
             try:
-                t.act(seat, action, seq=seq)
+                t.act(seat, action, seq=seq, timed_out=timed_out)
             except StaleAction:
                 raise ServerError("stale", f"stale action: sent for seq {seq}, the table is at seq {t.seq}",
                                   seq=int(t.seq)) from None
@@ -353,7 +374,6 @@ class LiveTable:
             self._plan()
 
     async def _bot_move(self, seat: int, seq: int) -> None:
-        settings = self.manager.settings
         started = asyncio.get_running_loop().time()
         async with self.lock:
             t = self.table
@@ -361,7 +381,7 @@ class LiveTable:
                 return
             view, bot = t.bot_view(seat), t.bots[seat]
         choice, bot = await self.manager.decide(bot, view)
-        rest = settings.bot_pace - (asyncio.get_running_loop().time() - started)
+        rest = self.pace.bot - (asyncio.get_running_loop().time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
         async with self.lock:
@@ -378,17 +398,11 @@ class LiveTable:
             await self._commit("bot", seat, seq, mark)
             self._plan()
 
-    async def _deal(self) -> None:
-        await asyncio.sleep(self.manager.settings.hand_pause)
-        async with self.lock:
-            await self._fresh()
-            t = self.table
-            if t is None or self.role != "owner" or not t.hand_over or t.over:
-                return
-            seen, mark = int(t.seq), len(t.journal)
-            t.next_hand()
-            await self._commit("deal", None, seen, mark, full=True)
-            self._plan()
+    async def next_ready(self, seat: int, seq: int) -> None:
+        """A person says next between hands (rummoli.server.pace.mark_ready; ignored at another seq)."""
+        if self.role == "follower" and await self.manager.forward(self, "next", {"seat": seat, "seq": seq}) is not None:
+            return
+        await pace.mark_ready(self, seat, seq)
 
     async def _timeout(self, seat: int, seq: int, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -400,10 +414,11 @@ class LiveTable:
             action = safe_default(hand_view)
         if action is not None:
             with contextlib.suppress(ServerError):
-                await self.act(seat, action, seq, kind="timer")
+                await self.act(seat, action, seq, kind="timer", timed_out=True)
 
     def _plan(self) -> None:
-        """After a change: schedule what the table does next by itself (a bot's move, the next deal, a clock)."""
+        """After a change: schedule what the table does next by itself (a forced play, a bot's move, the next
+        deal, a clock)."""
         current = asyncio.current_task()
         if self._task is not None and self._task is not current and not self._task.done():
             self._task.cancel()
@@ -418,11 +433,11 @@ class LiveTable:
     def _plan_next(self) -> None:
         t = self.table
         if t is None or t.over:
-            self.clock = None
+            self.clock, self.countdown = None, None
             return
-        work: Awaitable[None] | None = None
-        if t.hand_over:
-            work = self._deal()
+        work: Awaitable[None] | None = pace.plan(self)  # the countdown between hands, or a forced play
+        if work is not None:
+            self.clock = None
         elif (seat := t.bot_due()) is not None:
             self.clock = None
             work = self._bot_move(seat, int(t.seq))
@@ -524,6 +539,7 @@ class LiveTable:
         else:
             self._start_away(seat)
         self.manager.seats_changed(self)
+        await pace.presence_changed(self)  # between hands, the only person awaited may have gone
 
     def _start_away(self, seat: int) -> None:
         old = self._away.pop(seat, None)
@@ -647,6 +663,13 @@ class LiveTable:
         clock = message.get("clock")
         self.remote_clock = None if not clock else (
             int(clock["seat"]), int(clock["seq"]), asyncio.get_running_loop().time() + float(clock["seconds"]))
+        self.remote_next = pace.told_from(message.get("next_hand"))
+
+    def follow_next_hand(self, message: dict[str, Any]) -> None:
+        """Follower: who is ready for the next hand changed (the owner says so without a change)."""
+        if self.role == "follower":
+            self.remote_next = pace.told_from(message.get("next_hand"))
+            self.manager.hub.publish_next(self.id)
 
     def _catch_up_copy(self) -> None:
         """Follower: replay the changes kept unplayed (see follow_change). If they do not replay, the copy is
@@ -682,7 +705,7 @@ class LiveTable:
         """This process took the table over: rebuild it from the store (bots' memory included) and drive it."""
         async with self.lock:
             self.role, self.fence, self.owner = "owner", fence, None
-            self.remote, self.owner_infos, self.remote_clock = {}, None, None
+            self.remote, self.owner_infos, self.remote_clock, self.remote_next = {}, None, None, None
             if self.manager.bus is not None:
                 self.manager.bus.unfollow(self.id)
             await self._reload()
@@ -695,7 +718,7 @@ class LiveTable:
         """This process lost the table (its lease was taken over): stop driving it; it becomes a follower,
         rebuilt from the store before anything reads it."""
         self.role, self.fence, self.owner, self.stale = "follower", None, None, True
-        self.clock, self.remote = None, {}
+        self.clock, self.remote, self.countdown = None, {}, None
         self._cancel_tasks()
 
 
@@ -725,6 +748,10 @@ class _Upkeep:
             log.warning("%s works again", self.what)
         self.failing = False
 
+
+#: The commands a follower may send its owner again when no answer comes: each carries the seq it was meant for,
+#: so it cannot be applied twice.
+RESENDABLE = ("act", "next")
 
 #: Seconds a forwarded action waits for its answer before this process looks whether its table changed owner
 #: (see TableManager._check_ask).
@@ -814,7 +841,7 @@ class TableManager:
             texts["journal"] = dumps(journal)
             change["entries"] = len(journal)
         self.bus.publish(live.id, {"kind": "change", "table": live.id, "owner": self.name, "fence": live.fence,
-                                   **change, "clock": clock}, texts)
+                                   **change, "clock": clock, "next_hand": pace.for_followers(live)}, texts)
         if "answers" in change:
             self._answered.add(change["answers"])
 
@@ -823,6 +850,12 @@ class TableManager:
         if self.bus is not None:
             self.bus.publish(live.id, {"kind": "owner", "table": live.id, "owner": self.name, "fence": live.fence,
                                        "seq": live.seq})
+
+    def next_hand_changed(self, live: LiveTable) -> None:
+        """Owner: who is ready for the next hand (or awaited) changed, with no new seq: every client is told."""
+        self.hub.publish_next(live.id)
+        if self.bus is not None and live.role == "owner":
+            self.bus.publish(live.id, {"kind": "next_hand", "table": live.id, "next_hand": pace.for_followers(live)})
 
     def seats_changed(self, live: LiveTable) -> None:
         self.hub.publish_seats(live.id)
@@ -927,7 +960,7 @@ class TableManager:
             except TimeoutError:
                 log.warning("table %s: %s forwarded to %s got no answer in time", live.id, op, owner)
                 live.owner = None
-                if op == "act":
+                if op in RESENDABLE:
                     continue  # safe to send again: it carries its seq, so it cannot be applied twice
                 # A seat taken or left may have been done without its answer arriving: not sent twice.
                 raise ServerError("unavailable", "the server process that drives this table did not answer in "
@@ -954,7 +987,7 @@ class TableManager:
         assert self.bus is not None
         asked = self.bus.ask(owner, {"kind": "cmd", "op": op, "table": live.id, "args": args},
                              timeout=max(5.0, self.settings.lease_seconds))
-        if op == "act":
+        if op in RESENDABLE:
             self._asking[asked] = (live, owner, time.monotonic())
             self._checks[asked] = asyncio.get_running_loop().call_later(ASK_CHECK, self._check_ask, asked)
             asked.add_done_callback(self._answered_ask)
@@ -1033,6 +1066,8 @@ class TableManager:
                 if ask in self._answered:  # its change, told to the followers, was the answer
                     self._answered.discard(ask)
                     return
+            elif op == "next":
+                await live.next_ready(int(args["seat"]), int(args["seq"]))
             elif op == "join":
                 seat, token = await self.join(live, str(args["name"]), args.get("seat"))
                 result = {"seat": seat, "token": token}
@@ -1073,6 +1108,8 @@ class TableManager:
             await live.follow_change(message)
         elif kind == "seats":
             await live.follow_seats(message)
+        elif kind == "next_hand":
+            live.follow_next_hand(message)
         elif kind == "owner":
             live.owner = str(message.get("owner"))
             self._owner_moved(live)
@@ -1275,9 +1312,12 @@ class TableManager:
     def _new_table(self, options: dict[str, Any], names: list[str], levels: list[str | None]) -> Any:
         from rummoli.table import Seat, Table
 
+        # Paced forced plays are each a step of their own (rummoli.server.pace); at pace 0 they stay inside
+        # the action that caused them.
+        auto = pace.pace_of(options.get("pace"), self.settings).play <= 0
         return Table(options["ruleset"], [Seat(n, b) for n, b in zip(names, levels, strict=True)],
                      chips=options.get("chips"), hands=options.get("hands"), seed=options.get("seed"),
-                     samples=self.settings.bot_samples)
+                     samples=self.settings.bot_samples, auto=auto)
 
     async def create(self, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
         """A new table from a validated :class:`~rummoli.server.protocol.CreateTable` (as a dict)."""
@@ -1299,7 +1339,7 @@ class TableManager:
         ruleset_name = ruleset if isinstance(ruleset, str) else str(ruleset.get("name", "custom"))[:64]
         options = {"ruleset": ruleset, "ruleset_name": ruleset_name, "game": game, "chips": request.get("chips"),
                    "hands": request.get("hands"), "turn_timer": request.get("turn_timer"),
-                   "seed": request.get("seed"), "seats": [s.get("bot") for s in specs]}
+                   "seed": request.get("seed"), "seats": [s.get("bot") for s in specs], "pace": request.get("pace")}
         token = new_token()
         seats: list[SeatRow] = []
         for seat, spec in enumerate(specs):

@@ -25,6 +25,7 @@ PROTOCOL_VERSION = 1
 MAX_NAME = 24
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 Level = Literal["random", "easy", "normal", "hard"]
+PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.pace.PACES
 
 
 def clean_name(text: str, limit: int = MAX_NAME) -> str:
@@ -69,6 +70,9 @@ class CreateTable(Strict):
     turn_timer: float | None = Field(
         None, ge=5, le=600, description="Seconds a person has for a decision before a safe default is played.")
     seed: str | None = Field(None, max_length=64, description="A fixed shuffle (only if the server allows seeds).")
+    pace: PaceName | None = Field(
+        None, description="How fast the table goes: seconds before a bot's move is shown and between forced plays: "
+                          "instant (0, 0), fast (0.5, 0.3), normal (1, 0.6), slow (2, 1.2); null: the server's own.")
 
 
 class TableCreated(BaseModel):
@@ -101,16 +105,27 @@ class SeatInfo(BaseModel):
     connected: bool
 
 
+class Pace(BaseModel):
+    """A table's pace: seconds before a bot's move is shown and between forced plays, and the pace its
+    creator chose (``null``: the server's settings)."""
+
+    bot: float
+    play: float
+    name: PaceName | None
+
+
 class TableSummary(BaseModel):
     id: str
     game: str
     ruleset: str
+    title: str = Field(description="The ruleset's title in words (e.g. \"Gin Rummy\").")
     seats: list[SeatInfo]
     open_seats: int
     hand_no: int
     seq: int
     over: bool
     turn_timer: float | None
+    pace: Pace
     created_at: float
     invite: str
 
@@ -148,17 +163,35 @@ class Act(Strict):
     action: dict[str, Any]
 
 
+class Next(Strict):
+    """Between hands: this seat is ready for the next one. ``seq`` is that of the view the client saw at the
+    hand's end; sent at another seq or during a hand it is ignored (no error). The next hand is dealt once every
+    person connected has said so, or when the countdown ends."""
+
+    type: Literal["next"]
+    seq: int = Field(ge=0)
+
+
 class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Act | Next | Ping, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 
 class Clock(BaseModel):
     seat: int
     seconds: float = Field(description="Seconds left for that seat's decision when the message was sent.")
+
+
+class Countdown(BaseModel):
+    """Between hands: the countdown to the next deal and who has said "next"."""
+
+    seconds: float = Field(description="Seconds left before the next hand is dealt by itself.")
+    ready: list[int] = Field(description="The evening seats that said next.")
+    waiting: list[int] = Field(description="The seats still awaited: people connected, playing their own seat, "
+                                           "still in the evening, who have not said next. Bots never are.")
 
 
 class Welcome(BaseModel):
@@ -173,6 +206,8 @@ class Welcome(BaseModel):
     events: list[dict[str, Any]]
     seats: list[SeatInfo]
     clock: Clock | None = None
+    next_hand: Countdown | None = Field(None, description="Between hands (else null).")
+    pace: Pace
 
 
 class Update(BaseModel):
@@ -183,6 +218,13 @@ class Update(BaseModel):
     events: list[dict[str, Any]]
     view: dict[str, Any]
     clock: Clock | None = None
+    next_hand: Countdown | None = Field(None, description="Between hands (else null).")
+
+
+class NextHand(Countdown):
+    """Between hands, when only who is ready (or awaited) changed: no new seq, no update."""
+
+    type: Literal["next_hand"] = "next_hand"
 
 
 class Seats(BaseModel):
@@ -207,14 +249,15 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[Welcome | Update | Seats | ErrorMessage | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | NextHand | Seats | ErrorMessage | Pong, Field(discriminator="type")]
 
 
 def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of every websocket message, both ways, with the protocol version."""
-    client = {m.__name__.lower(): m.model_json_schema() for m in (Hello, Act, Ping)}
-    server = {m.__name__.lower() if m is not ErrorMessage else "error": m.model_json_schema()
-              for m in (Welcome, Update, Seats, ErrorMessage, Pong)}
+    client = {m.__name__.lower(): m.model_json_schema() for m in (Hello, Act, Next, Ping)}
+    names = {ErrorMessage: "error", NextHand: "next_hand"}
+    server = {names.get(m, m.__name__.lower()): m.model_json_schema()
+              for m in (Welcome, Update, NextHand, Seats, ErrorMessage, Pong)}
     return {
         "protocol": PROTOCOL_VERSION,
         "websocket": "/ws/tables/{id}",

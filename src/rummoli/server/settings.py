@@ -46,10 +46,15 @@ class Settings:
     process_name: str = ""
     #: Browser origins allowed on the websocket besides the server's own address (``https://example.org``).
     allowed_origins: tuple[str, ...] = ()
-    #: Seconds between a bot's turn coming up and its move being shown (so people can follow).
+    #: Seconds between a bot's turn coming up and its move being shown (so people can follow), for a table
+    #: whose creator chose no pace (rummoli.server.pace).
     bot_pace: float = 1.0
-    #: Seconds the table rests at the end of a hand before the next deal.
-    hand_pause: float = 4.0
+    #: Seconds between forced plays (each its own step, shown one at a time), for a table whose creator chose
+    #: no pace; 0: they are made inside the action that caused them, all at once.
+    play_pace: float = 0.6
+    #: Seconds of the countdown at the end of a hand: the next deal comes when it ends, or sooner when every
+    #: person connected has said "next".
+    hand_pause: float = 15.0
     #: Seconds a person may be away before a bot plays their seat (until they return).
     grace: float = 60.0
     #: The level of the bot that plays an absent person's seat.

@@ -32,10 +32,12 @@ class Updates:
         self._texts: dict[tuple[int | None, int], str] = {}
 
     def text(self, table: Any, seat: int | None, since: int, clock: dict[str, Any] | None,
-             clock_key: tuple[Any, ...] | None) -> str:
-        """The ``update`` message for ``seat`` (``None``: a spectator) that was last sent ``since``."""
+             clock_key: tuple[Any, ...] | None, next_hand: dict[str, Any] | None = None) -> str:
+        """The ``update`` message for ``seat`` (``None``: a spectator) that was last sent ``since``; ``clock``
+        and ``next_hand`` (the countdown between hands) go in it as they are, named by ``clock_key``."""
         # Every change a table makes moves its seq or adds to its journal (a bot taking a seat over moves
-        # only the journal), so these name the state; the clock's own key says whose turn it counts.
+        # only the journal), so these name the state; the clock's own key says whose turn it counts and what
+        # the countdown shows.
         state = (int(table.seq), len(table.journal), clock_key)
         if state != self._state:
             self._state, self._base, self._texts = state, None, {}
@@ -45,6 +47,6 @@ class Updates:
         if self._base is None:
             self._base = table.view(None)
         text = dumps({"type": "update", "seq": self._state[0], "events": table.events_since(max(0, since), seat),
-                      "view": seat_view(table, self._base, seat), "clock": clock})
+                      "view": seat_view(table, self._base, seat), "clock": clock, "next_hand": next_hand})
         self._texts[(seat, since)] = text
         return text

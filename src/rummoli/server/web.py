@@ -179,6 +179,49 @@ def _from_texts(part: str, name: str) -> str | None:
         return None
 
 
+def ruleset_title(ruleset: str | dict[str, Any], table: Any = None) -> str:
+    """A table's ruleset in words for the join page: the title its ``table`` (or the rules the table loaded)
+    carries, else for a built-in the title of its rules text, else its name. Without a table (the evening has
+    not started) the ruleset is loaded from ``ruleset``, the table's option.
+
+    >>> ruleset_title("gin-rummy"), ruleset_title("michigan")
+    ('Gin Rummy', 'Michigan')
+    >>> ruleset_title({"game": "rummy", "name": "house"})
+    'house'
+    """
+    own = getattr(table, "title", None)
+    if isinstance(own, str) and own:
+        return own
+    if isinstance(ruleset, str):
+        return _builtin_title(ruleset)
+    rules = table.rules if table is not None else _loaded(ruleset)
+    if rules is None:
+        return str(ruleset.get("name", "custom"))[:64]
+    return str(getattr(rules, "title", None) or rules.name)
+
+
+@cache
+def _builtin_title(name: str) -> str:
+    rules = _loaded(name)
+    if rules is None:
+        return name
+    return str(getattr(rules, "title", None) or _from_texts("title", name) or rules.name)
+
+
+def _loaded(ruleset: str | dict[str, Any]) -> Any:
+    """The ruleset loaded by its game's engine, or None where it does not load."""
+    try:
+        if game_of(ruleset) == "stops":
+            from rummoli.stops.ruleset import load_ruleset as load_stops
+
+            return load_stops(ruleset)
+        from rummoli.rummy.ruleset import load_ruleset as load_rummy
+
+        return load_rummy(ruleset)
+    except MalformedInput:
+        return None
+
+
 def rules_text(name: str) -> str:
     """The Markdown ``rummoli rules NAME`` prints; where the build has no text, the options in words."""
     texts = _texts()
