@@ -86,8 +86,9 @@ def click_first(page: Any, selector: str) -> bool:
 
 def stops_turn(page: Any, seen: set[str]) -> None:
     """One decision at a stops table, through the page's buttons, as a cautious player makes it."""
-    phase = page.locator(".phase").first.get_attribute("class") or ""
-    labels = [b.inner_text().strip() for b in page.locator(".phase.my-turn .controls button").all()]
+    # Read at once (an update may redraw the page between two reads).
+    phase, labels = page.evaluate("""() => [document.querySelector('.phase')?.className || '',
+        [...document.querySelectorAll('.phase.my-turn .controls button')].map((b) => b.textContent.trim())]""")
     if "phase-widow" in phase:
         seen.add("dealer_choice")
         click_first(page, ".controls button:has-text('Keep my hand')")

@@ -67,7 +67,10 @@ export function renderRummy(hv, ctx) {
     const action = card ? find(card) : null;
     if (action) ctx.act(action);
   }
-  const melds = h("section", { class: "melds", "aria-label": "Melds on the table" },
+  // Knock and Gin lay no melds on the table during a hand (they are shown at the knock, in the result): no
+  // empty "melds" box all hand long.
+  const tableMelds = hv.melds.length || (hv.style !== "gin" && hv.style !== "knock");
+  const melds = !tableMelds ? null : h("section", { class: "melds", "aria-label": "Melds on the table" },
     h("h3", {}, "Melds on the table"),
     hv.melds.length ? hv.melds.map((m, k) => {
       const here = sel ? layoffs.find((a) => a.card === sel && a.meld === k) : null;

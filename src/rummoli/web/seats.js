@@ -15,9 +15,10 @@ export function asNumber(value) {
  * The tiles for a hand view `hv` (hand-level seats). ctx: seatOf(handSeat) -> evening seat; seats (the table
  * view's evening seats: their chips are the evening's now); infos (who is connected); change(eveningSeat) -> the
  * result's change for the hand just ended (or undefined); readOnly (a replay: nobody's turn is shown).
- * `unit`: "chips" or "points"; `status(i)`: extra tags for hand seat i; `target`: Rummy's game target.
+ * `unit`: "chips" or "points"; `status(i)`: extra tags for hand seat i; `target`: Rummy's game target; `forced`: this
+ * seat's only choice is being made by the table (its turn is not asked of the player).
  */
-export function seatTiles(hv, ctx, { unit, status = () => [], target = null }) {
+export function seatTiles(hv, ctx, { unit, status = () => [], target = null, forced = false }) {
   const toAct = new Set(ctx.readOnly ? [] : hv.to_act || []);
   return h("section", { class: "seats", "aria-label": "Players" },
     hv.players.map((name, i) => {
@@ -39,6 +40,6 @@ export function seatTiles(hv, ctx, { unit, status = () => [], target = null }) {
         h("div", { class: "seat-status" },
           i === hv.dealer ? h("span", { class: "dealer-chip", title: "Dealer" }, "D") : null,
           status(i),
-          toAct.has(i) ? h("span", { class: "tag turn" }, i === hv.seat ? "your turn" : "to act") : null));
+          toAct.has(i) ? h("span", { class: "tag turn" }, i !== hv.seat ? "to act" : forced ? "forced" : "your turn") : null));
     }));
 }

@@ -141,15 +141,23 @@ function yourHand(hv, cardActs, ctx) {
       hv.given_up.cards.map(short).join(" ")) : null);
 }
 
+/** Whether this seat's only legal action is one the table will make by itself (a forced play). */
+export function isForced(hv) {
+  return (hv.legal_actions || []).length === 1;
+}
+
 /** The stops table for a hand view `hv` (hand-level seats). ctx: act, amounts, say, readOnly, changed (pots
  *  whose chips just moved), seats/infos/seatOf/change (see seats.js), events (this hand's events so far). */
 export function renderStops(hv, ctx) {
   const names = hv.players;
-  const legal = ctx.readOnly ? [] : hv.legal_actions || [];
+  // A lone legal action is forced: the table makes it by itself at its pace (views.md, "Legal actions"), so it is
+  // shown as coming, not offered (a click would only race the table).
+  const forced = !ctx.readOnly && isForced(hv);
+  const legal = ctx.readOnly || forced ? [] : hv.legal_actions || [];
   const folded = new Set(hv.betting?.folded || []);
   const passed = new Set(hv.auction?.passed || []);
 
-  const seats = seatTiles(hv, ctx, { unit: "chips", status: (i) => [
+  const seats = seatTiles(hv, ctx, { unit: "chips", forced, status: (i) => [
     folded.has(i) ? h("span", { class: "tag" }, "folded") : null,
     passed.has(i) ? h("span", { class: "tag" }, "passed") : null,
     hv.auction?.bidder === i ? h("span", { class: "tag hot" }, `bid ${hv.auction.bid}`) : null,
@@ -172,6 +180,7 @@ export function renderStops(hv, ctx) {
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
     h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
     hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null,
+    forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.legal_actions[0])}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
 
   return h("div", { class: "stops-table" },

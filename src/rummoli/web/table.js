@@ -3,7 +3,7 @@
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
 import { announce, fill, go, h, saveSeatToken, seatToken } from "./dom.js";
 import { api, TableSocket } from "./net.js";
-import { renderStops } from "./stops.js";
+import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
 import { rulesetInfo } from "./lobby.js";
 import { finalPanel, handResultBlock, standingsTable } from "./result.js";
@@ -158,7 +158,8 @@ function livePage(root, summary, mine) {
 
   function turnNotice() {
     const hv = state.view?.hand;
-    const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && hv.to_act?.includes(hv.seat));
+    const forced = state.view.game === "stops" && isForced(hv || {});  // made by the table itself: not a turn
+    const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
     if (mineNow && !state.wasMyTurn) {
       announce(`Your turn. ${hv.prompt || ""}`);
       document.title = "● Your turn — Rummoli";
