@@ -208,6 +208,18 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
 
 
 
+def replay_hand(record: dict[str, Any]) -> Any:
+    """The engine's hand a hand record plays to (checked as :func:`replay` checks it), at its end."""
+    check_envelope(record)
+    if game_of(record["ruleset"]) == "stops":
+        from rummoli.stops.replay import replay_hand as stops_hand
+
+        return stops_hand(record)
+    from rummoli.rummy.play import replay_hand as rummy_hand
+
+    return rummy_hand(record)
+
+
 def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     """Replay every hand of a ``rummoli-evening/1`` record and check that they follow one another.
 

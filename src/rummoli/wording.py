@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from rummoli.cards import RANK_NAMES, SUIT_SYMBOLS, Card
 
 #: The suit symbols and the letters the terminal's ``--ascii`` mode writes instead.
-_ASCII = str.maketrans({symbol: letter for symbol, letter in zip(SUIT_SYMBOLS, "shdc", strict=True)})
+_ASCII = str.maketrans({**{symbol: letter for symbol, letter in zip(SUIT_SYMBOLS, "shdc", strict=True)},
+                        "→": "->", "—": "-"})
 
 
 def said(who: str, verb: str) -> str:
@@ -37,6 +38,15 @@ def said(who: str, verb: str) -> str:
         first = first[:-1]
     rest = rest.replace("their", "your").replace(" them", " you")
     return f"You {first}" + (f" {rest}" if rest else "")
+
+
+def whom(who: str) -> str:
+    """A seat as the object of a sentence: "you" for the player named "You".
+
+    >>> whom("Ann"), whom("You")
+    ('Ann', 'you')
+    """
+    return "you" if who == "You" else who
 
 
 def card_word(card: str) -> str:
@@ -77,10 +87,10 @@ def points(n: int) -> str:
 
 
 def ascii_text(text: str) -> str:
-    """A sentence for a terminal without suit symbols: ``10♦`` becomes ``10d``.
+    """A sentence for a terminal without suit symbols: ``10♦`` becomes ``10d``, an arrow ``->``.
 
-    >>> ascii_text("Ann leads 2♣")
-    'Ann leads 2c'
+    >>> ascii_text("Ann leads 2♣; 100 → 104")
+    'Ann leads 2c; 100 -> 104'
     """
     return text.translate(_ASCII)
 

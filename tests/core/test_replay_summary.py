@@ -31,7 +31,7 @@ def test_a_rummoli_hand_names_the_widow_the_showdown_each_pot_and_the_chips(tmp_
         assert text.count(" pot") >= len(won)
         chips_line = text.splitlines()[-1]
         for name, after in zip(names, result["chips"], strict=True):
-            assert f"{name} " in chips_line and f"-> {after} " in chips_line
+            assert f"{name} " in chips_line and f"→ {after} " in chips_line
         if seed == 0:
             path = tmp_path / "hand.json"
             path.write_text(json.dumps(record), encoding="utf-8")
@@ -44,7 +44,7 @@ def test_the_michigan_worked_example_reads_as_the_household_tells_it() -> None:
     record = read_record(MICHIGAN)
     text = tell(record, replay(record))
     assert "Poker round" not in text and "Widow" not in text
-    assert "goes out first, taking the Kitty pot" in text
+    assert "goes out first, taking the Kitty: " in text
 
 
 THIRD_PERSON = re.compile(r"\bYou (pays|is|takes|wins|leads|shows|bids|keeps|swaps|goes|checks|bets|calls|raises|"

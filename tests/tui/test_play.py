@@ -138,14 +138,14 @@ def test_a_hand_of_rummoli_with_auction_and_betting(tmp_path: Path) -> None:
         return first_of("Pass", "Call", "Check", "Keep")(choices)
 
     joined = asyncio.run(play_hand(app, choose, screens)) + "\n".join(screens)
-    auction = next(s for s in screens if "Widow auction," in s)
-    assert "bid" in auction and "or pass" in auction  # the prompt shows the limits
-    assert "Poker: pot" in joined and "to call" in joined
+    auction = next(s for s in screens if "Widow auction (" in s)
+    assert "Bid " in auction and "or pass" in auction  # the prompt shows the limits
+    assert "Poker round for the Poker pot" in joined and ("to call" in joined or "nobody has bet" in joined)
     assert "You bid " in joined and ("You call" in joined or "You check" in joined) and "You lead" in joined
     assert "Board" in screens[0] and "Rummoli" in screens[0] and "Your hand (" in screens[0]
     end = screens[-1]
     assert "End of hand 1" in end or "The evening is over" in end
-    assert "paid" in end and "Standings" in end
+    assert " shows " in end and "Standings" in end
     # the board's balances on screen are the view's
     view = app.table.view()
     assert f"{'Poker':<16}{view['pots']['poker']:>5}" in screens[-2] or app.table.hand.over
@@ -160,7 +160,7 @@ def test_a_hand_of_michigan_in_ascii(tmp_path: Path) -> None:
     joined = asyncio.run(play_hand(app, first_of("Lead"), screens, leak_check=False)) + "\n".join(screens)
     assert not any(s in joined for s in SUITS + "▶"), "--ascii must show no suit symbol"
     assert "Michigan" in screens[0] and "Kitty" in screens[0]
-    assert "leads" in joined and "(forced)" in joined  # forced plays are shown, not hidden
+    assert "leads" in joined and " plays " in joined  # forced plays are shown, not hidden
     assert "The evening is over" in screens[-1]
     assert json.loads(app.table.saved[0].read_text())["ruleset"] == "michigan"
 

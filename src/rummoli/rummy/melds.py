@@ -26,7 +26,7 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from rummoli.cards import RANK_MASK, SUIT_BITS
+from rummoli.cards import CARDS, RANK_MASK, SUIT_BITS, Card
 
 TWO, KING, ACE = 0, 11, 12
 BEST_CACHE = 1 << 17  # hands whose best arrangement a table remembers (about 30 MB at the most)
@@ -314,3 +314,33 @@ class MeldTable:
 def meld_table(aces: str, ace_value: int) -> MeldTable:
     """The (shared, immutable) meld table for a treatment of aces and an ace's value."""
     return MeldTable(aces, ace_value)
+
+
+def meld_cards(mask: int) -> list[Card]:
+    """A meld's cards in the order players lay them: a set by suit, a run from its low end.
+
+    >>> from rummoli.cards import mask_of, parse_cards
+    >>> [str(c) for c in meld_cards(mask_of(parse_cards("2h Ah 3h")))]
+    ['Ah', '2h', '3h']
+    >>> [str(c) for c in meld_cards(mask_of(parse_cards("2h Ah Kh")))]
+    ['Kh', 'Ah', '2h']
+    """
+    suits = [s for s in range(4) if (mask >> (13 * s)) & SUIT_BITS]
+    if len(suits) != 1:
+        return [CARDS[i] for i in range(52) if mask >> i & 1]
+    base = 13 * suits[0]
+    ranks = [r for r in range(13) if mask >> (base + r) & 1]
+    start = next((r for r in ranks if not mask >> (base + (r - 1) % 13) & 1), ranks[0])
+    return [CARDS[base + (start + k) % 13] for k in range(len(ranks))]
+
+
+def meld_names(cards: list[str]) -> list[str]:
+    """A meld's cards (as text) in the order players lay them.
+
+    >>> meld_names(["2s", "3s", "As"])
+    ['As', '2s', '3s']
+    """
+    mask = 0
+    for c in cards:
+        mask |= Card.parse(c).bit
+    return [str(c) for c in meld_cards(mask)]

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rummoli.cards import Card
+from rummoli.cards import Card, cards_of
+from rummoli.rummy.melds import meld_names
 from rummoli.rummy.words import Speaker, outcome_name
 from rummoli.wording import cards_word, sentence
 
@@ -50,6 +51,9 @@ def hand_result(hand: RummyHand) -> dict[str, Any]:
         cards = [str(c) for c in sorted((Card(i) for i in range(52) if hand.hands[seat] >> i & 1),
                                         key=lambda c: c.index)]
         melds = [list(m) for m in melds_shown[seat]] if seat < len(melds_shown) else []
+        if not melds and hand.rules.style in ("knock", "gin") and not outcome.get("melds"):
+            # a hand that ended without a knock: each hand shown arranged as well as it goes
+            melds = [meld_names([str(c) for c in cards_of(m)]) for m in table.best_arrangement(hand.hands[seat])[1]]
         laid_off = laid if laid and isinstance(knocker, int) and seat != knocker else []
         used = _mask([c for m in melds for c in m] + laid_off)
         deadwood = [c for c in cards if not Card.parse(c).bit & used]
@@ -85,10 +89,10 @@ def _lines(speak: Speaker, result: dict[str, Any]) -> list[str]:
         if shown["melds"]:
             parts.append("melds " + ", ".join(cards_word(m) for m in shown["melds"]))
         if shown["laid_off"]:
-            parts.append("lays off " + cards_word(shown["laid_off"]))
+            parts.append("laid off " + cards_word(shown["laid_off"]))
         dead = cards_word(shown["deadwood"]) if shown["deadwood"] else "nothing"
-        parts.append(f"deadwood {dead} ({shown['count']})" if shown["melds"] or result["knocker"] is not None
-                     else f"left in hand {dead} ({shown['count']})")
+        counted = shown["melds"] or result["knocker"] is not None or speak.style in ("knock", "gin")
+        parts.append(f"deadwood {dead} ({shown['count']})" if counted else f"left in hand {dead} ({shown['count']})")
         lines.append(f"{speak.who(shown['seat'])}: " + "; ".join(parts) + ".")
     lines += [p["text"] for p in result["points"]]
     lines.append("Scores: " + ", ".join(f"{c['name']} {c['before']} → {c['after']} ({c['change']:+d})"

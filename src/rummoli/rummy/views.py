@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rummoli import streams
-from rummoli.cards import CARDS, SUIT_BITS, Card
+from rummoli.cards import CARDS, Card
 from rummoli.records import FORMAT
+from rummoli.rummy.melds import meld_cards
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 from rummoli.rummy.words import Speaker, prompt
 
@@ -22,25 +23,7 @@ if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
 
 #: Move codes of :mod:`rummoli.rummy.hand` that the words need (that module imports this one).
-_DRAW_DISCARD, _LAYOFF, _PASS = 1, 3, 6
-
-
-def meld_cards(mask: int) -> list[Card]:
-    """A meld's cards in the order players lay them: a set by suit, a run from its low end.
-
-    >>> from rummoli.cards import mask_of, parse_cards
-    >>> [str(c) for c in meld_cards(mask_of(parse_cards("2h Ah 3h")))]
-    ['Ah', '2h', '3h']
-    >>> [str(c) for c in meld_cards(mask_of(parse_cards("2h Ah Kh")))]
-    ['Kh', 'Ah', '2h']
-    """
-    suits = [s for s in range(4) if (mask >> (13 * s)) & SUIT_BITS]
-    if len(suits) != 1:
-        return [CARDS[i] for i in range(52) if mask >> i & 1]
-    base = 13 * suits[0]
-    ranks = [r for r in range(13) if mask >> (base + r) & 1]
-    start = next((r for r in ranks if not mask >> (base + (r - 1) % 13) & 1), ranks[0])
-    return [CARDS[base + (start + k) % 13] for k in range(len(ranks))]
+_DRAW_DISCARD, _MELD, _LAYOFF, _PASS = 1, 2, 3, 6
 
 
 def _names(mask: int) -> list[str]:
@@ -271,22 +254,36 @@ def _render_public(hand: RummyHand, k: int) -> tuple[dict[str, Any], Any]:
     return streams.finish_public(hand._events, k, out, actor)
 
 
+def _meld_before(hand: RummyHand, target: int, before: int) -> int:
+    """The cards of meld ``target`` as they were before action ``before`` of the log (the meld made, and the
+    lay-offs on it until then): a sentence about a lay-off says what it went on, whenever it is read."""
+    made, cards = -1, 0
+    for _seat, code, x, y, _forced in hand.log[:before]:
+        if code == _MELD:
+            made += 1
+            if made == target:
+                cards = x
+        elif code == _LAYOFF and y == target:
+            cards |= 1 << x
+    return cards
+
+
 def _say(hand: RummyHand, event: dict[str, Any], k: int) -> None:
     """Put the event's sentence (rummoli.rummy.words) into it as ``text``, with what it needs to know: whether
     an action answers Gin's upcard offer, and whose meld a lay-off goes on."""
     stream = hand._events
     if stream.speaker is None:
         stream.speaker = Speaker(hand.players, hand.rules.style)
-    upcard, owner = False, None
+    upcard, meld = False, 0
     entry = hand.events_log[k - 1] if k > 0 else None
     if isinstance(entry, tuple):
         index = hand._action_at[k - 1]
         code = entry[1]
         upcard = hand.rules.style == "gin" and code in (_DRAW_DISCARD, _PASS) and (
             index == 0 or (index == 1 and hand.log[0][1] == _PASS))
-        if code == _LAYOFF and 0 <= entry[3] < len(hand.owners):
-            owner = hand.owners[entry[3]]
-    text = stream.speaker.line(event, upcard, owner)
+        if code == _LAYOFF:
+            meld = _meld_before(hand, entry[3], index)
+    text = stream.speaker.line(event, upcard, _names(meld))
     if text:
         event["text"] = text
 

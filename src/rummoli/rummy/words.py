@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rummoli.wording import card_word, cards_word, points, said, sentence
+from rummoli.rummy.melds import meld_names
+from rummoli.wording import card_word, cards_word, points, said, sentence, whom
 
 #: What a score is for, by its reason.
 _FOR = {
-    "cards": "for the cards left in {loser}'s hand",
-    "rummy": "for the cards left in {loser}'s hand, doubled for going rummy",
+    "cards": "for the cards left in {owner} hand",
+    "rummy": "for the cards left in {owner} hand, doubled for going rummy",
     "difference": "for the difference in deadwood with {loser}",
     "gin": "for gin",
     "undercut": "for the undercut",
@@ -45,12 +46,12 @@ class Speaker:
     def who(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
 
-    def line(self, event: Mapping[str, Any], upcard: bool = False, owner: int | None = None) -> str | None:
+    def line(self, event: Mapping[str, Any], upcard: bool = False, meld: Sequence[str] = ()) -> str | None:
         """``event`` as one sentence (or None when it needs no line).  ``upcard``: the action answers Gin's
-        offer of the first upcard; ``owner``: whose meld a lay-off goes on."""
+        offer of the first upcard; ``meld``: the cards of the meld a lay-off goes on, as it was before."""
         kind = event["type"]
         if kind == "action":
-            text = self._action(event, upcard, owner)
+            text = self._action(event, upcard, meld)
             if event.get("forced"):
                 text += " (the only choice)"
             return sentence(text)
@@ -72,11 +73,12 @@ class Speaker:
     def score_text(self, event: Mapping[str, Any]) -> str:
         why = event.get("reason", "")
         source = event.get("from")
-        loser = self.who(source) if isinstance(source, int) else "the others"
-        reason = _FOR.get(why, f"({why})").format(loser=loser)
+        loser = whom(self.who(source)) if isinstance(source, int) else "the others"
+        owner = "your" if loser == "you" else f"{loser}'s"
+        reason = _FOR.get(why, f"({why})").format(loser=loser, owner=owner)
         return said(self.who(event["seat"]), f"scores {event['points']} {reason}")
 
-    def _action(self, event: Mapping[str, Any], upcard: bool, owner: int | None) -> str:
+    def _action(self, event: Mapping[str, Any], upcard: bool, meld: Sequence[str]) -> str:
         who, act = self.who(event["seat"]), event["action"]
         if act == "draw":
             if event["from"] == "stock":
@@ -90,10 +92,9 @@ class Speaker:
             blind = " and the top card of the stock" if event.get("blind") else ""
             return said(who, f"takes {card} from the discard pile{blind}")
         if act == "meld":
-            return said(who, f"melds {cards_word(event['cards'])}")
+            return said(who, f"melds {cards_word(meld_names(event['cards']))}")
         if act == "layoff":
-            on = "their own meld" if owner == event["seat"] else f"{self.who(owner)}'s meld" if owner is not None \
-                else "a meld"
+            on = cards_word(meld_names(list(meld))) if meld else "a meld"
             return said(who, f"lays off {card_word(event['card'])} on {on}")
         if act == "pass":
             return said(who, "passes on the upcard" if self.style == "gin" else "passes")
@@ -113,8 +114,9 @@ class Speaker:
             return f"Gin! {sentence(said(won, 'melds every card' + scored))}"
         if reason == "knock" and won is not None:
             if isinstance(knocker, int) and knocker != winner:
-                return f"Undercut! {sentence(said(won, f'has as little deadwood as {self.who(knocker)}' + scored))}"
-            return sentence(said(won, "knocks and has the least deadwood" + scored))
+                beaten = whom(self.who(knocker))
+                return f"Undercut! {sentence(said(won, f'has no more deadwood than {beaten}' + scored))}"
+            return sentence(said(won, "knocks with the least deadwood" + scored))
         if reason == "out" and won:
             if outcome.get("rummy"):
                 return f"Rummy! {sentence(said(won, 'goes out all at once' + scored))}"
@@ -157,7 +159,7 @@ def prompt(view: Mapping[str, Any], deadwood: int | None = None) -> str:
         return f"{other} to play." if other else "Waiting."
     top = view["discard"][-1] if view.get("discard") else None
     if "pass" in kinds:
-        return f"The upcard {card_word(top)} is offered: take it, or pass." if top else "Take the upcard or pass."
+        return f"The upcard is {card_word(top)}: take it, or pass." if top else "Take the upcard, or pass."
     if view["phase"] == "draw":
         if "draw" in kinds and all(a.get("from") == "stock" for a in legal):
             return "Draw from the stock."

@@ -7,7 +7,8 @@ answer the same ``index.html``; the page's own module reads the address and draw
 
 A replay is a list of frames, each the viewing seat's own view after one more step of the hand (a forced
 play is a step of its own, so a run can be followed card by card) and the events that step added, as
-that seat may see them. A player of a table replays its finished hands as their seat saw them; a
+that seat may see them, with their sentences; and the hand's ``result`` (in the hand's own seats), once
+the record plays to its end. A player of a table replays its finished hands as their seat saw them; a
 spectator as a spectator; an uploaded record (which holds every card already) from the seat asked for.
 
 >>> [r["name"] for r in ruleset_catalogue()][:2]
@@ -287,7 +288,7 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 snap(hand)
     except IllegalAction as error:
         raise RecordError(error.message, index=len(frames) - 1, rule=error.rule) from None
-    return {"format": "rummoli-replay/1", "game": game, "seat": seat, "frames": frames}
+    return {"format": "rummoli-replay/1", "game": game, "seat": seat, "frames": frames, "result": hand.result()}
 
 
 # ============================================================================================ routes

@@ -103,10 +103,9 @@ def _stops_task(config: SimConfig, task: int, block: int, rotation: int) -> Task
         in_hand = session.players_left
         reseed(config, [bots[s] for s in in_hand], block, session.hands_played, [seats[s] for s in in_hand])
         play_hand(hand, [bots[s] for s in in_hand], "stops")
-        won = {pot: 0 for pot in pots}
-        for event in hand.events():
-            if event["type"] == "chips" and event["from"].startswith("pot:") and event["to"].startswith("seat:"):
-                won[event["from"][4:]] += event["amount"]
+        won = dict.fromkeys(pots, 0)
+        for entry in hand.result()["pots_won"]:  # the hand's own result, as every table shows it
+            won[entry["pot"]] += entry["amount"]
         session.finish_hand(hand)
         for pot, amount in won.items():
             if amount:

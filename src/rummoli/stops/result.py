@@ -111,7 +111,7 @@ def _headline(speak: Speaker, winner: int | None, pots_won: list[dict[str, Any]]
     if winner is None:
         return "Nobody could lead: the hand stalled, and its chips stay on the board."
     centre = next((w for w in pots_won if w["why"] == "out"), None)
-    took = f" and takes {pot_label(centre['name'])}: {chips(centre['amount'])}" if centre else ""
+    took = f", taking {pot_label(centre['name'])}: {chips(centre['amount'])}" if centre else ""
     return sentence(said(speak.who(winner), f"goes out first{took}"))
 
 
@@ -120,7 +120,8 @@ def _lines(speak: Speaker, result: dict[str, Any], board: dict[str, Any]) -> lis
     lines = [result["headline"]]
     for shown in result["showdown"]:
         mark = " (wins)" if shown["won"] else ""
-        lines.append(f"{speak.who(shown['seat'])} shows {cards_word(shown['cards'])}: {shown['name'].lower()}{mark}.")
+        five = f"shows {cards_word(shown['cards'])}: {shown['name'].lower()}{mark}."
+        lines.append(said(speak.who(shown["seat"]), five))
     lines += [w["text"] for w in result["pots_won"]]
     lines += [p["text"] for p in result["payments"] if p["text"]]
     left = [f"{pot_label(board[p].name)} {n}" for p, n in result["board"].items() if n]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummoli.cards import Card
 from rummoli.poker import evaluate
-from rummoli.wording import card_word, cards_word, chips, said, sentence
+from rummoli.wording import card_word, cards_word, chips, said, sentence, whom
 
 if TYPE_CHECKING:
     from rummoli.stops.hand import Hand
@@ -91,7 +91,7 @@ class Speaker:
         if kind == "stop":
             return f"Stop: the run ends after {card_word(event['after'])}."
         if kind == "swap":
-            return sentence(said(self.who(event["seat"]), "takes the widow and gives up their hand"))
+            return sentence(said(self.who(event["seat"]), "takes the widow, giving up their hand"))
         if kind == "cannot_lead":
             return sentence(said(self.who(event["seat"]), "cannot lead: the lead passes left"))
         if kind == "out":
@@ -138,14 +138,14 @@ class Speaker:
         giver, taker = self.party(src), self.party(dst)
         if src.startswith("pot:"):
             if reason == "on_hold":
-                return sentence(said(taker, f"held the cards of {giver} and takes it: {chips(amount)}"))
+                return sentence(said(taker, f"takes {giver} for holding its cards: {chips(amount)}"))
             if reason == "centre":
                 return sentence(said(taker, f"takes {giver}: {chips(amount)}"))
             return sentence(said(taker, f"wins {giver}: {chips(amount)}"))
         if reason == "widow_bid":
-            return sentence(said(giver, f"pays {taker} {chips(amount)} for the widow"))
+            return sentence(said(giver, f"pays {whom(taker)} {chips(amount)} for the widow"))
         if reason == "leftover":
-            return sentence(said(giver, f"pays {taker} {chips(amount)} for the cards left in their hand"))
+            return sentence(said(giver, f"pays {whom(taker)} {chips(amount)} for the cards left in their hand"))
         why = _PAID.get(reason, f"({reason.replace('_', ' ')})")
         return sentence(said(giver, f"pays {chips(amount)} into {taker} {why}"))
 
@@ -154,7 +154,7 @@ class Speaker:
 def _high_bid(view: Mapping[str, Any], names: Sequence[str]) -> str:
     auction = view.get("auction") or {}
     bidder = auction.get("bidder")
-    return "no bid yet" if bidder is None else f"the high bid is {auction['bid']} by {names[bidder]}"
+    return "no bid yet" if bidder is None else f"high bid {auction['bid']} by {names[bidder]}"
 
 
 def _range(view: Mapping[str, Any], kind: str) -> tuple[int, int] | None:
@@ -184,18 +184,17 @@ def prompt(view: Mapping[str, Any]) -> str:
         return sentence(said(names[winner], "went out: the hand is over"))
     if phase == "widow":
         if kinds & {"keep", "swap"}:
-            return (f"You deal. Keep your hand, and the others may bid for the widow ({view['widow_size']} cards, "
-                    "unseen): the highest bidder pays you and swaps hands with it. Or swap your hand for the "
-                    "widow yourself, unseen.")
+            return (f"You deal. Keep your hand: the others bid for the widow ({view['widow_size']} cards), and "
+                    "the winner pays you and swaps hands with it. Or swap yours for the widow, unseen.")
         return f"{dealer} deals and chooses: keep their hand, or swap it unseen for the widow."
     if phase == "auction":
         high = _high_bid(view, names)
         limits = _range(view, "bid")
         if kinds:
-            offer = f"Bid {limits[0]} to {limits[1]}, or pass" if limits else "You cannot outbid it: pass"
-            return (f"The widow ({view['widow_size']} cards, unseen) is for sale: {high}. {offer} (a pass is "
-                    f"final). The winner pays {dealer} and swaps their whole hand for the widow.")
-        return sentence(f"Auction of the widow: {high}; " + (f"{', '.join(waiting)} to bid" if waiting else "over"))
+            offer = f"Bid {limits[0]} to {limits[1]}, or pass for good" if limits else "You cannot outbid it: pass"
+            return (f"Widow auction ({view['widow_size']} cards, unseen): {high}. {offer}. The winner pays {dealer} "
+                    "and swaps hands with the widow.")
+        return sentence(f"Widow auction: {high}; " + (f"{', '.join(waiting)} to bid" if waiting else "over"))
     if phase == "poker":
         betting = view.get("betting") or {}
         pot = view.get("pots", {}).get(pot_of.get("poker", "poker"), 0)

@@ -13,10 +13,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.tui.narrate import RummyNarrator, StopsNarrator
+from rummoli.tui.narrate import EventLog
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.tables import PlayOptions, TerminalTable, open_table
 from rummoli.tui.widgets import ActionBar, Notice, ShowdownScreen
+from rummoli.wording import ascii_text
 
 
 def screen_text(app: App[Any]) -> str:
@@ -39,7 +40,7 @@ class PlayApp(App[str]):
         self.table = table
         self.ascii = ascii
         self.pace = pace
-        self.narrator: StopsNarrator | RummyNarrator
+        self.narrator = EventLog(ascii)
         self.board: TableScreen
         self._ending = False
         self._showdowns = 0  # showdown events of the hand already shown on their own screen
@@ -50,12 +51,10 @@ class PlayApp(App[str]):
             from rummoli.tui.stops_screen import StopsScreen
 
             self.board = StopsScreen(self.ascii)
-            self.narrator = StopsNarrator(self.ascii)
         else:
             from rummoli.tui.rummy_screen import RummyScreen
 
             self.board = RummyScreen(self.ascii, self.table.rules)
-            self.narrator = RummyNarrator(self.ascii)
         await self.push_screen(self.board)
         self.board.log_lines(self.table.notes)
         self.start_hand()
@@ -66,7 +65,6 @@ class PlayApp(App[str]):
 
     def start_hand(self) -> None:
         self._ending = False
-        self._showdowns = 0
         self._showdowns = 0  # showdown events of the hand already shown on their own screen
         self.narrator.new_hand()
         self.board.hand_label = self.hand_label()
@@ -135,24 +133,23 @@ class PlayApp(App[str]):
     # ------------------------------------------------------------------------------ ends
     def hand_over(self) -> None:
         table = self.table
-        view = table.view()
         table.finish_hand()
         body = Text()
-        if table.game == "stops":
-            from rummoli.tui.stops_screen import pot_results
-
-            body.append_text(pot_results(view, self.ascii))
-        else:
-            from rummoli.tui.rummy_screen import hand_results
-
-            body.append_text(hand_results(view))
+        result = table.result()
+        body.append(self.said(result["headline"]) + "\n", style="bold green")
+        body.append_text(self.standings_text())
+        body.append("\n\n")
+        for line in result["lines"][1:]:
+            body.append(self.said(line) + "\n")
         if table.evening_over:
             self.evening_over(body)
             return
-        body.append("\n")
-        body.append_text(self.standings_text())
         self.push_screen(Notice(f"End of {self.hand_label_done()}", body, "Enter: next hand · q: quit"),
                          self._after_notice)
+
+    def said(self, text: str) -> str:
+        """An engine's sentence as this terminal shows it (suit letters in ``--ascii`` mode)."""
+        return ascii_text(text) if self.ascii else text
 
     def hand_label_done(self) -> str:
         return f"hand {self.table.hand_no}"
@@ -166,12 +163,10 @@ class PlayApp(App[str]):
 
     def evening_over(self, body: Text) -> None:
         table = self.table
-        if table.game == "stops":
-            for row in table.settle():
-                paid = ", ".join(f"{who} {amount}" for who, amount in row["paid"].items())
-                body.append(f"Settlement of the board ({row['amount']} chips): {paid}\n", style="bold")
-        body.append("\n")
-        body.append_text(self.standings_text())
+        for row in table.settle():
+            body.append(self.said(row["text"]) + "\n", style="bold")
+        for bonus in table.bonuses():
+            body.append(self.said(bonus["text"]) + "\n", style="bold")
         body.append("\n" + table.goodbye(), style="dim")
         self.push_screen(Notice("The evening is over", body, "Enter or q: leave the table"),
                          lambda _: self.leave())

@@ -7,12 +7,11 @@ from typing import Any
 
 from rich.text import Text
 
-from rummoli.cards import mask_of, parse_cards
-from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset
 from rummoli.tui.cardtext import card_text, cards_line, meld_order, sort_cards
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
+from rummoli.wording import ascii_text
 
 STYLES = {"straight": "Rummy", "500": "500 Rum", "knock": "Knock Rummy", "gin": "Gin Rummy"}
 
@@ -56,26 +55,6 @@ def meld_text(cards: list[str], ascii: bool = False) -> str:
     return "".join(card_text(c, ascii) for c in meld_order(cards))
 
 
-def hand_results(view: dict[str, Any]) -> Text:
-    """What the hand scored, from the view's outcome."""
-    names = view["players"]
-    outcome = view.get("outcome", {})
-    out = Text()
-    winner = outcome.get("winner")
-    reason = outcome.get("reason", "")
-    if winner is None and view.get("style") == "gin":
-        out.append("Only two cards are left in the stock: the hand is a draw and nobody scores.\n")
-    elif winner is None:
-        out.append("The stock ran dry: the hand is blocked and nobody scores.\n")
-    else:
-        how = {"out": "went out", "knock": "won the knock", "blocked": "held the lowest hand"}.get(reason, "won")
-        out.append(f"{names[winner]} {how}" + (" with rummy (double)" if outcome.get("rummy") else "") + ".\n",
-                   style="bold green")
-    for seat, delta in enumerate(outcome.get("deltas", [])):
-        out.append(f"{names[seat]:<5}{delta:+5d} this hand   {view['chips'][seat] + delta:5d} in all\n")
-    return out
-
-
 class RummyScreen(TableScreen):
     """Straight Rummy, its variants, 500 Rum and Knock Rummy."""
 
@@ -84,7 +63,6 @@ class RummyScreen(TableScreen):
     def __init__(self, ascii: bool, rules: Ruleset) -> None:
         super().__init__(ascii)
         self.rules = rules
-        self.melds: MeldTable = meld_table(rules.aces, rules.ace_value)
 
     @property
     def ace_low(self) -> bool:
@@ -147,48 +125,32 @@ class RummyScreen(TableScreen):
         return out
 
     def hand_line(self, view: dict[str, Any]) -> Text:
+        """Your hand, the cards the engine arranges into melds underlined, and the deadwood they leave."""
         cards = view.get("hand") or []
         if not cards:
             return Text("")
-        held = parse_cards(" ".join(cards))
-        mask = mask_of(held)
-        _, best = self.melds.best_arrangement(mask)
-        grouped = {str(c) for c in held if any(c.bit & m for m in best)}
+        arranged = view.get("arranged") or {"melds": [], "deadwood": cards, "count": 0}
+        grouped = {c for meld in arranged["melds"] for c in meld}
         out = self.hand_text(cards, "Hand", set(), self.ace_low, grouped)
         out.append("\n")
-        deadwood = self.melds.card_value(mask) - self.melds.card_value(sum(best))
-        if best:
-            hint = "  ".join(meld_text([str(c) for c in held if c.bit & m], self.ascii) for m in best)
+        if arranged["melds"]:
+            hint = "  ".join(meld_text(meld, self.ascii) for meld in arranged["melds"])
             out.append(f"melds: {hint} · ", style="cyan")
+            out.append(f"deadwood {arranged['count']}", style="cyan")
         else:
             out.append("no meld in hand · ", style="dim")
-        label = "deadwood" if best else "points in hand"
-        out.append(f"{label} {deadwood}", style="cyan")
-        if best:
-            out.append(f" · in hand {self.melds.card_value(mask)}", style="dim")
+            counted = "deadwood" if self.rules.style in ("knock", "gin") else "points in hand"
+            out.append(f"{counted} {arranged['count']}", style="cyan")
         return out
 
     def prompt_text(self, view: dict[str, Any]) -> Text:
-        if view["phase"] == "over":
-            return Text("The hand is over.")
-        if view["turn"] != view["seat"]:
-            return Text("")
-        if not self.human_turn:
-            return Text("")  # a forced move is made for the player (the action bar says so)
-        top = view["discard"][-1] if view["discard"] else None
-        style = self.rules.style
-        if view["phase"] == "draw":
-            if any(a["action"] == "pass" for a in view["legal_actions"]):
-                return Text(f"The upcard is {card_text(top, self.ascii)}: take it, or pass and leave it "
-                            "(if both players pass, the first draws from the stock).")
-            take = f" or take {card_text(top, self.ascii)} from the discard pile" if top else ""
-            return Text(f"Your turn: draw from the stock{take}.")
-        if style == "gin":
-            return Text(f"Discard a card, or knock with it when the cards you keep leave {self.rules.knock_limit} "
-                        "or less in deadwood (none at all: gin).")
-        if style == "knock":
-            return Text("Discard a card, or knock with it to end the hand (lowest deadwood wins).")
-        return Text("Meld, lay off on a meld (underlined cards meld), then discard one card.")
+        """What happens now (the engine's words); in straight Rummy, what the underlined cards mean."""
+        if view["phase"] != "over" and (view["turn"] != view["seat"] or not self.human_turn):
+            return Text("")  # someone else's turn (the action bar says whose), or a move made for the player
+        text = ascii_text(view["prompt"]) if self.ascii else view["prompt"]
+        if view["phase"] == "play" and self.rules.style in ("straight", "500"):
+            text += " Underlined cards meld."
+        return Text(text)
 
     def side_text(self, view: dict[str, Any]) -> Text:
         out = Text()

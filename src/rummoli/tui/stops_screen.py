@@ -7,12 +7,10 @@ from typing import Any
 
 from rich.text import Text
 
-from rummoli.cards import parse_cards
-from rummoli.poker import evaluate
-from rummoli.tui.cardtext import card_text, plain_cards, styled_card, suit_text
+from rummoli.tui.cardtext import card_text, styled_card
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.widgets import Choice
-from rummoli.wording import said
+from rummoli.wording import ascii_text
 
 PHASES = {"widow": "widow", "auction": "auction", "poker": "poker round", "play": "play", "over": "hand over"}
 
@@ -60,21 +58,18 @@ def stops_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
 
 
 def showdown_text(view: dict[str, Any], ascii: bool = False) -> Text:
-    """Each hand shown (its best five and what it makes) and who took the poker pot."""
-    names = view["players"]
+    """Each hand shown (its best five and what it makes) and who took the poker pot: the events' own words."""
     out = Text()
     for event in view["events"]:
         if event["type"] == "showdown":
-            value = evaluate(parse_cards(" ".join(event["cards"]))).describe()
-            out.append(f"{names[event['seat']]:<6}", style="bold")
-            for card in event["cards"]:
-                out.append_text(styled_card(card, ascii))
-                out.append(" ")
-            out.append(f" {value}\n")
+            out.append(_say(event["text"], ascii) + "\n")
         elif event["type"] == "chips" and event["reason"] == "poker":
-            who = names[int(event["to"].split(":")[1])]
-            out.append(said(who, f"wins the poker pot: {event['amount']} chips") + "\n", style="bold green")
+            out.append(_say(event["text"], ascii) + "\n", style="bold green")
     return out
+
+
+def _say(text: str, ascii: bool) -> str:
+    return ascii_text(text) if ascii else text
 
 
 def runs(view: dict[str, Any]) -> list[list[tuple[int, str]]]:
@@ -85,39 +80,6 @@ def runs(view: dict[str, Any]) -> list[list[tuple[int, str]]]:
             out.append([])
         if action["action"] in ("lead", "play"):
             out[-1].append((action["seat"], action["card"]))
-    return out
-
-
-def pot_results(view: dict[str, Any], ascii: bool = False) -> Text:
-    """What each pot paid this hand, and what stays on the board (from the hand's events)."""
-    names = view["players"]
-    paid: dict[str, list[tuple[str, int]]] = {}
-    for event in view["events"]:
-        if event["type"] == "chips" and event["from"].startswith("pot:") and event["to"].startswith("seat:"):
-            who = names[int(event["to"].split(":")[1])]
-            paid.setdefault(event["from"][4:], []).append((who, event["amount"]))
-    out = Text()
-    if any(event["type"] == "showdown" for event in view["events"]):
-        out.append("Showdown\n", style="bold underline")
-        out.append_text(showdown_text(view, ascii))
-    leftover: dict[tuple[str, str], int] = {}
-    for event in view["events"]:
-        if event["type"] == "chips" and event["reason"] in ("leftover", "stall"):
-            key = (event["to"], event["reason"])
-            leftover[key] = leftover.get(key, 0) + event["amount"]
-    for (to, reason), amount in leftover.items():
-        who = names[int(to.split(":")[1])] if to.startswith("seat:") else "the centre"
-        why = "for the cards left in the other hands" if reason == "leftover" else "from the stall"
-        out.append(said(who, f"collects {amount} {why}") + "\n", style="bold")
-    for pot in view["board"]:
-        label = pot_label(pot, ascii)
-        row = f"{label:<14}"
-        if pot["id"] in paid:
-            won = ", ".join(f"{who} {amount}" for who, amount in paid[pot["id"]])
-            out.append(row + f"paid {won}", style="bold green")
-        else:
-            out.append(row + f"stays: {view['pots'][pot['id']]} on the board", style="dim")
-        out.append("\n")
     return out
 
 
@@ -153,9 +115,8 @@ class StopsScreen(TableScreen):
             out.append(f"Widow: {view['widow_size']} cards face down", style="dim")
             if view.get("swapped") is not None:
                 out.append(f" · {names[view['swapped']]} took the widow", style="dim")
-            if view.get("hand") and any(p["kind"] == "poker" and p["ante"] for p in view["board"]):
-                value = evaluate(parse_cards(" ".join(view["hand"])))
-                out.append(f"\nYour poker hand: {value.describe()}")
+            if view.get("best_five"):
+                out.append(f"\nYour poker hand: {view['best_five']['name']}")
             return out
         out = Text()
         out.append("Run: ", style="bold")
@@ -179,46 +140,13 @@ class StopsScreen(TableScreen):
         return self.hand_text(view["hand"], "Your hand", set())
 
     def prompt_text(self, view: dict[str, Any]) -> Text:
-        seat, names = view["seat"], view["players"]
-        if view["phase"] == "over":
-            return Text("The hand is over.")
-        if seat not in view["to_act"]:
-            return Text("")
-        if not self.human_turn:
-            return Text("")  # a forced move is made for the player (the action bar says so)
-        phase = view["phase"]
-        amount_keys = "↑↓, a: amount" if not self.ascii else "up/dn, a: amount"
-        if phase == "widow":
-            return Text(f"You deal. Keep your hand: the others bid for the widow ({view['widow_size']} cards) and the "
-                        "winner pays you and swaps hands with it. Or swap yours for the widow, unseen.")
-        if phase == "auction":
-            auction = view["auction"]
-            dealer = names[view["dealer"]]
-            high = f"high bid {auction['bid']} by {names[auction['bidder']]}" if auction["bidder"] is not None \
-                else "no bid yet"
-            limits = amount_range(view, "bid")
-            may = f"Bid {limits[0]} to {limits[1]} ({amount_keys})" if limits else "You cannot outbid it:"
-            return Text(f"Widow auction, {high}. {may} or pass for good. The winner pays {dealer} and swaps "
-                        "whole hands with the widow, unseen.")
-        if phase == "poker":
-            bet = view["betting"]
-            to_call = bet["level"] - bet["put"][seat]
-            pot = next(view["pots"][p["id"]] for p in view["board"] if p["kind"] == "poker")
-            parts = [f"Poker: pot {pot}", f"to call {to_call}"]
-            for kind in ("bet", "raise"):
-                limits = amount_range(view, kind)
-                if limits:
-                    parts.append(f"{kind} {limits[0]} to {limits[1]}")
-            parts.append(f"raises {bet['raises']} of {bet['max_raises']}, at most {bet['cap']} in all")
-            if amount_range(view, "bet") or amount_range(view, "raise"):
-                parts.append(amount_keys)
-            return Text(" · ".join(parts))
-        if any(a["action"] == "claim" for a in view["legal_actions"]):
-            return Text("Claim the pot before the next card is laid, or it stays on the board.")
-        cards = [a["card"] for a in view["legal_actions"] if "card" in a]
-        stopped = (view.get("play") or {}).get("stopped_suit")
-        why = f"after the stop in {suit_text(stopped, self.ascii)}" if stopped else "to open the play"
-        return Text(f"Your lead {why}: choose one of {plain_cards(cards, self.ascii)}.")
+        """What happens now (the engine's words), with the keys that give an amount when one is asked for."""
+        if view["phase"] != "over" and (view["seat"] not in view["to_act"] or not self.human_turn):
+            return Text("")  # someone else's turn (the action bar says whose), or a move made for the player
+        text = _say(view["prompt"], self.ascii)
+        if any("min" in a and a["max"] > a["min"] for a in view["legal_actions"]):
+            text += " (↑↓, a: amount)" if not self.ascii else " (up/dn, a: amount)"
+        return Text(text)
 
     def side_text(self, view: dict[str, Any]) -> Text:
         out = Text()

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from rummoli.bots.base import LEVELS, make_bot, seats_to_act
-from rummoli.bots.driver import view_for
 from rummoli.records import game_of, ruleset_reference
 from rummoli.table import Seat, Table
 
@@ -148,8 +147,10 @@ class TerminalTable:
         return self.table.hand_seats.index(seat)
 
     def view(self) -> dict[str, Any]:
-        """The player's view of the hand in play, as plain JSON data."""
-        return view_for(self.table.hand, self.hand_seat(HUMAN))
+        """The player's view of the hand in play, as plain JSON data: with its events (and their sentences)
+        and what a person is shown beside it (the prompt, the best five, the melds arranged)."""
+        view = self.table.hand.view(self.hand_seat(HUMAN), history=True, guide=True)
+        return json.loads(json.dumps(view))
 
     def forced(self) -> bool:
         return self.table.forced_due()
@@ -181,6 +182,14 @@ class TerminalTable:
     def evening_over(self) -> bool:
         seated = self.table.evening.seated()[HUMAN]
         return self.quit or self.table.over or not seated
+
+    def result(self) -> dict[str, Any]:
+        """The last finished hand's result (the one every client shows: rummoli.table.Table.results)."""
+        return self.table.results[-1]
+
+    def bonuses(self) -> list[dict[str, Any]]:
+        """Gin's bonuses at the end of the game, with their sentences."""
+        return self.table.bonuses()
 
     def settle(self) -> list[dict[str, Any]]:
         """R-SESSION-2's settlement, made by the table at the agreed end (not when the player walks away)."""

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -245,6 +245,7 @@ class Notice(ModalScreen[bool]):
     Notice { align: center middle; }
     Notice > Vertical { width: 76; height: auto; max-height: 23; border: round $accent; padding: 0 1;
                         background: $surface; }
+    Notice VerticalScroll { height: auto; max-height: 19; }
     Notice Static { width: 100%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -264,8 +265,12 @@ class Notice(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text, style="bold"))
-            yield Static(self.body)
-            yield Static(Text(self.prompt + " · v: look at the table", style="dim"))
+            with VerticalScroll():  # a long result scrolls with the arrows; the keys below stay in view
+                yield Static(self.body)
+            yield Static(Text(self.prompt + " · ↑↓ more · v: look at the table", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
 
     def action_go_on(self) -> None:
         self.dismiss(True)

@@ -1,0 +1,158 @@
+"""One result and one set of words (issue 30): what every client shows of a hand is made once, by the engine
+through the table, and agrees with the hand's record; every sentence is made from what its reader may see."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rummoli.records import builtin_names, replay
+from rummoli.table import Seat, Table
+from rummoli.wording import card_word
+
+CARD_WORD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def evening(ruleset: str, seed: str, hands: int = 2, players: int | None = None) -> Table:
+    """An evening of random bots beside one seat a person would hold (played here by the same bots)."""
+    from rummoli.records import default_players
+
+    n = players or min(default_players(ruleset), 4)
+    table = Table(ruleset, [Seat(f"P{k}", bot="random") for k in range(n)], hands=hands, seed=seed)
+    while not table.over:
+        if table.hand_over:
+            table.next_hand()
+        else:
+            table.play_bot()
+    return table
+
+
+def expected_from_record(record: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What a hand's record says it came to, worked out from its replay alone (R-NOTE-4): pots won per
+    (pot, evening seat), each evening seat's change, the end's reason and counts."""
+    played = replay(record)
+    seat_of = [names.index(name) for name in record["players"]]
+    pots: dict[tuple[str, int], int] = defaultdict(int)
+    end: dict[str, Any] = {}
+    for event in played["events"]:
+        if event["type"] == "chips" and event["from"].startswith("pot:") and event["to"].startswith("seat:"):
+            pots[(event["from"][4:], seat_of[int(event["to"][5:])])] += event["amount"]
+        elif event["type"] == "end":
+            end = event
+    changes = {seat_of[s]: after - before for s, (before, after) in
+               enumerate(zip(record["chips"], played["chips"], strict=True))}
+    return {"pots": dict(pots), "changes": changes, "end": end}
+
+
+@pytest.mark.parametrize("ruleset", builtin_names())
+def test_every_hands_result_is_what_its_record_replays_to(ruleset: str) -> None:
+    table = evening(ruleset, f"result-{ruleset}")
+    record = table.evening_record()
+    assert len(table.results) == len(record["hands"]) >= 1
+    for result, hand in zip(table.results, record["hands"], strict=True):
+        expected = expected_from_record(hand, record["players"])
+        assert {c["seat"]: c["change"] for c in result["changes"]} == expected["changes"]
+        assert result["headline"] == result["lines"][0]
+        if result["game"] == "stops":
+            assert {(w["pot"], w["seat"]): w["amount"] for w in result["pots_won"]} == expected["pots"]
+            assert all(w["text"] and w["name"] for w in result["pots_won"])
+        else:
+            end = expected["end"]
+            assert result["reason"] == end["reason"]
+            if "counts" in end:  # a knock or a scored block: the deadwood as the engine counted it
+                assert [h["count"] for h in result["hands"]] == end["counts"]
+            for seat, change in expected["changes"].items():  # a hand's points are its scores, seat by seat
+                assert sum(p["points"] for p in result["points"] if p["seat"] == seat) == change
+
+
+def test_the_result_names_evening_seats_when_a_broke_player_has_left() -> None:
+    table = Table("rummoli", [Seat("Ann", "random"), Seat("Bob", "random"), Seat("Cy", "random")], chips=20,
+                  seed="broke-1", hands=30)
+    while not table.over:
+        if table.hand_over:
+            table.next_hand()
+        else:
+            table.play_bot()
+    record = table.evening_record()
+    short = [r for r, hand in zip(table.results, record["hands"], strict=True) if len(hand["players"]) < 3]
+    assert short, "nobody went broke: choose another seed"
+    for result, hand in zip(table.results, record["hands"], strict=True):
+        assert {c["seat"] for c in result["changes"]} == {record["players"].index(p) for p in hand["players"]}
+        assert all(table.names[c["seat"]] == c["name"] for c in result["changes"])
+
+
+@pytest.mark.parametrize("ruleset", ["rummoli", "tripoley", "michigan", "gin-rummy", "500-rum", "boathouse-rummy"])
+def test_every_sentence_names_only_cards_its_reader_may_see(ruleset: str) -> None:
+    """Each event's text is made from the events as its reader gets them: a card it names is one they showed."""
+    table = evening(ruleset, f"words-{ruleset}", hands=1)
+    for reader in [*range(len(table.seats)), None]:
+        told = 0
+        known: set[str] = set()  # every card the reader's events have shown it so far (its own hand among them)
+        for event in table.events_since(0, reader):
+            known |= {card_word(c) for c in _cards(event)}
+            text = event.get("text")
+            if not text:
+                continue
+            told += 1
+            named = set(CARD_WORD.findall(text))
+            assert named <= known, (reader, event)
+            if "(the only choice)" in text:  # a forced choice is told only to the seat that had it
+                assert event["seat"] == reader and event.get("forced"), (reader, event)
+        assert told > 5
+
+
+def _cards(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} if re.fullmatch(r"[2-9TJQKA][shdc]", value) else set()
+    if isinstance(value, dict):
+        return set().union(*(_cards(v) for k, v in value.items() if k != "text"), set())
+    if isinstance(value, list):
+        return set().union(*(_cards(v) for v in value), set())
+    return set()
+
+
+def test_every_action_and_table_event_is_told() -> None:
+    table = evening("gin-rummy", "told", hands=2)
+    for event in table.events_since(0, 0):
+        if event["type"] in ("action", "hand_start", "hand_over", "evening_over", "end", "score"):
+            assert event.get("text"), event
+
+
+def test_a_shared_settlement_pays_whole_chips_as_numbers_and_exact_shares_as_text() -> None:
+    table = evening("michigan", "settle-share", hands=1, players=3)
+    (entry,) = table.settlement or [{"payments": []}]
+    total = Fraction(0)
+    for paid in entry["payments"]:
+        amount = paid["amount"]
+        assert isinstance(amount, int) or (isinstance(amount, str) and "/" in amount), paid
+        total += Fraction(amount)
+    assert total == entry.get("amount", 0)
+    assert table.view(0)["settlement"] == table.settlement
+    standings = {row["seat"]: row["chips"] for row in table.standings()}
+    assert standings == {s["seat"]: s["chips"] for s in table.view(None)["seats"]}
+
+
+def test_the_view_carries_the_result_until_the_next_deal_and_the_hand_over_event_carries_it_too() -> None:
+    table = Table("tripoley", [Seat("Ann", "random"), Seat("Bob", "random")], hands=2, seed="carry")
+    while not table.hand_over:
+        table.play_bot()
+    view = table.view(1)
+    assert view["result"] == table.results[0] and view["result"]["hand_no"] == 1
+    over = [e for e in table.events_since(0, 1) if e["type"] == "hand_over"]
+    assert over[-1]["result"] == view["result"] and over[-1]["text"].startswith("Hand 1 is over.")
+    table.next_hand()
+    assert table.view(1)["result"] is None
+
+
+def test_a_person_is_told_what_happens_now_and_a_bot_is_not() -> None:
+    table = Table("gin-rummy", [Seat("Ann"), Seat("Bob", "random")], hands=1, seed="guide", dealer=1)
+    hand_view = table.view(0)["hand"]
+    assert hand_view["prompt"].startswith("The upcard is ") and hand_view["arranged"]["count"] >= 0
+    assert "prompt" not in table.hand.view(0, history=True)  # what a bot decides from has no words
+    stops = Table("rummoli", [Seat("Ann"), Seat("Bob", "random")], hands=1, seed="guide")
+    mine = stops.view(0)["hand"]
+    assert len(mine["best_five"]["cards"]) == 5 and mine["best_five"]["name"][0].isupper()
