@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import statistics
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,10 +78,10 @@ def check_forced_pacing(server: Server, spacing: float, **table: Any) -> None:
     assert sum(forced_in(m) for _at, m in stamps) + forced_in(ann.welcome) == sum(
         1 for e in ann.events if e["type"] == "action" and e.get("forced"))
     gaps = [b - a for (a, _m), (b, _n) in itertools.pairwise(forced)]
-    # Lower bounds only: a busy machine makes the gaps longer, never shorter than the pace by much (a late
-    # update shortens the gap after it by its lateness, hence the looser bound for each one).
-    assert min(gaps) >= 0.5 * spacing, gaps
+    # Lower bounds only, on the whole span and the median gap: a busy machine makes gaps longer, but a test
+    # process held up for a moment reads two updates at once (one gap short, the one before it long).
     assert forced[-1][0] - forced[0][0] >= 0.8 * spacing * len(gaps), gaps
+    assert statistics.median(gaps) >= 0.8 * spacing, gaps
     for message in ann.messages:
         SERVER_MESSAGE.validate_python(message)
     ann.close()
@@ -225,7 +226,7 @@ def test_a_stale_next_changes_nothing_and_a_spectators_is_refused(paced: Server)
 
 
 def test_the_countdown_deals_by_itself_and_again_after_a_restart(tmp_path: Path) -> None:
-    pause = 3.0
+    pause = 4.0
     server = Server(tmp_path, "--hand-pause", str(pause)).start()
     try:
         created = server.create(ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=4,
@@ -244,10 +245,10 @@ def test_the_countdown_deals_by_itself_and_again_after_a_restart(tmp_path: Path)
         server.kill()
         server.start()
         back = server.client(table, created["token"], since=ann.seq)
-        started = time.monotonic()
         assert back.welcome["seq"] == ann.seq and back.welcome["pace"]["name"] == "instant"
-        assert back.welcome["next_hand"] is not None and back.welcome["next_hand"]["seconds"] > pause - 1.5
-        assert dealt(back, 20) + (time.monotonic() - started) >= 0.7 * pause - 0.5
+        shown = back.welcome["next_hand"]
+        assert shown is not None and shown["waiting"] == [0] and pause - 2 < shown["seconds"] <= pause
+        assert dealt(back, 20) >= shown["seconds"] - 1  # the countdown shown is the one that deals
         assert server.get(f"/api/tables/{table}").json()["pace"] == {"bot": 0.0, "play": 0.0, "name": "instant"}
         back.close()
         assert "Traceback" not in server.log()

@@ -272,6 +272,9 @@ class Bus:
                 await asyncio.wait_for(asyncio.gather(*listener.subscribe(*channels)), 5.0)
                 was_up, self.up = self.up, True
                 if not was_up:
+                    # Alive at once, not at the heartbeat's next turn: in between, an owner that looked took this
+                    # process for dead and forgot the clients it had just told it of (a person counted as gone).
+                    self._queue("SET", self.alive_key(self.name), "1", "EX", "5")
                     log.warning("redis is reachable: fan-out on")
                     await self._on_reconnect()
                 await self._keep_alive(listener)

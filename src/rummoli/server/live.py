@@ -26,7 +26,7 @@ from typing import Any
 
 from rummoli.bots.worker import BotWorkers, decide
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError
-from rummoli.server import pace
+from rummoli.server import pace as pacing
 from rummoli.server.cluster import Bus, BusDown
 from rummoli.server.deaths import DeathWatch, connector
 from rummoli.server.defaults import safe_default
@@ -114,7 +114,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     present: dict[int, int] = field(default_factory=dict)
     clock: Clock | None = None
-    countdown: pace.Countdown | None = None  # owner: between hands, the count to the next deal (rummoli.server.pace)
+    countdown: pacing.Countdown | None = None  # owner: between hands, the count to the next deal (rummoli.server.pace)
     _task: asyncio.Task[None] | None = None
     _away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _bot_states: list[Any] = field(default_factory=list)
@@ -128,7 +128,7 @@ class LiveTable:
     remote: dict[str, dict[int, int]] = field(default_factory=dict)  # owner: other processes' clients per seat
     owner_infos: list[dict[str, Any]] | None = None  # follower: the seats as the owner last described them
     remote_clock: tuple[int, int, float] | None = None  # follower: the owner's turn clock (seat, seq, deadline)
-    remote_next: pace.Told | None = None  # follower: the owner's countdown between hands
+    remote_next: pacing.Told | None = None  # follower: the owner's countdown between hands
     idle_since: float | None = None  # follower: when its last client left (it is dropped after a while)
     _change: dict[str, Any] | None = None  # owner: the stored change its followers are told of next
     # Follower: the owner's changes not replayed on the copy yet (each change's journal entries as the JSON text
@@ -187,12 +187,12 @@ class LiveTable:
         return out
 
     @property
-    def pace(self) -> pace.Pace:
+    def pace(self) -> pacing.Pace:
         """The table's pace (rummoli.server.pace): its creator's choice, else the server's settings. A table
         made with forced plays inside the actions (``auto``) keeps them there, whatever the settings say now."""
-        chosen = pace.pace_of(self.options.get("pace"), self.manager.settings)
+        chosen = pacing.pace_of(self.options.get("pace"), self.manager.settings)
         if self._table is not None and self._table.auto and chosen.play > 0:
-            return pace.Pace(chosen.bot, 0.0, chosen.name)
+            return pacing.Pace(chosen.bot, 0.0, chosen.name)
         return chosen
 
     def summary(self, base_url: str, stored: TableRow | None = None) -> dict[str, Any]:
@@ -201,7 +201,7 @@ class LiveTable:
         hand_no = self.table.hand_no if self.table is not None else stored.hand_no if stored is not None else 0
         return {
             "id": self.id, "game": self.game, "ruleset": self.options["ruleset_name"],
-            "title": ruleset_title(self.options["ruleset"], self.table), "seats": infos,
+            "title": ruleset_title(self.options["ruleset"], self._table), "seats": infos,
             "open_seats": sum(1 for s in infos if s["open"]) if self.status == "waiting" else 0,
             "hand_no": hand_no, "seq": self.seq if stored is None else stored.seq,
             "over": self.status == "over", "turn_timer": self.options.get("turn_timer"), "pace": self.pace.info(),
@@ -231,7 +231,7 @@ class LiveTable:
                 return text
         next_hand = self.next_hand_info()
         key = (None if self.clock is None else (self.clock.seat, self.clock.seq, self.clock.deadline),
-               self.remote_clock, pace.key(next_hand))
+               self.remote_clock, pacing.key(next_hand))
         return self._updates.text(self.table, seat, since, self.clock_info(), key, next_hand)
 
     def texts_for_followers(self, since: int) -> dict[str, str]:
@@ -242,7 +242,7 @@ class LiveTable:
 
     def next_hand_info(self, also: int | None = None) -> dict[str, Any] | None:
         """Between hands: the countdown and who is ready (``also``: a seat whose client is arriving)."""
-        return pace.info(self, also)
+        return pacing.info(self, also)
 
     def clock_info(self) -> dict[str, Any] | None:
         now = asyncio.get_running_loop().time()
@@ -402,7 +402,7 @@ class LiveTable:
         """A person says next between hands (rummoli.server.pace.mark_ready; ignored at another seq)."""
         if self.role == "follower" and await self.manager.forward(self, "next", {"seat": seat, "seq": seq}) is not None:
             return
-        await pace.mark_ready(self, seat, seq)
+        await pacing.mark_ready(self, seat, seq)
 
     async def _timeout(self, seat: int, seq: int, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -435,7 +435,7 @@ class LiveTable:
         if t is None or t.over:
             self.clock, self.countdown = None, None
             return
-        work: Awaitable[None] | None = pace.plan(self)  # the countdown between hands, or a forced play
+        work: Awaitable[None] | None = pacing.plan(self)  # the countdown between hands, or a forced play
         if work is not None:
             self.clock = None
         elif (seat := t.bot_due()) is not None:
@@ -539,7 +539,7 @@ class LiveTable:
         else:
             self._start_away(seat)
         self.manager.seats_changed(self)
-        await pace.presence_changed(self)  # between hands, the only person awaited may have gone
+        await pacing.presence_changed(self)  # between hands, the only person awaited may have gone
 
     def _start_away(self, seat: int) -> None:
         old = self._away.pop(seat, None)
@@ -663,12 +663,12 @@ class LiveTable:
         clock = message.get("clock")
         self.remote_clock = None if not clock else (
             int(clock["seat"]), int(clock["seq"]), asyncio.get_running_loop().time() + float(clock["seconds"]))
-        self.remote_next = pace.told_from(message.get("next_hand"))
+        self.remote_next = pacing.told_from(message.get("next_hand"))
 
     def follow_next_hand(self, message: dict[str, Any]) -> None:
         """Follower: who is ready for the next hand changed (the owner says so without a change)."""
         if self.role == "follower":
-            self.remote_next = pace.told_from(message.get("next_hand"))
+            self.remote_next = pacing.told_from(message.get("next_hand"))
             self.manager.hub.publish_next(self.id)
 
     def _catch_up_copy(self) -> None:
@@ -841,7 +841,7 @@ class TableManager:
             texts["journal"] = dumps(journal)
             change["entries"] = len(journal)
         self.bus.publish(live.id, {"kind": "change", "table": live.id, "owner": self.name, "fence": live.fence,
-                                   **change, "clock": clock, "next_hand": pace.for_followers(live)}, texts)
+                                   **change, "clock": clock, "next_hand": pacing.for_followers(live)}, texts)
         if "answers" in change:
             self._answered.add(change["answers"])
 
@@ -855,7 +855,7 @@ class TableManager:
         """Owner: who is ready for the next hand (or awaited) changed, with no new seq: every client is told."""
         self.hub.publish_next(live.id)
         if self.bus is not None and live.role == "owner":
-            self.bus.publish(live.id, {"kind": "next_hand", "table": live.id, "next_hand": pace.for_followers(live)})
+            self.bus.publish(live.id, {"kind": "next_hand", "table": live.id, "next_hand": pacing.for_followers(live)})
 
     def seats_changed(self, live: LiveTable) -> None:
         self.hub.publish_seats(live.id)
@@ -1314,7 +1314,7 @@ class TableManager:
 
         # Paced forced plays are each a step of their own (rummoli.server.pace); at pace 0 they stay inside
         # the action that caused them.
-        auto = pace.pace_of(options.get("pace"), self.settings).play <= 0
+        auto = pacing.pace_of(options.get("pace"), self.settings).play <= 0
         return Table(options["ruleset"], [Seat(n, b) for n, b in zip(names, levels, strict=True)],
                      chips=options.get("chips"), hands=options.get("hands"), seed=options.get("seed"),
                      samples=self.settings.bot_samples, auto=auto)
