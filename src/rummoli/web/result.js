@@ -17,14 +17,24 @@ const OUTCOME_TITLES = { out: "Out", stall: "Stall", rummy: "Rummy", knock: "Kno
 const mini = (c) => h("span", { class: "mini" }, cardSvg(c));
 const nameOf = (view, seat) => view.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
 
-/** The result of the hand just ended (view.result), for stops and Rummy alike. */
-export function handResultBlock(view) {
+/** The result of the hand just ended (view.result), for stops and Rummy alike. `hooks`: false for a replay, whose
+ *  seats are the hand's own (the data-result hooks name evening seats, at the table only). */
+export function handResultBlock(view, { hooks = true } = {}) {
+  const block = resultBlock(view);
+  if (!hooks) {
+    block.removeAttribute("data-result-hand");
+    block.querySelectorAll("[data-result]").forEach((el) => el.removeAttribute("data-result"));
+  }
+  return block;
+}
+
+function resultBlock(view) {
   const r = view.result;
   // The figure beside the headline is the winner's own change in the result (none when nobody won).
   const hasWinner = r.winner !== null && r.winner !== undefined;
   const winnerChange = hasWinner ? r.changes.find((c) => c.seat === r.winner)?.change ?? 0 : 0;
-  return h("section", { class: `result result-${r.game} outcome-${r.outcome}`, "data-result-hand": r.hand_no, "aria-label": `Result of hand ${r.hand_no}` },
-    h("h2", {}, `Hand ${r.hand_no}: `, OUTCOME_TITLES[r.outcome] || r.outcome),
+  return h("section", { class: `result result-${r.game} outcome-${r.outcome}`, "data-result-hand": r.hand_no, "aria-label": r.hand_no ? `Result of hand ${r.hand_no}` : "Result of the hand" },
+    h("h2", {}, r.hand_no ? `Hand ${r.hand_no}: ` : "", OUTCOME_TITLES[r.outcome] || r.outcome),
     h("div", { class: "outcome-line" },
       h("span", { class: "outcome-badge" },
         h("span", { class: "outcome-figure", "data-result": "outcome", "data-reason": r.reason, "data-outcome": r.outcome }, signed(winnerChange)),

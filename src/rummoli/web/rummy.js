@@ -120,8 +120,7 @@ export function renderRummy(hv, ctx) {
         h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Your play"),
         hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null, controls)),
     melds,
-    hand,
-    ctx.readOnly && hv.phase === "over" ? shownHands(hv, names) : null);
+    hand);
 }
 
 /** Your hand in your order: melds grouped, then the deadwood and its count (as `arranged` says). Drag a card
@@ -143,6 +142,7 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
     const startsGroup = k > 0 && cards[k - 1].group !== group;
     const cls = `card-btn${acts.length ? " playable" : ""}${inMeld.has(c) ? " meld-hint" : ""}${c === sel ? " selected" : ""}`
       + `${(hv.drawn || []).some((d) => d[1] === c) ? " new" : ""}${dead ? " deadwood" : " in-meld"}${startsGroup ? " group-start" : ""}`;
+    if (ctx.readOnly) return h("span", { class: cls, "data-card": c, role: "img", "aria-label": `${cardName(c)}${dead ? "" : ", in a meld"}` }, cardSvg(c, { label: false }));
     return h("button", { class: cls, "data-key": `card:${c}`, "data-card": c, "aria-pressed": c === sel ? "true" : "false",
       draggable: "true", ondragstart: (e) => { e.dataTransfer.setData("text/x-card", c); e.dataTransfer.effectAllowed = "move"; },
       ondragover: (e) => e.preventDefault(),
@@ -161,15 +161,5 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
       count !== undefined ? h("span", { class: "deadwood-count", "aria-live": "polite" }, `Deadwood ${count}`) : null,
       ctx.order ? h("button", { class: "quiet small", "data-key": "arrange", onclick: () => ctx.setOrder(null) }, "Arrange in melds") : null),
     row,
-    h("p", { class: "hint" }, "Drag a card, or Shift + ← → on it, to move it in your hand."));
-}
-
-/** A replay's last step: every hand as the view shows it (the table shows the hand's full result instead). */
-function shownHands(hv, names) {
-  if (!hv.shown) return null;
-  return h("section", { class: "summary", "aria-label": "Hands at the end" },
-    h("h3", {}, "Hands at the end"),
-    hv.shown.map((cards, i) => h("div", { class: "shown" },
-      h("span", { class: "who" }, names[i]),
-      h("span", { class: "five" }, cards.length ? cards.map((c) => h("span", { class: "mini" }, cardSvg(c))) : "no cards left"))));
+    ctx.readOnly ? null : h("p", { class: "hint" }, "Drag a card, or Shift + ← → on it, to move it in your hand."));
 }

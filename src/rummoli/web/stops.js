@@ -188,6 +188,6 @@ export function renderStops(hv, ctx) {
     h("div", { class: "table-middle" }, renderBoard(hv, ctx.changed), phase),
     hv.hand ? yourHand(hv, cardActs, ctx) : null,
     // At the hand's end the result shows the showdown with its winner; until then the fives as they were shown.
-    hv.phase === "over" && !ctx.readOnly ? null : showdownDuringHand(hv, names, ctx.events),
+    hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events),
     runBlock(hv, names));
 }
