@@ -37,3 +37,13 @@ def deal_with_widow(
         seat = receivers[position % len(receivers)]
         (widow_cards if seat is None else hands[seat]).append(card)
     return hands, widow_cards
+
+
+def deal_sizes(players: int, dealer: int) -> tuple[list[int], int]:
+    """Hand sizes by seat and the widow's size under R-DEAL-1."""
+    receivers = players + 1
+    base, extra = divmod(52, receivers)
+    sizes = [0] * players
+    for k in range(players):
+        sizes[(dealer + 1 + k) % players] = base + (1 if k < extra else 0)
+    return sizes, base + (1 if players < extra else 0)

@@ -29,6 +29,25 @@ def amount(value: int | Fraction) -> int | str:
     return value
 
 
+#: The keys of a result that name a seat (a hand's seat, to be read as the evening's).
+_SEAT_KEYS = frozenset({"seat", "winner", "knocker", "from", "to"})
+
+
+def in_evening_seats(value: Any, seats: Sequence[int]) -> Any:
+    """A hand's result with every seat it names (``seat``, ``winner``, ``knocker``, ``from``, ``to``) turned
+    from the hand's numbering into the evening's.
+
+    >>> in_evening_seats({"winner": 1, "pots_won": [{"seat": 0, "amount": 3}], "from": None}, [0, 2])
+    {'winner': 2, 'pots_won': [{'seat': 0, 'amount': 3}], 'from': None}
+    """
+    if isinstance(value, dict):
+        return {k: seats[v] if k in _SEAT_KEYS and type(v) is int else in_evening_seats(v, seats)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [in_evening_seats(v, seats) for v in value]
+    return value
+
+
 class StopsEvening:
     """Rummoli, Tripoley or Michigan: a session of hands on one board."""
 

@@ -43,7 +43,7 @@ from rummoli.bots.base import LEVELS, Bot, make_bot
 from rummoli.bots.driver import bot_decision, show_hand_over, view_for
 from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction
-from rummoli.evening import RummyEvening, StopsEvening, amount
+from rummoli.evening import RummyEvening, StopsEvening, amount, in_evening_seats
 from rummoli.records import EVENING_FORMAT, game_of
 from rummoli.wording import said, sentence
 
@@ -460,6 +460,8 @@ class Table:
 
     def bonuses(self) -> list[dict[str, Any]]:
         """Points the evening adds at its end, beyond its hands (Gin's game and box bonuses, R-GIN-7)."""
+        from rummoli.rummy.words import bonus_text
+
         out = []
         for entry in self.ledger:
             if entry["type"] == "bonus":
@@ -566,36 +568,6 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self.game} {len(self.seats)} seats, hand {self.hand_no}, seq {self.seq}>"
-
-
-#: The keys of a result that name a seat (a hand's seat, to be read as the evening's).
-_SEAT_KEYS = frozenset({"seat", "winner", "knocker", "from", "to"})
-
-
-def in_evening_seats(value: Any, seats: Sequence[int]) -> Any:
-    """A hand's result with every seat it names (``seat``, ``winner``, ``knocker``, ``from``, ``to``) turned
-    from the hand's numbering into the evening's.
-
-    >>> in_evening_seats({"winner": 1, "pots_won": [{"seat": 0, "amount": 3}], "from": None}, [0, 2])
-    {'winner': 2, 'pots_won': [{'seat': 0, 'amount': 3}], 'from': None}
-    """
-    if isinstance(value, dict):
-        return {k: seats[v] if k in _SEAT_KEYS and type(v) is int else in_evening_seats(v, seats)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [in_evening_seats(v, seats) for v in value]
-    return value
-
-
-def bonus_text(name: str, points: int, reason: str) -> str:
-    """A bonus the evening adds at its end, in words.
-
-    >>> bonus_text("Ann", 100, "game")
-    'Ann scores 100 for winning the game.'
-    """
-    from rummoli.rummy.words import Speaker
-
-    return sentence(Speaker([name], "gin").score_text({"seat": 0, "points": points, "reason": reason}))
 
 
 def _derived(text: str) -> int:

@@ -246,34 +246,12 @@ class RummyHand:
         return bool(self._gin_knock_mask(hand) & bit)
 
     def _gin_knock_mask(self, hand: int) -> int:
-        """The cards of ``hand`` whose discard leaves no more deadwood than Gin's knock limit (R-GIN-3),
-        worked out once per hand (so once a turn, however often the moves are listed or checked).
-
-        One arrangement of ``hand`` serves every card: a card left over in it leaves it best, so only a
-        card taken from a meld needs a new search, and none when even the best case is over the limit."""
+        """The cards of ``hand`` whose discard Gin's knock limit allows (:func:`settle.knock_discards`),
+        worked out once per hand (so once a turn, however often the moves are listed or checked)."""
         cached = self._arranged
-        if cached[0] == hand:
-            return cached[1]
-        table = self.melds_table
-        limit = self.rules.knock_limit
-        melded, melds = table.best_arrangement(hand)
-        in_melds = 0
-        for meld in melds:
-            in_melds |= meld
-        dead = table.card_value(hand) - melded
-        fits = 0
-        values = table.block_value
-        dearest = max(values[1 << 12], values[1 << 11])  # an ace or a king (a ten, a face card)
-        rest = hand if dead - dearest <= limit else 0  # else no card's discard will do
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if dead - values[1 << (low.bit_length() - 1) % 13] > limit:  # exact for a left-over card, else a bound
-                continue
-            if not in_melds & low or table.deadwood(hand ^ low) <= limit:
-                fits |= low
-        self._arranged = (hand, fits)
-        return fits
+        if cached[0] != hand:
+            self._arranged = cached = (hand, settle.knock_discards(self.melds_table, hand, self.rules.knock_limit))
+        return cached[1]
 
     def _discard_refusal(self, hand: int, index: int) -> tuple[str, str] | None:
         """The turn's own limits on discarding (or knocking with) card ``index``."""
@@ -608,22 +586,14 @@ class RummyHand:
         """An independent copy (cheap: masks and short lists) for search bots."""
         twin = object.__new__(RummyHand)
         twin.__dict__.update(self.__dict__)
-        for name in (
-            "hands",
-            "stock",
-            "pile",
-            "melds",
-            "owners",
-            "points",
-            "has_laid",
-            "deltas",
-            "log",
-            "events_log",
-            "stock_draws",
-            "scores",
-        ):
+        for name in _COPIED_LISTS:
             setattr(twin, name, list(getattr(self, name)))
         twin.outcome = dict(self.outcome)
         twin._reset_stream()
         twin._tracking = False
         return twin
+
+
+#: The lists a clone copies (everything else it shares: numbers, strings, the ruleset and the meld table).
+_COPIED_LISTS: Final = ("hands", "stock", "pile", "melds", "owners", "points", "has_laid", "deltas", "log",
+                        "events_log", "stock_draws", "scores")

@@ -198,3 +198,28 @@ def _gin(hand: RummyHand, knocker: int) -> None:
 
 def _names(melds: tuple[int, ...]) -> list[list[str]]:
     return [[str(c) for c in cards_of(m)] for m in melds]
+
+def knock_discards(table: MeldTable, hand: int, limit: int) -> int:
+    """The cards of ``hand`` (after the draw) whose discard leaves no more deadwood than Gin's knock ``limit``
+    (R-GIN-3), as a mask.
+
+    One arrangement of ``hand`` serves every card: a card left over in it leaves it best, so only a card taken
+    from a meld needs a new search, and none when even the best case is over the limit.
+    """
+    melded, melds = table.best_arrangement(hand)
+    in_melds = 0
+    for meld in melds:
+        in_melds |= meld
+    dead = table.card_value(hand) - melded
+    fits = 0
+    values = table.block_value
+    dearest = max(values[1 << 12], values[1 << 11])  # an ace or a king (a ten, a face card)
+    rest = hand if dead - dearest <= limit else 0  # else no card's discard will do
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if dead - values[1 << (low.bit_length() - 1) % 13] > limit:  # exact for a left-over card, else a bound
+            continue
+        if not in_melds & low or table.deadwood(hand ^ low) <= limit:
+            fits |= low
+    return fits

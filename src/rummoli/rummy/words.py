@@ -176,3 +176,12 @@ def prompt(view: Mapping[str, Any], deadwood: int | None = None) -> str:
     if style == "knock":
         return f"Discard a card, or knock to end the hand{count}."
     return "Meld and lay off what you can, then discard a card (or go out)."
+
+
+def bonus_text(name: str, points: int, reason: str) -> str:
+    """A bonus the evening adds at its end, in words.
+
+    >>> bonus_text("Ann", 100, "game")
+    'Ann scores 100 for winning the game.'
+    """
+    return sentence(Speaker([name], "gin").score_text({"seat": 0, "points": points, "reason": reason}))

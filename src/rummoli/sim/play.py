@@ -104,7 +104,9 @@ def _stops_task(config: SimConfig, task: int, block: int, rotation: int) -> Task
         reseed(config, [bots[s] for s in in_hand], block, session.hands_played, [seats[s] for s in in_hand])
         play_hand(hand, [bots[s] for s in in_hand], "stops")
         won = dict.fromkeys(pots, 0)
-        for entry in hand.result()["pots_won"]:  # the hand's own result, as every table shows it
+        result = hand.result()
+        assert result is not None  # the bots played the hand to its end
+        for entry in result["pots_won"]:  # the hand's own result, as every table shows it
             won[entry["pot"]] += entry["amount"]
         session.finish_hand(hand)
         for pot, amount in won.items():

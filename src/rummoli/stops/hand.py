@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from rummoli import streams
 from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
+from rummoli.dealing import deal_sizes
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_NAME
 from rummoli.stops import report
@@ -37,6 +38,7 @@ from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, W
 from rummoli.stops.bidding import Bidding, shown_five
 from rummoli.stops.play import Play, board_tables
 from rummoli.stops.ruleset import Ruleset, load_ruleset
+from rummoli.stops.search_path import SearchPath
 
 __all__ = ["AUCTION", "BETTING", "OVER", "PLAY", "WIDOW", "Hand", "deal_sizes"]
 
@@ -47,17 +49,7 @@ _RULE_OF_KIND: Final = {
 }
 
 
-def deal_sizes(players: int, dealer: int) -> tuple[list[int], int]:
-    """Hand sizes by seat and the widow's size under R-DEAL-1."""
-    receivers = players + 1
-    base, extra = divmod(52, receivers)
-    sizes = [0] * players
-    for k in range(players):
-        sizes[(dealer + 1 + k) % players] = base + (1 if k < extra else 0)
-    return sizes, base + (1 if players < extra else 0)
-
-
-class Hand(Bidding, Play):
+class Hand(Bidding, Play, SearchPath):
     """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
     __slots__ = (
@@ -366,50 +358,6 @@ class Hand(Bidding, Play):
         self._settle_forced()
         report.mark(self)
         return report.events_since(self, start + 1, action.seat)
-
-    # ------------------------------------------------------------------ the fast path for search
-    # A searching bot plays thousands of hands per decision.  These skip the Action objects, the
-    # checks and the event rendering of apply(); they trust their caller to step only what options()
-    # lists, and are not for clients (they go through apply()).
-    def options(self) -> list[Option]:
-        """Every legal option now, raw: ``(seat, kind, low, high, cards)`` (a bet range, a card mask)."""
-        return list(self._options_now())
-
-    def step(self, seat: int, kind: str, card: int = -1, amount: int = 0, forced: bool = False) -> None:
-        """Make one option that :meth:`options` lists, unchecked (``card`` an index, -1 for none), then
-        the forced actions that follow when ``auto`` is on."""
-        self._tracking = False
-        self._do(seat, kind, card, amount, forced)
-        self._settle_forced()
-
-    def forced_option(self) -> Option | None:
-        """The only legal option now, raw (as :meth:`options` lists it), or ``None``: what ``auto`` would
-        make at once, for a caller that steps with ``auto`` off and makes the forced actions itself."""
-        return self._forced(self._options()) if self.phase != OVER else None
-
-    def to_call(self, seat: int) -> int:
-        """Chips ``seat`` must add to stay in the betting round."""
-        return self._level - self._put[seat] if self._put else 0
-
-    @property
-    def folded(self) -> int:
-        """The seats that folded in the betting round, as a bit set."""
-        return self._folded
-
-    @property
-    def claim_pending(self) -> int:
-        """The seat that may claim a pot it just laid the card for (``claim = announce``), or -1."""
-        return self._pending_seat if self._pending else -1
-
-    @property
-    def lead_mask(self) -> int:
-        """The cards the seat to play may lay now (one card in a run, the choices at a lead)."""
-        return self._lead_mask
-
-    @property
-    def in_run(self) -> bool:
-        """Whether a run is under way (the next card is a play, not a lead)."""
-        return self._run
 
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:
