@@ -138,13 +138,17 @@ def rummy_turn(page: Any, seen: set[str]) -> None:
     if knock.count():
         labels = knock.all_inner_texts()
         assert all(KNOCK_LABEL.match(t) for t in labels), labels
+        seen.add("knock")
         if labels[0].startswith("Gin"):
             seen.add("gin")
             assert knock.first.get_attribute("data-default") is not None, "a gin must be the default button"
             first_control = page.locator(".controls button").first
             assert first_control.inner_text() == labels[0], "the gin button comes first"
-        seen.add("knock")
-        knock.first.click()
+            # It has the focus: Enter goes gin (it can never throw the gin away).
+            assert page.evaluate("() => document.activeElement?.classList.contains('gin')"), "the gin has the focus"
+            page.keyboard.press("Enter")
+        else:
+            knock.first.click()
     elif page.locator("[data-key='act:pass']").count():
         seen.add("upcard")
         assert page.locator("[data-key='draw:stock'], [data-key='act:draw:stock']").count() == 0, \
@@ -162,7 +166,9 @@ def rummy_turn(page: Any, seen: set[str]) -> None:
         cards = page.locator(".my-hand button.card-btn.playable")
         dead = page.locator(".my-hand button.card-btn.playable.deadwood")
         choice = dead if dead.count() else cards
-        ranks = [RANK_ORDER.index((choice.nth(k).get_attribute("data-card") or "2")[0]) for k in range(choice.count())]
+        # The highest card (ties: by suit, clubs lowest), so that a seeded evening plays the same every time.
+        ranks = [(RANK_ORDER.index(c[0]), "cdhs".index(c[1]))
+                 for c in (choice.nth(k).get_attribute("data-card") or "2c" for k in range(choice.count()))]
         card = choice.nth(ranks.index(max(ranks)))
         if "drag" not in seen:
             seen.add("drag")  # once by drag and drop: a card onto the discard pile

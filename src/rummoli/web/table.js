@@ -69,7 +69,7 @@ function livePage(root, summary, mine) {
   const state = {
     view: null, seq: 0, infos: summary.seats, amounts: {}, selected: null, pending: false, wasMyTurn: false,
     changed: new Set(), error: "", clock: null, nextHand: null, readyFor: null, closing: null,
-    evening: new Evening(), handEvents: [], lines: 0,
+    evening: new Evening(), handEvents: [], lines: 0, defaultKey: null,
   };
   const title = h("h1", { class: "table-title" }, tableTitle(summary));
   const errorLine = h("p", { class: "error", role: "alert" });
@@ -235,7 +235,12 @@ function livePage(root, summary, mine) {
     }
     renderSide(v);
     tickClock();
-    if (focused) focusKey(focused);
+    // A default that was not there before (a gin, "Next hand") takes the focus, so Enter presses it; otherwise the
+    // focus stays where the player had it.
+    const fresh = root.querySelector("[data-default]")?.dataset.key;
+    if (fresh && fresh !== state.defaultKey) focusKey(fresh);
+    else if (focused) focusKey(focused);
+    state.defaultKey = fresh;
   }
 
   // Between hands: "Next hand", the countdown to the next deal and who is still awaited.
