@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +206,14 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     for hand_no, shown in read.items():
         compare(f"{ruleset} hand {hand_no}", shown, hand_figures(record, hand_no))
     compare(f"{ruleset} evening's end", final, {**hand_figures(record, hands), **evening_figures(record)})
+
+    # The chart holds the evening: a point before the first hand and one after each, its last the final standings.
+    chart = page.locator(".chip-chart")
+    assert int(chart.get_attribute("data-points") or 0) >= hands + 1
+    lines = dict(part.rsplit(": ", 1) for part in (chart.get_attribute("aria-label") or "").split("; "))
+    for seat, name in enumerate(record["players"]):
+        last = float(lines[name].split(", ")[-1])
+        assert abs(last - float(Fraction(final[("standing", str(seat))]))) < 1e-6, (name, lines[name])
 
     lag = page.evaluate("() => window.__lag")
     lags = {int(n): lag["shown"][n] - lag["frame"][n] for n in lag["frame"] if n in lag["shown"]}

@@ -253,7 +253,7 @@ function livePage(root, summary, mine) {
       me !== null && me !== undefined && !ready
         ? h("button", { class: "primary", "data-key": "next-hand", "data-default": "", onclick: nextHand }, "Next hand")
         : null,
-      ready ? h("span", { class: "awaited" }, awaited.length ? `Waiting for ${listNames(awaited)}…` : "Dealing…") : null,
+      awaited.length ? h("span", { class: "awaited" }, `Waiting for ${listNames(awaited)}…`) : ready ? h("span", { class: "awaited" }, "Dealing…") : null,
       h("span", { class: "next-countdown", "aria-live": "off" }, countdownText()));
   }
 
