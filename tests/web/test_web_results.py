@@ -154,7 +154,7 @@ def note_lags(ruleset: str, lags: dict[int, float], artifacts: Path) -> None:
     folder = artifacts / "lag"
     folder.mkdir(exist_ok=True)
     (folder / f"{ruleset}.txt").write_text(line + "\n")
-    order = {name: k for k, name in enumerate(STOPS + RUMMY)}
+    order = {name: k for k, name in enumerate([*STOPS, *RUMMY, "michigan-players-leave"])}
     kept = sorted(folder.glob("*.txt"), key=lambda p: order.get(p.stem, len(order)))
     (artifacts / "lag.txt").write_text("".join(p.read_text() for p in kept))
 
@@ -171,8 +171,9 @@ MUST_SEE = {"rummoli": {"best_five", "poker", "auction"}, "gin-rummy": {"gin", "
 
 @pytest.mark.parametrize(("ruleset", "players", "chips", "hands", "seed"), CASES)
 def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, paced: Server, artifacts: Path,
-                                                               ruleset: str, players: int, chips: int | None,
-                                                               hands: int, seed: str) -> None:
+                                                               request: pytest.FixtureRequest, ruleset: str,
+                                                               players: int, chips: int | None, hands: int,
+                                                               seed: str) -> None:
     stops = ruleset in STOPS
     created = paced.create(ruleset=ruleset, seats=[{}] + [{"bot": "easy"}] * (players - 1), hands=hands, seed=seed,
                            chips=chips)
@@ -218,7 +219,7 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     lag = page.evaluate("() => window.__lag")
     lags = {int(n): lag["shown"][n] - lag["frame"][n] for n in lag["frame"] if n in lag["shown"]}
     assert sorted(lags) == list(range(1, hands + 1)), lag
-    note_lags(ruleset if seed.startswith("results-") else f"{ruleset} ({seed})", lags, artifacts)
+    note_lags(request.node.callspec.id, lags, artifacts)
     assert max(lags.values()) < LAG_LIMIT_MS, lags
     if stops:  # at the hand's end every card played is on the table
         assert all(lag["playedShown"][n] == lag["playedView"][n] for n in lag["shown"]), lag
