@@ -63,6 +63,7 @@ def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server:
     assert "Kitty" in page.inner_text(".about-ruleset")  # the options in words
     page.select_option("#players", "3")
     page.fill("#hands", "1")
+    page.select_option("#pace", "instant")
     submitted = time.monotonic()
     page.click("button[type=submit]")
     page.wait_for_selector(".my-hand .card-btn")
@@ -95,12 +96,22 @@ def test_a_rummoli_hand_against_bots_through_the_page(browser: Any, server: Any,
     assert page.locator(".seat.me").inner_text().startswith("Ann")
     log = page.inner_text(".log")
     assert "keeps their hand" in log and "shows" in log, log[-800:]
-    # The showdown named its winner and the end of the hand said what each pot paid.
-    page.goto(f"{server.url}/tables/{created['id']}/hands/1")
-    page.wait_for_selector(".replay-controls")
-    page.keyboard.press("End")
-    assert page.locator(".summary").count() == 1
-    assert page.locator(".showdown .winner, .summary .paid li").count() >= 1
+    # The evening's end: the final standings, the settlement of the board, the last hand's result.
+    assert page.locator(".final [data-result='standing']").count() == 2
+    assert page.locator(".result [data-result='hand-change']").count() == 2
+    # A replay steps to the hand's end, its captions the server's sentences; nobody's turn is shown in it. One of
+    # the two hands was shown down: its replay shows both fives to the end.
+    shown = 0
+    for hand_no in (1, 2):
+        page.goto(f"{server.url}/tables/{created['id']}/hands/{hand_no}")
+        page.wait_for_selector(".replay-controls")
+        for _ in range(12):
+            page.keyboard.press("ArrowRight")
+            assert page.locator(".tag.turn").count() == 0
+        page.keyboard.press("End")
+        shown = max(shown, page.locator(".showdown .shown").count())
+        assert "The hand is over." in page.inner_text(".caption")
+    assert shown == 2
     assert_no_foreign_cards(page.frames_in)
     assert not page.errors, page.errors
     page.context.close()
@@ -117,7 +128,10 @@ def test_a_straight_rummy_hand_with_meld_hints(browser: Any, server: Any, artifa
         shoot(page, artifacts, "rummy-table")
     assert {"draw", "drag", "discard"} <= seen, seen
     assert "Hand over" in page.inner_text(".phase")
-    assert page.locator(".summary .shown").count() == 2
+    # Both hands as settled, each with its count, beside the outcome named by the server.
+    assert page.locator(".result .settled").count() == 2
+    assert page.locator(".result [data-result='deadwood']").count() == 2
+    assert page.locator(".result [data-result='outcome']").get_attribute("data-reason") in ("out", "blocked")
     assert_no_foreign_cards(page.frames_in)
     assert not page.errors, page.errors
     page.context.close()
@@ -131,6 +145,7 @@ def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: 
     ann.select_option("#players", "3")
     ann.select_option("#seat-1", "person")
     ann.fill("#hands", "1")
+    ann.select_option("#pace", "instant")
     ann.click("button[type=submit]")
     ann.wait_for_selector("#invite-link")
     invite = ann.input_value("#invite-link")
@@ -138,6 +153,7 @@ def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: 
 
     bob = new_page(browser)
     bob.goto(invite)
+    assert bob.inner_text("#join-title") == "Join a table of Rummoli (Copp Clark)"  # the title, not the name
     bob.fill("#join-name", "<img src=x onerror=f(1)>")
     bob.click("button[type=submit]")
     bob.wait_for_selector(".seat.me")

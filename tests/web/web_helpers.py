@@ -86,8 +86,9 @@ def click_first(page: Any, selector: str) -> bool:
 
 def stops_turn(page: Any, seen: set[str]) -> None:
     """One decision at a stops table, through the page's buttons, as a cautious player makes it."""
-    phase = page.locator(".phase").first.get_attribute("class") or ""
-    labels = [b.inner_text().strip() for b in page.locator(".phase.my-turn .controls button").all()]
+    # Read at once (an update may redraw the page between two reads).
+    phase, labels = page.evaluate("""() => [document.querySelector('.phase')?.className || '',
+        [...document.querySelectorAll('.phase.my-turn .controls button')].map((b) => b.textContent.trim())]""")
     if "phase-widow" in phase:
         seen.add("dealer_choice")
         click_first(page, ".controls button:has-text('Keep my hand')")
@@ -101,6 +102,10 @@ def stops_turn(page: Any, seen: set[str]) -> None:
             click_first(page, ".controls button:has-text('Pass')")
     elif "phase-poker" in phase:
         seen.add("poker")
+        if page.locator(".best-five-name").count():
+            seen.add("best_five")  # your best five marked in your hand and named
+            assert page.locator(".my-hand .card-btn.best").count() == 5
+            assert page.locator(".best-five-name b").inner_text().strip()
         if "Bet" in labels and "bet" not in seen:
             seen.add("bet")
             page.fill("#amt-bet", "1")
@@ -120,26 +125,62 @@ def stops_turn(page: Any, seen: set[str]) -> None:
     settle(page)
 
 
+RANK_ORDER = "A23456789TJQK"
+KNOCK_LABEL = re.compile(r"^(Gin — discard \S+|Knock — discard \S+ \(deadwood \d+\)|Knock)$")
+
+
 def rummy_turn(page: Any, seen: set[str]) -> None:
-    """One step of a Rummy turn through the page: draw, meld what the hints offer, lay off, then discard."""
-    if page.locator("[data-key='draw:stock']").count():
+    """One step of a Rummy turn through the page, as a player who wants the hand over: knock or go gin when the
+    page offers it, draw from the stock (the S key), meld what it offers, then discard the highest deadwood card
+    (once by drag and drop onto the pile). Checks on the way what the page must offer: knock buttons labelled
+    with the deadwood they keep (a gin the default), no stock button when only the upcard or a pass is legal."""
+    knock = page.locator(".controls button.knock")
+    if knock.count():
+        labels = knock.all_inner_texts()
+        assert all(KNOCK_LABEL.match(t) for t in labels), labels
+        seen.add("knock")
+        if labels[0].startswith("Gin"):
+            seen.add("gin")
+            assert knock.first.get_attribute("data-default") is not None, "a gin must be the default button"
+            first_control = page.locator(".controls button").first
+            assert first_control.inner_text() == labels[0], "the gin button comes first"
+            # It has the focus: Enter goes gin (it can never throw the gin away).
+            assert page.evaluate("() => document.activeElement?.classList.contains('gin')"), "the gin has the focus"
+            page.keyboard.press("Enter")
+        else:
+            knock.first.click()
+    elif page.locator("[data-key='act:pass']").count():
+        seen.add("upcard")
+        assert page.locator("[data-key='draw:stock'], [data-key='act:draw:stock']").count() == 0, \
+            "only the upcard or a pass is legal: no stock button"
+        click_first(page, ".controls button")  # take the upcard
+    elif page.locator("[data-key='draw:stock']").count():
         seen.add("draw")
         page.keyboard.press("s")
     elif click_first(page, ".controls button:has-text('Meld')"):
         seen.add("meld")
-    elif click_first(page, ".controls button:has-text('Lay off')"):
-        seen.add("layoff")
-    elif "drag" not in seen and page.locator(".my-hand button.card-btn[draggable=true]").count():
-        seen.add("drag")  # once by drag and drop: a card onto the discard pile
-        before = page.locator(".piles .pile").nth(1).inner_text()
-        page.locator(".my-hand button.card-btn[draggable=true]").last.drag_to(page.locator(".piles .pile").nth(1))
-        page.wait_for_function("(t) => document.querySelectorAll('.piles .pile')[1].innerText !== t", arg=before)
+    elif page.locator(".controls button:has-text('Take the')").count():
+        seen.add("take")  # no stock left to draw from: the pile
+        click_first(page, ".controls button:has-text('Take the')")
     else:
-        cards = page.locator(".my-hand button.card-btn")
-        cards.last.click()
-        page.wait_for_selector(".controls button:has-text('Discard')", timeout=5000)
-        seen.add("discard")
-        click_first(page, ".controls button:has-text('Discard')")
+        cards = page.locator(".my-hand button.card-btn.playable")
+        dead = page.locator(".my-hand button.card-btn.playable.deadwood")
+        choice = dead if dead.count() else cards
+        # The highest card (ties: by suit, clubs lowest), so that a seeded evening plays the same every time.
+        ranks = [(RANK_ORDER.index(c[0]), "cdhs".index(c[1]))
+                 for c in (choice.nth(k).get_attribute("data-card") or "2c" for k in range(choice.count()))]
+        card = choice.nth(ranks.index(max(ranks)))
+        if "drag" not in seen:
+            seen.add("drag")  # once by drag and drop: a card onto the discard pile
+            before = page.locator(".piles .pile").nth(1).inner_text()
+            card.drag_to(page.locator(".piles .pile").nth(1))
+            page.wait_for_function("(t) => document.querySelectorAll('.piles .pile')[1]?.innerText !== t"
+                                   " || document.querySelector('.result')", arg=before)
+        else:
+            card.click()
+            page.wait_for_selector(".controls button:has-text('Discard')", timeout=5000)
+            seen.add("discard")
+            click_first(page, ".controls button:has-text('Discard')")
     settle(page)
 
 
@@ -172,8 +213,8 @@ def keyboard_turn(page: Any, limit: int = 60) -> str:
     raise AssertionError("no choice could be reached with the Tab key")
 
 
-def cards_in(value: Any, skip: tuple[str, ...] = ("id",)) -> set[str]:
-    """Every card string anywhere in a JSON value (pot ids under ``id`` are not cards)."""
+def cards_in(value: Any, skip: tuple[str, ...] = ("id", "pot")) -> set[str]:
+    """Every card string anywhere in a JSON value (pot ids under ``id`` or ``pot`` are not cards)."""
     found: set[str] = set()
     if isinstance(value, str):
         if CARD.match(value):

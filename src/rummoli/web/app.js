@@ -38,17 +38,15 @@ document.addEventListener("click", (e) => {
 window.addEventListener("popstate", route);
 window.addEventListener("rummoli:navigate", () => { route(); window.scrollTo(0, 0); root.focus({ preventScroll: true }); });
 
-// Settings: sort order, four-colour deck, speed.
+// Settings: sort order and a four-colour deck (the pace belongs to the table, set when it is started).
 function settingsDialog() {
   const dialog = document.getElementById("settings");
   const sort = dialog.querySelector("#set-sort");
   const four = dialog.querySelector("#set-four");
-  const speed = dialog.querySelector("#set-speed");
   sort.value = settings.sort;
   four.checked = !!settings.fourColour;
-  speed.value = settings.speed;
-  const save = () => { settings.sort = sort.value; settings.fourColour = four.checked; settings.speed = speed.value; saveSettings(); };
-  for (const el of [sort, four, speed]) el.addEventListener("change", save);
+  const save = () => { settings.sort = sort.value; settings.fourColour = four.checked; saveSettings(); };
+  for (const el of [sort, four]) el.addEventListener("change", save);
   document.getElementById("open-settings").addEventListener("click", () => dialog.showModal());
   dialog.querySelector("#close-settings").addEventListener("click", () => dialog.close());
 }

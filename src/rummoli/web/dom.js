@@ -52,7 +52,7 @@ export function announce(text) {
 }
 
 /** Settings kept in this browser. */
-const DEFAULTS = { sort: "suit", fourColour: false, speed: "normal" };
+const DEFAULTS = { sort: "suit", fourColour: false };
 
 export const settings = {
   ...DEFAULTS,
@@ -63,12 +63,6 @@ export function saveSettings() {
   localStorage.setItem("rummoli:settings", JSON.stringify(settings));
   document.documentElement.classList.toggle("four-colour", !!settings.fourColour);
   window.dispatchEvent(new Event("rummoli:settings"));
-}
-
-/** Milliseconds between shown steps (forced plays, bots' cards); 0 when the reader asked for less motion. */
-export function stepDelay() {
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
-  return { slow: 900, normal: 450, fast: 150, instant: 0 }[settings.speed] ?? 450;
 }
 
 export function seatToken(tableId) {

@@ -1,4 +1,4 @@
-// The lobby: start a table (game and its options in words, seats, chips, evening length, timer), join by
+// The lobby: start a table (game and its options in words, seats, chips, evening length, timer, pace), join by
 // invite link, watch, the open tables, and replay an uploaded hand record.
 import { fill, go, h, saveSeatToken } from "./dom.js";
 import { api } from "./net.js";
@@ -31,6 +31,8 @@ export async function lobbyPage(root) {
   const hands = h("input", { id: "hands", type: "number", min: 1, max: 500, step: 1, placeholder: "the ruleset's own end" });
   const timer = h("select", { id: "timer" }, [["", "No turn timer"], ["30", "30 seconds a turn"], ["60", "60 seconds a turn"],
     ["120", "2 minutes a turn"]].map(([v, t]) => h("option", { value: v }, t)));
+  const pace = h("select", { id: "pace" }, [["slow", "Slow — time to follow every card"], ["normal", "Normal"], ["fast", "Fast"],
+    ["instant", "Instant — no waiting"]].map(([v, t]) => h("option", { value: v, selected: v === (localStorage.getItem("rummoli:pace") || "normal") }, t)));
   const chipsRow = h("div", { class: "field" }, h("label", { for: "chips" }, "Starting chips"), chips);
 
   function current() { return rulesets.find((r) => r.name === game.value) || rulesets[0]; }
@@ -74,6 +76,8 @@ export async function lobbyPage(root) {
     chipsRow,
     h("div", { class: "field" }, h("label", { for: "hands" }, "Hands in the evening"), hands),
     h("div", { class: "field" }, h("label", { for: "timer" }, "Turn timer"), timer),
+    h("div", { class: "field" }, h("label", { for: "pace" }, "Pace"), pace,
+      h("small", { class: "muted" }, "How long computer players' moves and forced cards wait before they are shown.")),
     h("button", { type: "submit", class: "primary" }, "Start the table"),
     error);
 
@@ -85,9 +89,11 @@ export async function lobbyPage(root) {
     if (current().game === "stops" && chips.value) body.chips = Number(chips.value);
     if (hands.value) body.hands = Number(hands.value);
     if (timer.value) body.turn_timer = Number(timer.value);
+    body.pace = pace.value;
     try {
       const made = await api("/api/tables", { method: "POST", body });
       localStorage.setItem("rummoli:name", name.value);
+      localStorage.setItem("rummoli:pace", pace.value);
       saveSeatToken(made.id, { token: made.token, seat: made.seat, name: name.value, creator: true });
       go(`/tables/${made.id}`);
     } catch (err) {
@@ -133,7 +139,7 @@ export async function lobbyPage(root) {
     try {
       const { tables } = await api("/api/tables");
       fill(list, tables.length ? tables.map((t) => h("li", {},
-        h("span", { class: "t-name" }, rulesetInfo(t.ruleset)?.title || t.ruleset),
+        h("span", { class: "t-name" }, t.title || rulesetInfo(t.ruleset)?.title || t.ruleset),
         h("span", { class: "t-seats" }, t.seats.map((st) => (st.open ? "open" : st.name)).join(", ")),
         h("span", { class: "t-state" }, t.hand_no ? `hand ${t.hand_no}` : "waiting"),
         t.open_seats > 0 ? h("a", { class: "button", href: `/tables/${t.id}` }, "Join") : null,

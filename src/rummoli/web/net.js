@@ -22,7 +22,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
 }
 
 /**
- * The live connection to one table. `onMessage(msg)` gets welcome/update/seats/error messages;
+ * The live connection to one table. `onMessage(msg)` gets welcome/update/next_hand/seats/error messages;
  * `onStatus(state, text)` hears "connecting" | "open" | "lost" | "closed".
  * After a drop it reconnects (0.5 s, 1 s, 2 s ... at most 8 s) with the last seq it saw, so the
  * server sends only what was missed.
@@ -78,6 +78,13 @@ export class TableSocket {
   act(action, seq) {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type: "act", seq, action }));
+    return true;
+  }
+
+  /** Between hands: this person is ready for the next one (`seq`: the view the hand ended at). */
+  next(seq) {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "next", seq }));
     return true;
   }
 

@@ -1,11 +1,12 @@
 // Replays: a finished hand (from a table's history, or an uploaded rummoli-hand/1 record) stepped forwards
-// and backwards in the same table view. Each frame is the seat's own view after one step, made by the server.
+// and backwards in the same table view. Each frame is the seat's own view after one step, made by the server,
+// and its events with their sentences (the captions); the last step adds the hand's result, as the server made it.
 import { fill, h, seatToken } from "./dom.js";
 import { api } from "./net.js";
-import { describe } from "./narrate.js";
 import { renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
 import { loadRulesets, rulesetInfo } from "./lobby.js";
+import { handResultBlock } from "./result.js";
 
 export async function replayPage(root, { tableId, handNo }) {
   await loadRulesets().catch(() => null);
@@ -45,11 +46,17 @@ export async function replayPage(root, { tableId, handNo }) {
     at = Math.max(0, Math.min(frames.length - 1, k));
     const frame = frames[at];
     const hv = frame.view;
-    const names = hv.players;
-    const ctx = { readOnly: true, act: () => {}, amounts: {}, say: () => {}, target: rulesetInfo(hv.ruleset)?.target, select: () => {} };
-    fill(stage, data.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx));
-    const pots = Object.fromEntries((hv.board || []).map((p) => [p.id, p.name]));
-    const lines = frame.events.map((e) => describe(e, names, pots)).filter(Boolean);
+    // Read only: nobody's turn is shown, no choice is offered; the showdown's words come from this hand's events.
+    const seen = frames.slice(0, at + 1).flatMap((f) => f.events);
+    const ctx = { readOnly: true, act: () => {}, amounts: {}, say: () => {}, target: rulesetInfo(hv.ruleset)?.target,
+      select: () => {}, setOrder: () => {}, events: seen };
+    const last = at === frames.length - 1 && data.result;
+    fill(stage,
+      // At the last step, the hand's result as the table showed it (its seats are the hand's own).
+      last ? handResultBlock({ result: { ...data.result, hand_no: handNo }, seats: hv.players.map((name) => ({ name })), hand: hv },
+        { hooks: false }) : null,
+      data.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx));
+    const lines = frame.events.map((e) => e.text).filter(Boolean);
     fill(caption, lines.length ? lines.map((l) => h("li", {}, l)) : h("li", { class: "muted" }, at === 0 ? "The deal." : "…"));
     slider.value = String(at);
     where.textContent = `Step ${at + 1} of ${frames.length}`;

@@ -1,37 +1,45 @@
-// The Rummy table: stock, discard pile, melds with their owners, scores to the target, and your hand with
-// the melds, lay-offs and discards the view's legal_actions allow (select a card to see what it can do).
+// The Rummy table (Rummy, 500 Rum, Knock, Gin...): stock, discard pile, melds with their owners, scores to the
+// target, and your hand arranged as the view's `arranged` says (melds first, then deadwood, with its count), which
+// you may reorder. What you may do comes from legal_actions; knocking is labelled with the view's `knocks`.
 import { h } from "./dom.js";
 import { backSvg, cardCount, cardName, cardSvg, short, sortCards } from "./cards.js";
-import { actionLabel } from "./narrate.js";
+import { actionLabel, knockLabel } from "./labels.js";
+import { seatTiles } from "./seats.js";
+
+/** The order of your cards: yours if you moved them (cards new to the hand go last), else the arranged melds
+ *  then the deadwood, else sorted. Returns [{card, group}] where group is a meld's index or "dead". */
+function handOrder(hv, order, acesLow) {
+  const held = new Set(hv.hand);
+  const meldOf = new Map();
+  (hv.arranged?.melds || []).forEach((m, k) => m.forEach((c) => meldOf.set(c, k)));
+  const group = (c) => (meldOf.has(c) ? meldOf.get(c) : "dead");
+  if (order) {
+    const kept = order.filter((c) => held.has(c));
+    const added = sortCards(hv.hand.filter((c) => !kept.includes(c)), acesLow);
+    return [...kept, ...added].map((card) => ({ card, group: group(card) }));
+  }
+  if (hv.arranged) {
+    const melded = hv.arranged.melds.flat().filter((c) => held.has(c));
+    const rest = hv.arranged.deadwood.filter((c) => held.has(c) && !melded.includes(c));
+    const missing = sortCards(hv.hand.filter((c) => !melded.includes(c) && !rest.includes(c)), acesLow);
+    return [...melded, ...rest, ...missing].map((card) => ({ card, group: group(card) }));
+  }
+  return sortCards(hv.hand, acesLow).map((card) => ({ card, group: "dead" }));
+}
 
 export function renderRummy(hv, ctx) {
   const names = hv.players;
-  const you = hv.seat;
   const legal = ctx.readOnly ? [] : hv.legal_actions || [];
-  const toAct = new Set(hv.to_act || []);
   const acesLow = hv.aces === "low";
   const sel = ctx.selected && hv.hand?.includes(ctx.selected) ? ctx.selected : null;
-  const target = ctx.target;
+  const knocks = hv.knocks || null;
 
-  const seats = h("section", { class: "seats", "aria-label": "Players" },
-    names.map((name, i) => {
-      const info = ctx.infos?.[ctx.seatOf?.(i)] || {};
-      const total = (hv.scores?.[i] ?? 0);
-      return h("div", { class: `seat${toAct.has(i) ? " acting" : ""}${i === you ? " me" : ""}`, "data-seat": i },
-        h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
-          name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
-        h("div", { class: "seat-line" },
-          h("span", { class: "seat-chips" }, `${total} pts`),
-          h("span", { class: "seat-cards" }, cardCount(hv.hand_sizes[i]))),
-        target ? h("div", { class: "score-bar", role: "img", "aria-label": `${total} of ${target} points` },
-          h("span", { style: `width:${Math.min(100, (100 * total) / target)}%` })) : null,
-        h("div", { class: "seat-status" }, i === hv.dealer ? h("span", { class: "dealer-chip", title: "Dealer" }, "D") : null,
-          toAct.has(i) ? h("span", { class: "tag turn" }, i === you ? "your turn" : "to act") : null));
-    }));
+  const seats = seatTiles(hv, ctx, { unit: "points", target: ctx.target });
 
   const draws = legal.filter((a) => a.action === "draw");
   const stockDraw = draws.find((a) => a.from === "stock");
   const pileDraws = draws.filter((a) => a.from === "discard");
+  const simplePileDraw = pileDraws.length === 1 && !pileDraws[0].card ? pileDraws[0] : null;
   const top = hv.discard[hv.discard.length - 1];
   const stock = h("div", { class: "pile" },
     stockDraw
@@ -39,12 +47,13 @@ export function renderRummy(hv, ctx) {
         onclick: () => ctx.act(stockDraw) }, backSvg("stock"))
       : h("span", { class: "card-btn" }, hv.stock ? backSvg("stock") : h("span", { class: "empty-pile" }, "empty")),
     h("div", { class: "pile-label" }, `Stock · ${hv.stock}`));
+  const discards = legal.filter((a) => a.action === "discard");
   const pile = h("div", { class: "pile", ondragover: (e) => e.preventDefault(),
-    ondrop: (e) => { e.preventDefault(); drop(e, (c) => legal.find((a) => a.action === "discard" && a.card === c)); } },
+    ondrop: (e) => { e.preventDefault(); drop(e, (c) => discards.find((a) => a.card === c)); } },
     top
-      ? (pileDraws.length === 1 && !pileDraws[0].card
+      ? (simplePileDraw
         ? h("button", { class: "card-btn playable", "data-key": "draw:discard", "aria-label": `Take the discard, ${cardName(top)} — key D`,
-          onclick: () => ctx.act(pileDraws[0]) }, cardSvg(top, { label: false }))
+          onclick: () => ctx.act(simplePileDraw) }, cardSvg(top, { label: false }))
         : h("span", { class: "card-btn" }, cardSvg(top)))
       : h("span", { class: "empty-pile" }, "no discard"),
     h("div", { class: "pile-label" }, `Discards · ${hv.discard.length}`),
@@ -58,81 +67,99 @@ export function renderRummy(hv, ctx) {
     const action = card ? find(card) : null;
     if (action) ctx.act(action);
   }
-  const melds = h("section", { class: "melds", "aria-label": "Melds on the table" },
-    h("h3", {}, "Melds"),
+  // Knock and Gin lay no melds on the table during a hand (they are shown at the knock, in the result): no
+  // empty "melds" box all hand long.
+  const tableMelds = hv.melds.length || (hv.style !== "gin" && hv.style !== "knock");
+  const melds = !tableMelds ? null : h("section", { class: "melds", "aria-label": "Melds on the table" },
+    h("h3", {}, "Melds on the table"),
     hv.melds.length ? hv.melds.map((m, k) => {
       const here = sel ? layoffs.find((a) => a.card === sel && a.meld === k) : null;
       const body = [h("span", { class: "meld-owner" }, names[m.owner] ?? "?"),
         h("span", { class: "meld-cards" }, m.cards.map((c) => h("span", { class: "mini" }, cardSvg(c))))];
+      const dropHere = { ondragover: (e) => e.preventDefault(),
+        ondrop: (e) => { e.preventDefault(); drop(e, (c) => layoffs.find((a) => a.card === c && a.meld === k)); } };
       return here
-        ? h("button", { class: "meld target", "data-key": `meld:${k}`, onclick: () => ctx.act(here), ondragover: (e) => e.preventDefault(),
-          ondrop: (e) => { e.preventDefault(); drop(e, (c) => layoffs.find((a) => a.card === c && a.meld === k)); },
+        ? h("button", { class: "meld target", "data-key": `meld:${k}`, onclick: () => ctx.act(here), ...dropHere,
           "aria-label": actionLabel(here, { melds: hv.melds, names }) }, body)
-        : h("div", { class: "meld", "data-meld": k, ondragover: (e) => e.preventDefault(),
-          ondrop: (e) => { e.preventDefault(); drop(e, (c) => layoffs.find((a) => a.card === c && a.meld === k)); } }, body);
-    }) : h("p", { class: "muted" }, "No meld yet."));
+        : h("div", { class: "meld", "data-meld": k, ...dropHere }, body);
+    }) : h("p", { class: "muted" }, "Nobody has melded yet."));
 
-  // Hints: every card that some legal meld uses.
   const meldActs = legal.filter((a) => a.action === "meld");
   const inMeld = new Set(meldActs.flatMap((a) => a.cards));
+  const knockActs = legal.filter((a) => a.action === "knock");
   const byCard = (c) => legal.filter((a) => a.card === c && a.action !== "draw");
-  const hand = hv.hand ? h("section", { class: "my-hand", "aria-label": "Your hand" },
-    h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}${hv.points && you !== null ? ` · ${hv.points[you]} points laid` : ""}`)),
-    h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}` }, sortCards(hv.hand, acesLow).map((c) => {
-      const acts = byCard(c);
-      const cls = `card-btn${acts.length ? " playable" : ""}${inMeld.has(c) ? " meld-hint" : ""}${c === sel ? " selected" : ""}${(hv.drawn || []).some((d) => d[1] === c) ? " new" : ""}`;
-      return acts.length || inMeld.has(c)
-        ? h("button", { class: cls, "data-key": `card:${c}`, "aria-pressed": c === sel ? "true" : "false",
-          draggable: acts.length ? "true" : null, ondragstart: (e) => { e.dataTransfer.setData("text/x-card", c); ctx.select(c, false); },
-          "aria-label": `${cardName(c)}${inMeld.has(c) ? ", can meld" : ""}${acts.length ? `, ${acts.length} choice${acts.length > 1 ? "s" : ""}` : ""}`,
-          onclick: () => ctx.select(c === sel ? null : c) }, cardSvg(c, { label: false }))
-        : h("span", { class: cls }, cardSvg(c));
-    }))) : null;
+  const hand = hv.hand ? yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) : null;
 
-  const mine = [];
-  if (sel) mine.push(...byCard(sel).filter((a) => a.action !== "layoff" || true));
-  const shownActs = [...draws.filter((a) => a !== stockDraw && !(pileDraws.length === 1 && a === pileDraws[0] && !a.card)),
-    ...meldActs.filter((a) => !sel || a.cards.includes(sel)), ...mine,
-    ...legal.filter((a) => a.action === "pass")];
+  // Knocking: gin (no deadwood left) is THE default whenever it is there, so Enter can never throw a gin away;
+  // otherwise the knock that keeps the least deadwood is offered first. Other knocks: select the card.
+  const byDeadwood = [...knockActs].sort((a, b) => (knocks?.[a.card] ?? 99) - (knocks?.[b.card] ?? 99));
+  const gins = byDeadwood.filter((a) => knocks?.[a.card] === 0);
+  const offeredKnocks = gins.length ? gins : byDeadwood.slice(0, 1);
+  const selectedActs = sel ? byCard(sel).filter((a) => !offeredKnocks.includes(a)) : [];
+  const otherDraws = draws.filter((a) => a !== stockDraw && a !== simplePileDraw);
+  const label = (a) => actionLabel(a, { melds: hv.melds, names, knocks });
+  const key = (a) => `act:${a.action}:${a.card || (a.cards || []).join("")}:${a.meld ?? ""}`;
   const controls = legal.length ? h("div", { class: "controls", role: "group", "aria-label": "Your choices" },
+    offeredKnocks.map((a, k) => h("button", { class: `primary knock${knocks?.[a.card] === 0 ? " gin" : ""}`, "data-key": key(a),
+      "data-default": k === 0 && gins.length ? "" : null, onclick: () => ctx.act(a) }, knockLabel(a, knocks))),
     stockDraw ? h("button", { class: "primary", "data-key": "act:draw:stock", onclick: () => ctx.act(stockDraw) }, "Draw from the stock") : null,
-    pileDraws.length === 1 && !pileDraws[0].card ? h("button", { "data-key": "act:draw:discard", onclick: () => ctx.act(pileDraws[0]) }, `Take the ${short(top)}`) : null,
-    shownActs.map((a) => h("button", { class: a.action === "discard" ? "primary" : "", "data-key": `act:${a.action}:${a.card || (a.cards || []).join("")}:${a.meld ?? ""}`,
-      onclick: () => ctx.act(a) }, actionLabel(a, { melds: hv.melds, names }))),
-    !sel && legal.some((a) => a.action === "discard") ? h("p", { class: "hint" }, "Select a card in your hand to discard it or lay it off.") : null)
+    simplePileDraw ? h("button", { class: stockDraw ? "" : "primary", "data-key": "act:draw:discard", onclick: () => ctx.act(simplePileDraw) }, `Take the ${short(top)}`) : null,
+    otherDraws.map((a) => h("button", { "data-key": key(a), onclick: () => ctx.act(a) }, label(a))),
+    meldActs.filter((a) => !sel || a.cards.includes(sel)).map((a) => h("button", { "data-key": key(a), onclick: () => ctx.act(a) }, label(a))),
+    selectedActs.map((a) => h("button", { class: a.action === "discard" && !knockActs.length ? "primary" : "", "data-key": key(a),
+      onclick: () => ctx.act(a) }, label(a))),
+    legal.filter((a) => a.action === "pass").map((a) => h("button", { "data-key": "act:pass", onclick: () => ctx.act(a) }, label(a))),
+    !sel && discards.length ? h("p", { class: "hint" }, "Select a card in your hand to discard it, lay it off or knock with it.") : null)
     : null;
-
-  const phaseText = hv.phase === "over"
-    ? rummyOutcome(hv, names)
-    : toAct.has(you) ? (hv.phase === "draw" ? "Your turn: draw from the stock (S) or take the discard (D)."
-      : "Meld, lay off, then discard one card.") : `${names[[...toAct][0]] ?? "Someone"} to play.`;
 
   return h("div", { class: "rummy-table" },
     seats,
     h("div", { class: "table-middle" },
       h("section", { class: "piles", "aria-label": "Stock and discard pile" }, stock, pile),
       h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
-        h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Meld and discard"),
-        h("p", { class: "explain" }, phaseText), controls)),
+        h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Your play"),
+        hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null, controls)),
     melds,
-    hand,
-    hv.phase === "over" ? shownHands(hv, names) : null);
+    hand);
 }
 
-function rummyOutcome(hv, names) {
-  const o = hv.outcome || {};
-  if (o.winner !== undefined && o.winner !== null) {
-    const gain = o.deltas ? o.deltas[o.winner] : null;
-    return `${names[o.winner]} ${o.reason === "out" ? "went out" : "wins"}${o.rummy ? " with rummy" : ""}${gain !== null ? ` and scores ${gain}` : ""}.`;
-  }
-  return `The hand ended (${o.reason || "over"}).`;
-}
-
-function shownHands(hv, names) {
-  if (!hv.shown) return null;
-  return h("section", { class: "summary", "aria-label": "Hands at the end" },
-    h("h3", {}, "End of the hand"),
-    hv.shown.map((cards, i) => h("div", { class: "shown" },
-      h("span", { class: "who" }, names[i], hv.outcome?.deltas ? ` (${hv.outcome.deltas[i] >= 0 ? "+" : ""}${hv.outcome.deltas[i]})` : ""),
-      h("span", { class: "five" }, cards.length ? cards.map((c) => h("span", { class: "mini" }, cardSvg(c))) : "out"))));
+/** Your hand in your order: melds grouped, then the deadwood and its count (as `arranged` says). Drag a card
+ *  onto another to move it there, or Shift+Arrow on a focused card; "Arrange" puts it back in melds order. */
+function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
+  const cards = handOrder(hv, ctx.order, acesLow);
+  const move = (card, to) => {
+    const now = cards.map((x) => x.card);
+    const from = now.indexOf(card);
+    if (from < 0 || to < 0 || to >= now.length || from === to) return;
+    now.splice(from, 1);
+    now.splice(to, 0, card);
+    ctx.setOrder(now, card);
+  };
+  const count = hv.arranged?.count;
+  const row = h("div", { class: `cards grouped${hv.hand.length > 12 ? " crowded" : ""}` }, cards.map(({ card: c, group }, k) => {
+    const acts = byCard(c);
+    const dead = group === "dead";
+    const startsGroup = k > 0 && cards[k - 1].group !== group;
+    const cls = `card-btn${acts.length ? " playable" : ""}${inMeld.has(c) ? " meld-hint" : ""}${c === sel ? " selected" : ""}`
+      + `${(hv.drawn || []).some((d) => d[1] === c) ? " new" : ""}${dead ? " deadwood" : " in-meld"}${startsGroup ? " group-start" : ""}`;
+    if (ctx.readOnly) return h("span", { class: cls, "data-card": c, role: "img", "aria-label": `${cardName(c)}${dead ? "" : ", in a meld"}` }, cardSvg(c, { label: false }));
+    return h("button", { class: cls, "data-key": `card:${c}`, "data-card": c, "aria-pressed": c === sel ? "true" : "false",
+      draggable: "true", ondragstart: (e) => { e.dataTransfer.setData("text/x-card", c); e.dataTransfer.effectAllowed = "move"; },
+      ondragover: (e) => e.preventDefault(),
+      ondrop: (e) => { e.preventDefault(); e.stopPropagation(); const moved = e.dataTransfer.getData("text/x-card"); if (moved && moved !== c) move(moved, k); },
+      onkeydown: (e) => {
+        if (!e.shiftKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+        e.preventDefault();
+        e.stopPropagation();
+        move(c, k + (e.key === "ArrowRight" ? 1 : -1));
+      },
+      "aria-label": `${cardName(c)}${dead ? ", deadwood" : ", in a meld"}${inMeld.has(c) ? ", can meld" : ""}${acts.length ? `, ${acts.length} choice${acts.length > 1 ? "s" : ""}` : ""}`,
+      onclick: () => ctx.select(c === sel ? null : c) }, cardSvg(c, { label: false }));
+  }));
+  return h("section", { class: "my-hand", "aria-label": "Your hand" },
+    h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`),
+      count !== undefined ? h("span", { class: "deadwood-count", "aria-live": "polite" }, `Deadwood ${count}`) : null,
+      ctx.order ? h("button", { class: "quiet small", "data-key": "arrange", onclick: () => ctx.setOrder(null) }, "Arrange in melds") : null),
+    row,
+    ctx.readOnly ? null : h("p", { class: "hint" }, "Drag a card, or Shift + ← → on it, to move it in your hand."));
 }

@@ -3,7 +3,8 @@
 // legal_actions: this file never decides what is legal.
 import { h, s } from "./dom.js";
 import { cardCount, cardSvg, cardName, short, sortCards, suitSymbol } from "./cards.js";
-import { actionLabel } from "./narrate.js";
+import { actionLabel } from "./labels.js";
+import { seatTiles } from "./seats.js";
 
 const RING8 = [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1]];
 const PLUS4 = [[1, 2], [2, 3], [3, 2], [2, 1]];
@@ -60,49 +61,22 @@ export function renderBoard(hv, changed = new Set()) {
   return board;
 }
 
-/** Who won what in this hand, from the view's own public events. */
-export function handSummary(hv, names) {
-  const potNames = Object.fromEntries(hv.board.map((p) => [p.id, p.name]));
-  const paid = [];
-  for (const e of hv.events || []) {
-    if (e.type === "chips" && e.from.startsWith("pot:") && e.to.startsWith("seat:")) {
-      const pot = e.from.slice(4);
-      paid.push({ pot: potNames[pot] || pot, seat: Number(e.to.slice(5)), amount: e.amount });
-    }
-  }
-  const kept = hv.board.filter((p) => (hv.pots[p.id] ?? 0) > 0).map((p) => ({ pot: p.name, amount: hv.pots[p.id] }));
-  const change = hv.chips.map((c, i) => ({ seat: i, name: names[i], delta: c - (hv.start?.chips?.[i] ?? c), chips: c }));
-  return { paid, kept, change };
-}
-
-export function summaryBlock(sum) {
-  return h("div", { class: "summary" },
-    h("h3", {}, "End of the hand"),
-    h("ul", { class: "paid" },
-      sum.paid.length ? sum.paid.map((p) => h("li", {}, `${p.pot}: ${p.amount} to `, h("b", {}, p.name ?? "?")))
-        : h("li", {}, "No pot was won.")),
-    sum.kept.length ? h("p", {}, "Staying on the board: ", sum.kept.map((k) => `${k.pot} ${k.amount}`).join(", "), ".") : null,
-    h("table", { class: "deltas" },
-      h("tbody", {}, sum.change.map((c) => h("tr", {},
-        h("td", {}, c.name), h("td", { class: c.delta >= 0 ? "up" : "down" }, `${c.delta >= 0 ? "+" : ""}${c.delta}`),
-        h("td", {}, String(c.chips)))))));
-}
-
-function showdownBlock(hv, names) {
+/** The fives shown at the poker showdown while the hand goes on, each with the sentence its showdown event
+ *  carried (the hand's name in words; the result at the hand's end names the winner). */
+function showdownDuringHand(hv, names, events) {
   const shown = Object.entries(hv.showdown || {});
   if (!shown.length) return null;
-  const winners = new Set((hv.events || []).filter((e) => e.type === "chips" && e.reason === "poker" && e.from === "pot:poker")
-    .map((e) => Number(e.to.slice(5))));
+  const said = new Map((events || []).filter((e) => e.type === "showdown").map((e) => [e.seat, e.text]));
   return h("section", { class: "showdown", "aria-label": "Showdown" },
     h("h3", {}, "Showdown"),
-    shown.map(([seat, cards]) => h("div", { class: `shown${winners.has(Number(seat)) ? " winner" : ""}` },
-      h("span", { class: "who" }, names[Number(seat)] ?? `Seat ${Number(seat) + 1}`,
-        winners.has(Number(seat)) ? h("b", { class: "badge" }, " wins the Poker pot") : null),
-      h("span", { class: "five" }, cards.map((c) => h("span", { class: "mini" }, cardSvg(c)))))));
+    shown.map(([seat, cards]) => h("div", { class: "shown" },
+      h("span", { class: "who" }, names[Number(seat)] ?? `Seat ${Number(seat) + 1}`),
+      h("span", { class: "five" }, cards.map((c) => h("span", { class: "mini" }, cardSvg(c)))),
+      said.get(Number(seat)) ? h("span", { class: "five-name" }, said.get(Number(seat))) : null)));
 }
 
-function runBlock(hv, names, revealed) {
-  const played = hv.played.slice(0, revealed ?? hv.played.length);
+function runBlock(hv, names) {
+  const played = hv.played;
   const rows = "shdc".split("").map((suit) => {
     const cards = played.filter((p) => p.card[1] === suit);
     return h("div", { class: "run-row" },
@@ -143,68 +117,52 @@ function amountControl(a, ctx, primary) {
     h("button", { class: primary ? "primary" : "", "data-key": `act:${a.action}`, onclick: send }, actionLabel(a)));
 }
 
-function explain(hv, names, you, legal) {
-  const dealer = names[hv.dealer];
-  const mine = (kind) => legal.some((a) => a.action === kind);
-  switch (hv.phase) {
-    case "widow":
-      return mine("keep") || mine("swap")
-        ? "You are the dealer. Swap your hand, unseen, for the widow — or keep it: then the widow goes up for auction, and whoever wins it pays you their bid and swaps their whole hand for it."
-        : `${dealer} (the dealer) chooses: swap their hand unseen for the widow, or keep it — then the widow is auctioned, and the winner pays the dealer and swaps their whole hand.`;
-    case "auction": {
-      const a = hv.auction || {};
-      const top = a.bidder === null || a.bidder === undefined ? "No bid yet." : `Highest bid: ${a.bid} by ${names[a.bidder]}.`;
-      return `${dealer} kept their hand, so the widow (${cardCount(hv.widow_size)}, unseen) is up for auction. ${top} `
-        + `The winner pays ${dealer} the bid and swaps their whole hand for the widow. A pass is final.`;
-    }
-    case "poker": {
-      const b = hv.betting || {};
-      const toCall = you !== null && b.put ? b.level - b.put[you] : 0;
-      return `Poker round for the Poker pot (${hv.pots.poker ?? 0}). Best five cards of your hand win. `
-        + `Bets up to ${b.max_bet}, ${b.max_raises - b.raises} raise${b.max_raises - b.raises === 1 ? "" : "s"} left.`
-        + (toCall > 0 ? ` You need ${toCall} to call.` : "");
-    }
-    case "play": {
-      if (mine("lead")) return "Your lead: choose one of the highlighted cards.";
-      if (mine("play")) return "Play the next card of the run.";
-      if (mine("claim")) return "Claim the pot for the card you just laid!";
-      const p = hv.play || {};
-      return p.stopped_suit ? `Stopped in ${suitSymbol(p.stopped_suit)}.` : "The play round: the next card up must be played by whoever holds it.";
-    }
-    case "over": return hv.winner !== undefined && hv.winner !== null ? `${names[hv.winner]} went out and wins the centre.` : "The hand is over.";
-    default: return "";
-  }
+const PHASE_TITLES = { widow: "Dealer's choice", auction: "Auction of the widow", poker: "Poker round", play: "Play round", over: "Hand over" };
+
+/** Your hand, with the cards you may lead or play as buttons and your best five (while the poker pot is still
+ *  ahead) marked and named, as the view's `best_five` says. */
+function yourHand(hv, cardActs, ctx) {
+  const playable = new Map(cardActs.map((a) => [a.card, a]));
+  const best = new Set(hv.best_five?.cards || []);
+  return h("section", { class: "my-hand", "aria-label": "Your hand" },
+    h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`)),
+    hv.best_five ? h("p", { class: "best-five-name" }, h("span", { class: "best-mark", "aria-hidden": "true" }, "★"),
+      " Your best five: ", h("b", {}, hv.best_five.name)) : null,
+    h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}` }, sortCards(hv.hand).map((c) => {
+      const a = playable.get(c);
+      const mark = best.has(c) ? " best" : "";
+      const label = `${cardName(c)}${best.has(c) ? ", in your best five" : ""}`;
+      return a
+        ? h("button", { class: `card-btn playable${mark}`, "data-key": `card:${c}`, "aria-label": `${actionLabel(a)} (${label})`,
+          onclick: () => ctx.act({ action: a.action, card: c }) }, cardSvg(c, { label: false }))
+        : h("span", { class: `card-btn${cardActs.length ? " dim" : ""}${mark}`, role: "img", "aria-label": label }, cardSvg(c, { label: false }));
+    })),
+    hv.given_up ? h("p", { class: "given-up" }, "Your old hand, now the widow (out of play): ",
+      hv.given_up.cards.map(short).join(" ")) : null);
 }
 
-/** The stops table for a hand view `hv`. ctx: {you, names, chipsOf, act, amounts, say, readOnly, revealed,
- *  changed, infos, seatOf} */
+/** Whether this seat's only legal action is one the table will make by itself (a forced play). */
+export function isForced(hv) {
+  return (hv.legal_actions || []).length === 1;
+}
+
+/** The stops table for a hand view `hv` (hand-level seats). ctx: act, amounts, say, readOnly, changed (pots
+ *  whose chips just moved), seats/infos/seatOf/change (see seats.js), events (this hand's events so far). */
 export function renderStops(hv, ctx) {
   const names = hv.players;
-  const you = hv.seat;
-  const legal = ctx.readOnly ? [] : hv.legal_actions || [];
-  const toAct = new Set(hv.to_act || []);
+  // A lone legal action is forced: the table makes it by itself at its pace (views.md, "Legal actions"), so it is
+  // shown as coming, not offered (a click would only race the table).
+  const forced = !ctx.readOnly && isForced(hv);
+  const legal = ctx.readOnly || forced ? [] : hv.legal_actions || [];
   const folded = new Set(hv.betting?.folded || []);
   const passed = new Set(hv.auction?.passed || []);
 
-  const seats = h("section", { class: "seats", "aria-label": "Players" },
-    names.map((name, i) => {
-      const info = ctx.infos?.[ctx.seatOf?.(i)] || {};
-      const status = [];
-      if (i === hv.dealer) status.push(h("span", { class: "dealer-chip", title: "Dealer" }, "D"));
-      if (folded.has(i)) status.push(h("span", { class: "tag" }, "folded"));
-      if (passed.has(i)) status.push(h("span", { class: "tag" }, "passed"));
-      if (hv.auction?.bidder === i) status.push(h("span", { class: "tag hot" }, `bid ${hv.auction.bid}`));
-      if (hv.betting?.put?.[i]) status.push(h("span", { class: "tag" }, `in ${hv.betting.put[i]}`));
-      if (hv.swapped === i) status.push(h("span", { class: "tag" }, "took the widow"));
-      return h("div", { class: `seat${toAct.has(i) ? " acting" : ""}${i === you ? " me" : ""}`, "data-seat": i },
-        h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
-          name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
-        h("div", { class: "seat-line" },
-          h("span", { class: `seat-chips${ctx.moved?.get(i) > 0 ? " up" : ctx.moved?.get(i) < 0 ? " down" : ""}`, "aria-label": `${hv.chips[i]} chips` },
-            `${hv.chips[i]} chips`, ctx.moved?.get(i) ? h("small", { class: "delta", "aria-hidden": "true" }, ` ${ctx.moved.get(i) > 0 ? "+" : ""}${ctx.moved.get(i)}`) : null),
-          h("span", { class: "seat-cards" }, cardCount(hv.hand_sizes[i]))),
-        h("div", { class: "seat-status" }, status, toAct.has(i) ? h("span", { class: "tag turn" }, i === you ? "your turn" : "to act") : null));
-    }));
+  const seats = seatTiles(hv, ctx, { unit: "chips", forced, status: (i) => [
+    folded.has(i) ? h("span", { class: "tag" }, "folded") : null,
+    passed.has(i) ? h("span", { class: "tag" }, "passed") : null,
+    hv.auction?.bidder === i ? h("span", { class: "tag hot" }, `bid ${hv.auction.bid}`) : null,
+    hv.betting?.put?.[i] ? h("span", { class: "tag" }, `in ${hv.betting.put[i]}`) : null,
+    hv.swapped === i ? h("span", { class: "tag" }, "took the widow") : null] });
 
   // Controls: every legal action, as the view lists it.
   const fixed = legal.filter((a) => a.min === undefined && a.action !== "lead" && a.action !== "play");
@@ -219,34 +177,17 @@ export function renderStops(hv, ctx) {
     cardActs.length === 1 ? h("button", { class: "primary", "data-key": `act:${cardActs[0].action}:${cardActs[0].card}`,
       onclick: () => ctx.act({ action: cardActs[0].action, card: cardActs[0].card }) }, actionLabel(cardActs[0])) : null);
 
-  const phaseNames = { widow: "Dealer's choice", auction: "Auction of the widow", poker: "Poker round", play: "Play round", over: "Hand over" };
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
-    h("h2", {}, phaseNames[hv.phase] || hv.phase),
-    h("p", { class: "explain" }, explain(hv, names, you, legal)),
+    h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
+    hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null,
+    forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.legal_actions[0])}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
-
-  // Your hand.
-  let mineBlock = null;
-  if (hv.hand) {
-    const playable = new Map(cardActs.map((a) => [a.card, a]));
-    mineBlock = h("section", { class: "my-hand", "aria-label": "Your hand" },
-      h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`)),
-      h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}` }, sortCards(hv.hand).map((c) => {
-        const a = playable.get(c);
-        return a
-          ? h("button", { class: "card-btn playable", "data-key": `card:${c}`, "aria-label": `${actionLabel(a)} (${cardName(c)})`,
-            onclick: () => ctx.act({ action: a.action, card: c }) }, cardSvg(c, { label: false }))
-          : h("span", { class: `card-btn${cardActs.length ? " dim" : ""}` }, cardSvg(c));
-      })),
-      hv.given_up ? h("p", { class: "given-up" }, "Your old hand, now the widow (out of play): ",
-        hv.given_up.cards.map(short).join(" ")) : null);
-  }
 
   return h("div", { class: "stops-table" },
     seats,
     h("div", { class: "table-middle" }, renderBoard(hv, ctx.changed), phase),
-    mineBlock,
-    showdownBlock(hv, names),
-    runBlock(hv, names, ctx.revealed),
-    hv.phase === "over" ? summaryBlock(handSummary(hv, names)) : null);
+    hv.hand ? yourHand(hv, cardActs, ctx) : null,
+    // At the hand's end the result shows the showdown with its winner; until then the fives as they were shown.
+    hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events),
+    runBlock(hv, names));
 }

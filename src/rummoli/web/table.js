@@ -1,14 +1,17 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
-import { announce, fill, go, h, s, saveSeatToken, seatToken, settings, stepDelay } from "./dom.js";
+// Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
+// an update of its own), so the page never holds anything back. The game's words and results are the server's.
+import { announce, fill, go, h, saveSeatToken, seatToken } from "./dom.js";
 import { api, TableSocket } from "./net.js";
-import { describe } from "./narrate.js";
-import { handSummary, renderStops, summaryBlock } from "./stops.js";
+import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
 import { rulesetInfo } from "./lobby.js";
-
-const COLOURS = ["#e4572e", "#2e86ab", "#f3a712", "#76b041", "#a23b72", "#7d5ba6", "#17bebb", "#c6a15b"];
+import { finalPanel, handResultBlock, standingsTable } from "./result.js";
+import { chipChart, Evening } from "./chart.js";
+import { inviteBox, ownSeatBox, takeSeatFromAddress } from "./invite.js";
 
 export async function tablePage(root, tableId) {
+  takeSeatFromAddress(tableId, saveSeatToken);
   let summary;
   try {
     summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
@@ -25,18 +28,24 @@ export async function tablePage(root, tableId) {
   return livePage(root, summary, mine);
 }
 
+/** The ruleset's title in words ("Gin Rummy"): the table summary's, else the catalogue's. */
+function tableTitle(summary) {
+  return summary.title || rulesetInfo(summary.ruleset)?.title || summary.ruleset;
+}
+
 function joinForm(root, summary) {
   const name = h("input", { id: "join-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname",
     value: localStorage.getItem("rummoli:name") || "" });
   const error = h("p", { class: "error", role: "alert" });
+  let cleanup = () => {};
   const form = h("form", { class: "panel join", "aria-labelledby": "join-title" },
-    h("h1", { id: "join-title" }, `Join a table of ${summary.ruleset}`),
+    h("h1", { id: "join-title" }, `Join a table of ${tableTitle(summary)}`),
     h("ul", { class: "seat-list" }, summary.seats.map((st) => h("li", {},
       st.open ? h("em", {}, "open seat") : st.name, st.bot && !st.person ? h("small", {}, ` (computer, ${st.bot})`) : null))),
     h("label", { for: "join-name" }, "Your name"), name,
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary" }, "Take a seat"),
-      h("button", { type: "button", onclick: () => { fill(root); livePage(root, summary, null); } }, "Just watch")),
+      h("button", { type: "button", onclick: () => { fill(root); cleanup = livePage(root, summary, null); } }, "Just watch")),
     error);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -45,36 +54,34 @@ function joinForm(root, summary) {
       localStorage.setItem("rummoli:name", name.value);
       saveSeatToken(summary.id, { token: joined.token, seat: joined.seat, name: name.value });
       fill(root);
-      livePage(root, summary, seatToken(summary.id));
+      cleanup = livePage(root, summary, seatToken(summary.id));
     } catch (err) {
       error.textContent = err.message;
     }
   });
   fill(root, form);
   name.focus();
-  return () => {};
+  return () => cleanup();
 }
 
 function livePage(root, summary, mine) {
   const tableId = summary.id;
   const state = {
-    view: null, seq: 0, infos: summary.seats, events: [], revealed: 0, queue: [], timer: null,
-    amounts: {}, selected: null, pending: false, chart: [], startChips: null, lastSummary: null, wasMyTurn: false,
-    changed: new Set(), prevPots: null, error: "", over: false,
+    view: null, seq: 0, infos: summary.seats, amounts: {}, selected: null, pending: false, wasMyTurn: false,
+    changed: new Set(), error: "", clock: null, nextHand: null, readyFor: null, closing: null,
+    evening: new Evening(), handEvents: [], lines: 0, defaultKey: null,
   };
-  const title = h("h1", { class: "table-title" }, summary.ruleset);
-  const status = h("p", { class: "status-line", role: "status" });
+  const title = h("h1", { class: "table-title" }, tableTitle(summary));
   const errorLine = h("p", { class: "error", role: "alert" });
   const game = h("div", { class: "game" }, h("p", { class: "muted" }, "Connecting to the table…"));
   const log = h("ol", { class: "log", "aria-label": "Game log" });
   const side = h("aside", { class: "side" });
   const tools = h("div", { class: "table-tools" });
-  const page = h("div", { class: "table-page" },
-    h("div", { class: "table-head" }, title, tools, status),
+  fill(root, h("div", { class: "table-page" },
+    h("div", { class: "table-head" }, title, tools),
     errorLine,
     h("div", { class: "table-body" }, game, h("div", { class: "side-col" }, side,
-      h("details", { class: "log-box", open: window.innerWidth > 700 }, h("summary", {}, "Game log"), log))));
-  fill(root, page);
+      h("details", { class: "log-box", open: window.innerWidth > 700 }, h("summary", {}, "Game log"), log)))));
   const banner = document.getElementById("conn");
 
   const socket = new TableSocket(tableId, mine?.token, {
@@ -89,30 +96,26 @@ function livePage(root, summary, mine) {
     onMessage: (msg) => receive(msg),
   });
 
-  function names() {
-    return state.view?.hand?.players || state.infos.map((i) => i.name);
-  }
-
   function receive(msg) {
     if (msg.type === "welcome" || msg.type === "update") {
-      const first = msg.type === "welcome";
+      const quiet = msg.type === "welcome" && state.view === null;  // a whole history: logged, not announced
       if (msg.seats) state.infos = msg.seats;
+      if (msg.type === "welcome") rememberSeat(msg);
       const before = state.view;
       state.view = msg.view;
       state.seq = msg.seq;
       state.clock = msg.clock ? { ...msg.clock, at: performance.now() } : null;
+      state.nextHand = msg.next_hand ? { ...msg.next_hand, at: performance.now() } : null;
       state.pending = false;
       state.error = "";
-      if (first && state.events.length === 0) {
-        // A full history: shown at once, not replayed at the table's pace.
-        for (const e of msg.events) take(e, true);
-        state.revealed = msg.view?.hand?.played?.length ?? 0;
-      } else {
-        state.queue.push(...msg.events);
-      }
+      for (const e of msg.events) take(e, quiet);
       notePots(before);
-      pump();
+      render();
+      log.scrollTop = log.scrollHeight;
       turnNotice();
+    } else if (msg.type === "next_hand") {
+      state.nextHand = { ...msg, at: performance.now() };
+      render();
     } else if (msg.type === "seats") {
       state.infos = msg.seats;
       render();
@@ -126,74 +129,39 @@ function livePage(root, summary, mine) {
     }
   }
 
+  // A seat opened through a link (#seat=TOKEN) learns its number and name from the welcome.
+  function rememberSeat(msg) {
+    if (!mine || msg.seat === null || msg.seat === undefined || mine.seat === msg.seat) return;
+    mine.seat = msg.seat;
+    mine.name = msg.seats?.[msg.seat]?.name ?? mine.name;
+    saveSeatToken(tableId, mine);
+  }
+
   function notePots(before) {
     const now = state.view?.hand?.pots;
     const old = before?.hand?.pots;
     state.changed = new Set();
-    if (now && old) for (const [k, v] of Object.entries(now)) if (old[k] !== v) state.changed.add(k);
-    const chips = state.view?.hand?.chips;
-    const before2 = before?.hand?.chips;
-    state.moved = new Map();
-    if (chips && before2 && before?.hand_no === state.view.hand_no) chips.forEach((c, i) => { if (c !== before2[i]) state.moved.set(i, c - before2[i]); });
+    if (now && old && before.hand_no === state.view.hand_no) for (const [k, v] of Object.entries(now)) if (old[k] !== v) state.changed.add(k);
   }
-
-  function isCard(e) { return e.type === "action" && (e.action === "lead" || e.action === "play"); }
 
   function take(e, quiet) {
-    state.events.push(e);
-    if (e.type === "hand_start") state.revealed = 0;
-    if (isCard(e)) state.revealed += 1;
-    if (e.type === "hand_over") {
-      state.chart.push(e.chips);
-      if (!quiet) announce(`Hand ${e.hand_no} is over. ${e.standings?.[0]?.name ?? ""} leads with ${e.standings?.[0]?.chips ?? ""}.`);
-    }
-    if (e.type === "evening_over" && !quiet) announce("The evening is over.");
-    const line = describe(e, handNames(e), potNames());
-    if (line) {
-      log.append(h("li", { class: `ev ev-${e.type}` }, line));
-      while (log.childElementCount > 300) log.firstElementChild.remove();
-    }
-  }
-
-  function handNames(e) {
-    // Table events (hand_start...) name evening seats; the hand's own events name hand seats.
-    if (e.type === "hand_start" || e.type === "seat") return state.infos.map((i) => i.name);
-    return names();
-  }
-
-  function potNames() {
-    return Object.fromEntries((state.view?.hand?.board || []).map((p) => [p.id, p.name]));
-  }
-
-  function pump() {
-    if (state.timer) return;
-    const delay = stepDelay();
-    while (state.queue.length) {
-      const e = state.queue.shift();
-      take(e, false);
-      if (isCard(e) && delay && state.queue.some(isCard)) {
-        render();
-        log.scrollTop = log.scrollHeight;
-        state.timer = setTimeout(() => { state.timer = null; pump(); }, delay);
-        return;
-      }
-    }
-    state.revealed = Math.max(state.revealed, state.view?.hand?.played?.length ?? 0);
-    render();
-    log.scrollTop = log.scrollHeight;
-  }
-
-  function myHandSeat() {
-    const hv = state.view?.hand;
-    return hv && hv.seat !== undefined ? hv.seat : null;
+    state.evening.take(e);
+    if (e.type === "hand_start") state.handEvents = [];
+    else if (e.hand_no !== undefined && e.type !== "hand_over") state.handEvents.push(e);
+    if (e.type === "evening_over") state.closing = e.text || null;
+    if (!e.text) return;
+    const warn = e.type === "timeout";
+    log.append(h("li", { class: `ev ev-${e.type}${warn ? " warn" : ""}` }, e.text));
+    if (++state.lines > 300) log.firstElementChild.remove();
+    if (!quiet && (warn || ["hand_over", "evening_over", "seat"].includes(e.type))) announce(e.text);
   }
 
   function turnNotice() {
     const hv = state.view?.hand;
-    const mineNow = !!(hv && hv.legal_actions?.length && hv.to_act?.includes(hv.seat));
+    const forced = state.view.game === "stops" && isForced(hv || {});  // made by the table itself: not a turn
+    const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
     if (mineNow && !state.wasMyTurn) {
-      const kinds = [...new Set(hv.legal_actions.map((a) => a.action))].join(", ");
-      announce(`Your turn: ${kinds}.`);
+      announce(`Your turn. ${hv.prompt || ""}`);
       document.title = "● Your turn — Rummoli";
     } else if (!mineNow) {
       document.title = "Rummoli";
@@ -204,9 +172,7 @@ function livePage(root, summary, mine) {
   function act(partial) {
     if (state.pending || !state.view) return;
     const action = { ...partial };
-    delete action.min;
-    delete action.max;
-    delete action.seat;
+    for (const key of ["min", "max", "seat"]) delete action[key];
     state.pending = true;
     state.selected = null;
     if (!socket.act(action, state.seq)) {
@@ -216,40 +182,93 @@ function livePage(root, summary, mine) {
     render();
   }
 
+  function nextHand() {
+    const v = state.view;
+    if (!v?.hand_over || v.over) return;
+    if (socket.next(state.seq)) state.readyFor = v.hand_no;
+    else state.error = "Not connected: wait for the connection to come back.";
+    render();
+  }
+
+  // Your own order of your Rummy cards, kept per table (and hand) in this browser.
+  const orderKey = `rummoli:order:${tableId}`;
+  function handOrder() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(orderKey) || "null");
+      return kept && kept.hand_no === state.view?.hand_no ? kept.cards : null;
+    } catch { return null; }
+  }
+  function setOrder(cards, focusCard) {
+    if (cards) localStorage.setItem(orderKey, JSON.stringify({ hand_no: state.view.hand_no, cards }));
+    else localStorage.removeItem(orderKey);
+    render();
+    if (focusCard) focusKey(`card:${focusCard}`);
+  }
+
   function render() {
     const v = state.view;
     const focused = document.activeElement?.dataset?.key;
     errorLine.textContent = state.error;
-    title.textContent = (v?.title && v.title !== v.ruleset ? v.title : rulesetInfo(v?.ruleset || summary.ruleset)?.title) || summary.ruleset;
     renderTools(v);
-    if (!v || v.waiting) {
+    if (!v || v.waiting || !v.hand) {
       fill(game, waitingRoom(v));
     } else {
       const hv = v.hand;
-      const info = rulesetInfo(v.ruleset);
+      const between = v.hand_over && !v.over;
       const ctx = {
         act, amounts: state.amounts, say: (t) => { state.error = t; errorLine.textContent = t; announce(t); },
-        revealed: Math.min(state.revealed, hv.played?.length ?? 0), changed: state.changed, moved: state.moved, infos: state.infos,
-        seatOf: (i) => v.hand_seats?.[i] ?? i, selected: state.selected, target: info?.target,
+        changed: state.changed, infos: state.infos, seats: v.seats, seatOf: (i) => v.hand_seats?.[i] ?? i,
+        change: (seat) => (between && v.result ? v.result.changes.find((c) => c.seat === seat)?.change : undefined),
+        selected: state.selected, target: rulesetInfo(v.ruleset)?.target, events: state.handEvents,
+        order: handOrder(), setOrder,
         select: (c, redraw = true) => { state.selected = c; if (redraw) { render(); focusKey(c ? `card:${c}` : null); } },
       };
       const body = v.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx);
       if (state.pending) body.classList.add("pending");
       const head = h("p", { class: "hand-no" }, `Hand ${v.hand_no}${v.hands ? ` of ${v.hands}` : ""}`,
         v.you === null || v.you === undefined ? " · watching" : "");
-      fill(game, head, v.over ? finalBlock(v) : null, body);
-      if (hv.phase === "over") {
-        state.lastSummary = { hand_no: v.hand_no, block: v.game === "rummy" ? null : summaryBlock(handSummary(hv, hv.players)) };
-      }
+      fill(game, head,
+        v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
+        between ? nextHandBar(v) : null,
+        v.result ? handResultBlock(v) : null,
+        body);
     }
     renderSide(v);
     tickClock();
-    if (focused) focusKey(focused);
+    // A default that was not there before (a gin, "Next hand") takes the focus, so Enter presses it; otherwise the
+    // focus stays where the player had it.
+    const fresh = root.querySelector("[data-default]")?.dataset.key;
+    if (fresh && fresh !== state.defaultKey) focusKey(fresh);
+    else if (focused) focusKey(focused);
+    state.defaultKey = fresh;
+  }
+
+  // Between hands: "Next hand", the countdown to the next deal and who is still awaited.
+  function nextHandBar(v) {
+    const told = state.nextHand;
+    const me = v.you;
+    const ready = me !== null && me !== undefined && (state.readyFor === v.hand_no || told?.ready?.includes(me));
+    const awaited = (told?.waiting || []).filter((s) => s !== me).map((s) => v.seats[s]?.name ?? `Seat ${s + 1}`);
+    return h("section", { class: "next-hand", "aria-label": "Between hands" },
+      me !== null && me !== undefined && !ready
+        ? h("button", { class: "primary", "data-key": "next-hand", "data-default": "", onclick: nextHand }, "Next hand")
+        : null,
+      awaited.length ? h("span", { class: "awaited" }, `Waiting for ${listNames(awaited)}…`) : ready ? h("span", { class: "awaited" }, "Dealing…") : null,
+      h("span", { class: "next-countdown", "aria-live": "off" }, countdownText()));
+  }
+
+  function countdownText() {
+    const told = state.nextHand;
+    if (!told) return "";
+    const left = Math.max(0, Math.ceil(told.seconds - (performance.now() - told.at) / 1000));
+    return `The next hand is dealt in ${left} s.`;
   }
 
   // The turn timer: the seconds left for the seat to act, counted down here from what the server said.
   function tickClock() {
     root.querySelectorAll(".clock").forEach((el) => el.remove());
+    const countdown = root.querySelector(".next-countdown");
+    if (countdown) countdown.textContent = countdownText();
     const c = state.clock;
     const v = state.view;
     if (!c || !v?.hand) return;
@@ -262,46 +281,37 @@ function livePage(root, summary, mine) {
   const clockTimer = setInterval(tickClock, 1000);
 
   function focusKey(key) {
-    if (!key) return;
-    const el = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const el = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
     if (el) el.focus({ preventScroll: true });
-    else if (root.contains(document.activeElement) === false || document.activeElement === document.body) {
-      root.querySelector(".controls button, .card-btn.playable")?.focus({ preventScroll: true });
+    else if (!root.contains(document.activeElement) || document.activeElement === document.body) {
+      root.querySelector("[data-default], .controls button, .card-btn.playable")?.focus({ preventScroll: true });
     }
   }
 
   function waitingRoom(v) {
-    const creator = !!mine?.creator;
     return h("section", { class: "panel waiting" },
       h("h2", {}, v?.over ? "This table's evening is over" : "Waiting for players"),
       h("p", {}, "Send this invite link to your friends; the evening starts when every seat is taken."),
-      inviteBox(),
+      inviteBox(summary),
       h("ul", { class: "seat-list" }, state.infos.map((st) => h("li", {},
         st.open ? h("em", {}, "open seat") : st.name,
         st.bot && !st.person ? h("small", {}, ` (computer, ${st.bot})`) : null,
         st.person && !st.open ? h("small", {}, st.connected ? " · here" : " · away") : null))),
-      mine && creator ? h("button", { class: "primary", "data-key": "start-now", onclick: async () => {
+      mine?.creator ? h("button", { class: "primary", "data-key": "start-now", onclick: async () => {
         try { await api(`/api/tables/${tableId}/start`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
       } }, "Start now (computer players take the open seats)") : null);
   }
 
-  function inviteBox() {
-    const input = h("input", { readonly: true, value: summary.invite, "aria-label": "Invite link", class: "invite", id: "invite-link" });
-    return h("div", { class: "row invite-row" }, input,
-      h("button", { "data-key": "copy-invite", onclick: async () => {
-        try { await navigator.clipboard.writeText(summary.invite); announce("Invite link copied."); }
-        catch { input.select(); announce("Select and copy the link."); }
-      } }, "Copy invite"));
-  }
-
   function renderTools(v) {
     const finished = !v || v.waiting ? 0 : v.hand_over ? v.hand_no : v.hand_no - 1;
+    const open = tools.querySelector("details[open]")?.dataset.menu;
     fill(tools,
       v?.ruleset && typeof v.ruleset === "string" ? h("a", { href: `/rules/${v.ruleset}`, target: "_blank", rel: "noopener" }, "Rules") : null,
-      rulesetInfo(v?.ruleset) ? h("details", { class: "invite-menu options-menu" }, h("summary", {}, "Options"),
+      rulesetInfo(v?.ruleset) ? h("details", { class: "invite-menu options-menu", "data-menu": "options", open: open === "options" }, h("summary", {}, "Options"),
         h("div", {}, h("ul", {}, rulesetInfo(v.ruleset).options.map((o) => h("li", {}, o))))) : null,
       finished > 0 ? h("a", { href: `/tables/${tableId}/hands/${finished}` }, "Replay last hand") : null,
-      v && !v.waiting ? h("details", { class: "invite-menu" }, h("summary", {}, "Invite"), inviteBox()) : null,
+      v && !v.waiting ? h("details", { class: "invite-menu", "data-menu": "invite", open: open === "invite" }, h("summary", {}, "Invite"),
+        h("div", {}, inviteBox(summary), ownSeatBox(tableId, mine))) : null,
       mine ? h("button", { class: "quiet", onclick: leave }, "Leave") : null,
       mine?.creator && v && !v.over ? h("button", { class: "quiet", onclick: endEvening }, "End evening") : null);
   }
@@ -319,12 +329,6 @@ function livePage(root, summary, mine) {
     try { await api(`/api/tables/${tableId}/end`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
   }
 
-  function finalBlock(v) {
-    return h("section", { class: "panel final" }, h("h2", {}, "The evening is over"),
-      standingsTable(v.standings, v.game),
-      mine ? h("button", { onclick: downloadRecord }, "Download the evening's record") : null);
-  }
-
   async function downloadRecord() {
     try {
       const record = await api(`/api/tables/${tableId}/record`, { token: mine.token });
@@ -338,46 +342,22 @@ function livePage(root, summary, mine) {
     if (!v || v.waiting) { fill(side); return; }
     const finished = v.hand_over ? v.hand_no : v.hand_no - 1;
     fill(side,
-      h("section", { class: "standings", "aria-label": "Standings" }, h("h3", {}, "Standings"), standingsTable(v.standings, v.game)),
-      chipChart(v),
-      state.lastSummary?.block && v.hand?.phase !== "over" ? h("details", { class: "last-hand" },
-        h("summary", {}, `Hand ${state.lastSummary.hand_no}: what each pot paid`), state.lastSummary.block) : null,
+      // At the evening's end the final panel holds the standings.
+      v.over ? null : h("section", { class: "standings", "aria-label": "Standings" }, h("h3", {}, "Standings"), standingsTable(v.standings, v.game)),
+      chipChart(state.evening, v.seats, v.game),
       finished > 0 ? h("details", { class: "history" }, h("summary", {}, "Replays"),
         h("ul", {}, Array.from({ length: finished }, (_, k) => h("li", {},
           h("a", { href: `/tables/${tableId}/hands/${k + 1}` }, `Hand ${k + 1}`))))) : null);
   }
 
-  function chipChart(v) {
-    const seatsN = v.seats.length;
-    if (!state.startChips && v.hand_no === 1 && v.hand?.start?.chips) {
-      const start = Array(seatsN).fill(0);
-      v.hand.start.chips.forEach((c, i) => { start[v.hand_seats?.[i] ?? i] = c; });
-      state.startChips = start;
-    }
-    const points = [...(state.startChips ? [state.startChips] : []), ...state.chart];
-    if (points.length < 2) return null;
-    const W = 260, H = 120, P = 6;
-    const all = points.flat();
-    const lo = Math.min(...all), hi = Math.max(...all, lo + 1);
-    const x = (i) => P + ((W - 2 * P) * i) / (points.length - 1);
-    const y = (c) => H - P - ((H - 2 * P) * (c - lo)) / (hi - lo);
-    return h("section", { class: "chart", "aria-label": "Chips over the evening" },
-      h("h3", {}, v.game === "rummy" ? "Scores over the evening" : "Chips over the evening"),
-      s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chip-chart", role: "img",
-        "aria-label": v.seats.map((st, i) => `${st.name}: ${points.map((p) => p[i]).join(", ")}`).join("; ") },
-      v.seats.map((_, i) => s("polyline", { fill: "none", stroke: COLOURS[i % 8], "stroke-width": 2,
-        points: points.map((p, k) => `${x(k).toFixed(1)},${y(p[i]).toFixed(1)}`).join(" ") }))),
-      h("ul", { class: "legend" }, v.seats.map((st, i) => h("li", {}, h("span", { class: "swatch", style: `background:${COLOURS[i % 8]}` }), st.name))));
-  }
-
-  // Keyboard: S and D draw in Rummy; arrows move along your hand.
+  // Keyboard: S and D draw in Rummy; arrows move along your hand (Shift + arrows move a Rummy card: rummy.js).
   const onKey = (e) => {
     if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key.toLowerCase();
     if (k === "s" || k === "d") {
       const btn = root.querySelector(`[data-key="draw:${k === "s" ? "stock" : "discard"}"]`);
       if (btn) { e.preventDefault(); btn.click(); }
-    } else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && !e.shiftKey) {
       const cards = [...root.querySelectorAll(".my-hand button.card-btn")];
       const at = cards.indexOf(document.activeElement);
       if (at >= 0) {
@@ -394,7 +374,6 @@ function livePage(root, summary, mine) {
 
   return () => {
     socket.close();
-    clearTimeout(state.timer);
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("rummoli:settings", onSettings);
@@ -403,11 +382,6 @@ function livePage(root, summary, mine) {
   };
 }
 
-export function standingsTable(standings, game = "stops") {
-  return h("table", { class: "standings-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, game === "rummy" ? "Points" : "Chips"))),
-    h("tbody", {}, (standings || []).map((r) => h("tr", { class: r.winner ? "lead" : "" },
-      h("td", {}, String(r.place)), h("td", {}, r.name), h("td", {}, String(r.chips))))));
+function listNames(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
-
-export { settings };

@@ -1,0 +1,45 @@
+// The players' tiles above a table, for every game: name, the evening's chips or points as the table view says
+// them now, cards in hand, the dealer, whose turn it is, and at a hand's end the result's change for the hand.
+import { h } from "./dom.js";
+import { cardCount } from "./cards.js";
+import { signed } from "./labels.js";
+
+/** A count as a number for drawing (a bar, a chart): whole numbers as they are, exact shares ("101/3") divided. */
+export function asNumber(value) {
+  if (typeof value === "number") return value;
+  const m = String(value).match(/^(-?\d+)\/(\d+)$/);
+  return m ? Number(m[1]) / Number(m[2]) : Number(value) || 0;
+}
+
+/**
+ * The tiles for a hand view `hv` (hand-level seats). ctx: seatOf(handSeat) -> evening seat; seats (the table
+ * view's evening seats: their chips are the evening's now); infos (who is connected); change(eveningSeat) -> the
+ * result's change for the hand just ended (or undefined); readOnly (a replay: nobody's turn is shown).
+ * `unit`: "chips" or "points"; `status(i)`: extra tags for hand seat i; `target`: Rummy's game target; `forced`: this
+ * seat's only choice is being made by the table (its turn is not asked of the player).
+ */
+export function seatTiles(hv, ctx, { unit, status = () => [], target = null, forced = false }) {
+  const toAct = new Set(ctx.readOnly ? [] : hv.to_act || []);
+  return h("section", { class: "seats", "aria-label": "Players" },
+    hv.players.map((name, i) => {
+      const evening = ctx.seatOf ? ctx.seatOf(i) : i;
+      const info = ctx.infos?.[evening] || {};
+      const chips = ctx.seats?.[evening]?.chips ?? hv.chips?.[i] ?? hv.scores?.[i] ?? 0;
+      const change = ctx.change?.(evening);
+      const shown = unit === "points" && chips === 1 ? "1 point" : unit === "chips" && chips === 1 ? "1 chip" : `${chips} ${unit}`;
+      return h("div", { class: `seat${toAct.has(i) ? " acting" : ""}${i === hv.seat ? " me" : ""}`, "data-seat": i, "data-evening-seat": evening },
+        h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
+          name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
+        h("div", { class: "seat-line" },
+          h("span", { class: `seat-chips${change > 0 ? " up" : change < 0 ? " down" : ""}`,
+            "aria-label": `${shown}${change !== undefined ? `, ${signed(change)} this hand` : ""}` },
+          shown, change !== undefined ? h("small", { class: "delta", "aria-hidden": "true" }, ` (${signed(change)})`) : null),
+          h("span", { class: "seat-cards" }, cardCount(hv.hand_sizes[i]))),
+        target ? h("div", { class: "score-bar", role: "img", "aria-label": `${chips} of ${target} points` },
+          h("span", { style: `width:${Math.max(0, Math.min(100, (100 * asNumber(chips)) / target))}%` })) : null,
+        h("div", { class: "seat-status" },
+          i === hv.dealer ? h("span", { class: "dealer-chip", title: "Dealer" }, "D") : null,
+          status(i),
+          toAct.has(i) ? h("span", { class: "tag turn" }, i !== hv.seat ? "to act" : forced ? "forced" : "your turn") : null));
+    }));
+}
