@@ -156,3 +156,27 @@ def test_a_person_is_told_what_happens_now_and_a_bot_is_not() -> None:
     stops = Table("rummoli", [Seat("Ann"), Seat("Bob", "random")], hands=1, seed="guide")
     mine = stops.view(0)["hand"]
     assert len(mine["best_five"]["cards"]) == 5 and mine["best_five"]["name"][0].isupper()
+
+
+def test_a_paced_forced_play_is_told_to_its_seat_as_coming_and_to_nobody_else() -> None:
+    """At a table that makes forced plays at its own pace (auto=False), the seat whose only choice waits is
+    not asked for it: its view names the action under ``forced`` and offers nothing; other seats see no mark."""
+    table = Table("michigan", [Seat("Ann"), Seat("Bob"), Seat("Cy")], hands=1, seed="forced-view", auto=False)
+    seen = 0
+    for _ in range(400):
+        if table.hand_over:
+            break
+        if table.forced_due():
+            forced = table.hand.forced_action()
+            seat = table.hand_seats[forced.seat]
+            mine = table.view(seat)["hand"]
+            assert mine["forced"] == forced.to_json() and mine["legal_actions"] == []
+            assert mine["prompt"] == "Your only choice is made for you."
+            for other in (s for s in range(3) if s != seat):
+                assert "forced" not in table.view(other)["hand"]
+            seen += 1
+            table.step()
+        else:
+            seat = table.to_act()[0]
+            table.act(seat, table.view(seat)["hand"]["legal_actions"][0])
+    assert seen > 5 and table.hand_over

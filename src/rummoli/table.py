@@ -456,6 +456,13 @@ class Table:
             return None
         hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
         view: dict[str, Any] = self.hand.view(hand_seat, guide=True)
+        if hand_seat is not None and self.forced_due():
+            # A forced play waits for the table's pace (auto=False): its seat is told it is coming, not asked.
+            forced = self.hand.forced_action()
+            if forced is not None and forced.seat == hand_seat:
+                view["forced"] = forced.to_json()
+                view["legal_actions"] = []
+                view["prompt"] = "Your only choice is made for you."
         return view
 
     def bonuses(self) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ STOCK_ENDS: Final = ("flip_once", "block", "shuffle_once")
 _DEFAULT_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 _KNOWN: Final = frozenset(
     {
-        "game", "name", "style", "description", "hand_size", "aces", "ace_value", "stock_end",
+        "game", "name", "title", "style", "description", "hand_size", "aces", "ace_value", "stock_end",
         "boathouse", "rummy_bonus", "target", "discard_depth", "knock_penalty", "knock_rummy_bonus",
         "knock_limit", "gin_bonus", "undercut_bonus", "game_bonus", "box_bonus",
     }
@@ -53,6 +53,7 @@ class Ruleset:
 
     name: str
     style: str = "straight"
+    title: str = ""  # how players call it ("Gin Rummy"); empty: the name
     hand_size: tuple[tuple[int, int], ...] = tuple(_DEFAULT_SIZES.items())
     aces: str = "low"
     ace_value: int = 1
@@ -91,6 +92,7 @@ class Ruleset:
         return {
             "game": "rummy",
             "name": self.name,
+            "title": self.title,
             "style": self.style,
             "hand_size": {str(n): s for n, s in self.hand_size},
             "aces": self.aces,
@@ -197,8 +199,12 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1 or players * size > 50:
             raise fail(f"'hand_size' for {players} players must leave at least 2 cards for the stock")
         hand_size.append((players, size))
+    title = data.get("title", name)
+    if not isinstance(title, str) or len(title) > MAX_NAME:
+        raise fail(f"'title' is text of at most {MAX_NAME} characters, not {quote(title)}")
     ruleset = Ruleset(
         name=name,
+        title=title,
         style=style,
         hand_size=tuple(sorted(hand_size)),
         aces=aces,

@@ -254,7 +254,7 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
         nonlocal seen
         events = hand.events_since(seen, seat)
         seen = int(hand.seq)
-        frames.append(_frame(hand.view(seat), events))
+        frames.append(_frame(hand.view(seat, guide=True), events))
         if len(frames) > MAX_FRAMES:
             raise RecordError(f"a replay holds at most {MAX_FRAMES} steps", rule="R-NOTE-2")
 

@@ -70,8 +70,8 @@ def hand_result(hand: Hand) -> dict[str, Any]:
                              "why": reason, "text": speak.line(event) or ""})
     shown = hand.showdown
     winners = set(hand.poker_winners)
-    showdown = [{"seat": s, "cards": names_of(m), "name": five_name(names_of(m)), "won": s in winners}
-                for s, m in sorted(shown.items())]
+    showdown = [{"seat": s, "player": hand.names[s], "cards": names_of(m), "name": five_name(names_of(m)),
+                 "won": s in winners} for s, m in sorted(shown.items())]
     pots_won = list(won.values())
     for entry in pots_won:
         entry["text"] = _win_text(speak, entry, folded_to)
@@ -151,15 +151,17 @@ def settlement_entry(rules: Ruleset, names: Sequence[str], pot: str, amount: int
     board = {p.id: p.name for p in rules.board.pots}
     name = "the whole board" if pot == "all" else pot_label(board.get(pot, pot))
     payments = [{"seat": s, "name": names[s], "amount": exact(a)} for s, a in paid.items()]
-    showdown = [{"seat": s, "name": five_name(c), "cards": list(c), "won": s in won} for s, c in shown.items()]
-    who = " and ".join(f"{p['name']} ({chips(p['amount'])})" for p in payments)
+    showdown = [{"seat": s, "player": names[s], "name": five_name(c), "cards": list(c), "won": s in won}
+                for s, c in shown.items()]
+    shares = ", ".join(f"{p['name']} {chips(p['amount'])}" for p in payments)
     if how == "share":
-        text = f"The chips left on the board ({chips(amount)}) are shared: {who}."
+        text = f"The {chips(amount)} left on the board are shared equally: {shares}."
     elif how == "alone":
-        text = sentence(f"{who.split(' (')[0]} is the last player left and takes {name} ({chips(amount)})")
+        text = sentence(said(str(payments[0]["name"]), f"is the last player left and takes {name}: {chips(amount)}"))
+    elif len(payments) == 1:
+        text = sentence(said(str(payments[0]["name"]), f"wins the showdown for {name}: {chips(amount)}"))
     else:
-        text = sentence(f"A fresh deal is shown down for {name} ({chips(amount)}): {who} "
-                        + ("take it" if len(payments) > 1 else "takes it"))
+        text = f"The showdown for {name} ({chips(amount)}) is a tie, shared: {shares}."
     return {"pot": pot, "name": name, "amount": amount, "how": how,
             "paid": {names[s]: exact(a) for s, a in paid.items()},
             "shown": {names[s]: list(c) for s, c in shown.items()},

@@ -141,17 +141,16 @@ function yourHand(hv, cardActs, ctx) {
       hv.given_up.cards.map(short).join(" ")) : null);
 }
 
-/** Whether this seat's only legal action is one the table will make by itself (a forced play). */
+/** Whether this seat's only choice is one the table will make by itself at its pace (the view says so). */
 export function isForced(hv) {
-  return (hv.legal_actions || []).length === 1;
+  return !!hv.forced;
 }
 
 /** The stops table for a hand view `hv` (hand-level seats). ctx: act, amounts, say, readOnly, changed (pots
  *  whose chips just moved), seats/infos/seatOf/change (see seats.js), events (this hand's events so far). */
 export function renderStops(hv, ctx) {
   const names = hv.players;
-  // A lone legal action is forced: the table makes it by itself at its pace (views.md, "Legal actions"), so it is
-  // shown as coming, not offered (a click would only race the table).
+  // A forced play is made by the table itself at its pace (views.md, `forced`): shown as coming, not offered.
   const forced = !ctx.readOnly && isForced(hv);
   const legal = ctx.readOnly || forced ? [] : hv.legal_actions || [];
   const folded = new Set(hv.betting?.folded || []);
@@ -180,7 +179,7 @@ export function renderStops(hv, ctx) {
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
     h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
     hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null,
-    forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.legal_actions[0])}: your only choice, made for you.`) : null,
+    forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
 
   return h("div", { class: "stops-table" },

@@ -158,7 +158,7 @@ function livePage(root, summary, mine) {
 
   function turnNotice() {
     const hv = state.view?.hand;
-    const forced = state.view.game === "stops" && isForced(hv || {});  // made by the table itself: not a turn
+    const forced = isForced(hv || {});  // made by the table itself: not a turn
     const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
     if (mineNow && !state.wasMyTurn) {
       announce(`Your turn. ${hv.prompt || ""}`);
