@@ -13,7 +13,8 @@ places it must be.  Facts come only from the view (R-VIEW-1):
 * the seat that swapped holds the former widow, and its given-up hand is the widow now (the swapper's own
   view keeps that hand, so it knows the widow exactly).
 
-Locations are seats ``0..n-1`` and ``n`` for the widow.
+Locations are seats ``0..n-1`` and ``n`` for the widow.  :func:`counted_lead_score` is the lead score that
+counting makes (the ``normal`` level's, and every seat's in a ``hard`` rollout's play round).
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummoli.bots.stops_policy import FULL, Table, restart_set, table_for
+from rummoli.bots.stops_policy import (
+    FULL,
+    Table,
+    lead_keeping,
+    low_cards,
+    pay_held,
+    restart_set,
+    sequence_from,
+    table_for,
+)
 from rummoli.cards import RANK_MASK, SUIT_MASK, Card
 
 _CARD_INDEX = {str(Card.from_index(i)): i for i in range(52)}
@@ -219,3 +229,48 @@ def _lead_floor(lead: str, restart: str, card: int, stopped: int) -> int:
     if restart == "other_suit_else_same" and suit == stopped:
         return (FULL & ~SUIT_MASK[suit]) | below_in_suit
     return below_in_suit
+
+
+#: what an opponent's card shed by our run costs us (it brings them nearer to going out)
+OPPONENT_SHED = 0.75
+
+
+def counted_lead_score(k: Known, card: int) -> float:
+    """The easy lead score, with counting: where the run will stop and whose pay cards it reaches."""
+    t = k.t
+    hand = k.hand
+    run = sequence_from(hand, card)
+    rest = hand & ~run
+    if not rest:
+        return 1000.0
+    suit = card // 13
+    top = run.bit_length() - 1
+    score = 2.0 * run.bit_count()
+    keeping = lead_keeping(t.rules.restart, rest, suit)
+    if keeping:
+        score += keeping
+        gone = k.played | k.widow_certain()
+        stop_p = 1.0 if top % 13 == 12 or gone >> (top + 1) & 1 else k.p_widow(top + 1)
+        score += 6.0 * stop_p
+    reach = 1.0
+    c = top + 1
+    end = 13 * suit + 13
+    pots, played, card_pots = k.pots, k.played, t.card_pots
+    on_play = t.rules.pay == "on_play"
+    while c < end and reach > 0.02:
+        bit = 1 << c
+        js = card_pots.get(c) if on_play else None
+        value = sum(pots[j] for j in js) if js else 0
+        if hand & bit:
+            score += value * reach + 0.75 * reach + (4.0 * reach if c % 13 == 12 else 0.0)
+        elif played & bit:
+            break
+        else:
+            pw = k.p_widow(c)
+            score -= 0.5 * value * reach * (1.0 - pw) + OPPONENT_SHED * reach * (1.0 - pw)
+            reach *= 1.0 - pw
+        c += 1
+    for c, js in card_pots.items():
+        if run >> c & 1:
+            score += sum(pots[j] for j in js)
+    return score + 0.1 * (pay_held(t, rest) > 0) + 0.01 * low_cards(rest)

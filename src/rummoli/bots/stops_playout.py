@@ -13,6 +13,7 @@ Every seat leads as the ``normal`` level does, from its own cards and the cards 
 
 from __future__ import annotations
 
+from rummoli.bots.stops_infer import counted_lead_score
 from rummoli.bots.stops_policy import Table
 from rummoli.poker import evaluate_mask
 from rummoli.stops.base import PLAYED
@@ -41,8 +42,6 @@ class Seen:
 def lead_choice(t: Table, held: int, played: int, pots: list[int], widow: int, options: int) -> int:
     """The ``normal`` level's lead among ``options`` for a seat holding ``held``, with ``widow`` cards
     in the widow: the best counted score, the lowest card on ties."""
-    from rummoli.bots.stops_bots import counted_lead_score  # stops_bots imports the search: import late
-
     unseen = 52 - held.bit_count() - played.bit_count()
     seen = Seen(t, held, played, pots, widow / unseen if unseen else 0.0)
     best, best_score = -1, -1e18
