@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,12 +42,14 @@ def decide(bot: Bot, view: dict[str, Any], deadline: float | None = None) -> tup
 def _watch_parent(parent: int) -> None:
     """In a worker: end when the process that started it is gone (killed with ``kill -9``, say).
 
-    A pool's worker waits on a queue it also holds the writing end of, so it would otherwise wait forever."""
+    A pool's worker waits on a queue it also holds the writing end of, so it would otherwise wait forever.
+    The worker ends as a killed process does, at once and without clean-up (nothing of it is wanted any more):
+    it sends itself SIGTERM, which no worker handles (on Windows ``os.kill`` terminates the process)."""
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
-        os._exit(0)
+        os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
