@@ -33,7 +33,7 @@ if _missing:
 @pytest.fixture
 def strict_worlds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every world the hard bot samples from an adapter's view must replay in our engine."""
-    monkeypatch.setattr(rummy_view, "_STRICT", True)
+    monkeypatch.setattr(rummy_view, "STRICT", True)
     sampled = [0]
     real = rummy_search.sample_world
 

@@ -25,7 +25,7 @@ LEVELS = ("easy", "normal", "hard")
 @pytest.fixture(autouse=True)
 def strict_view_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """A disagreement between the history a bot replays and its view is an error in tests."""
-    monkeypatch.setattr(rummy_view, "_STRICT", True)
+    monkeypatch.setattr(rummy_view, "STRICT", True)
 
 
 def bot(level: str, seed: int) -> Bot:

@@ -106,7 +106,7 @@ def sample_world(k: Known, rng: random.Random) -> RummyHand | None:
     try:
         world = replay_hand(record)
     except RecordError:
-        if rummy_view._STRICT:
+        if rummy_view.STRICT:
             raise
         return None
     if world.turn != k.me or world.phase != k.phase or world.hands[k.me] != k.hand:
