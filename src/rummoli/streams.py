@@ -10,7 +10,7 @@ forced); the fast paths of search take none, and get one when someone reads.
 
 Each event is rendered once for a spectator and cached; the few that some seat reads otherwise (the deal,
 its own forced choice, its cards drawn blind, its legal actions in a state) once more for that seat.
-Callers get copies of the cached events.  The engines' modules (:mod:`rummoli.stops.report`,
+Callers get copies of the cached events.  The engines' modules (:mod:`rummoli.stops.views`,
 :mod:`rummoli.rummy.views`) say how each entry renders and how a view is rebuilt from its events.
 """
 

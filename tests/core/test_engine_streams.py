@@ -19,7 +19,7 @@ from rummoli.rummy import RummyHand, builtin_names, deal_cards
 from rummoli.rummy import load_ruleset as load_rummy
 from rummoli.rummy.views import rebuild as rebuild_rummy
 from rummoli.stops import BUILTIN_RULESETS, Action, AmountRange, Hand
-from rummoli.stops.report import rebuild as rebuild_stops
+from rummoli.stops.views import rebuild as rebuild_stops
 
 RUMMY = builtin_names()
 EVERY_RULESET = [*BUILTIN_RULESETS, *RUMMY]

@@ -32,7 +32,7 @@ from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.dealing import deal_sizes
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_NAME
-from rummoli.stops import report
+from rummoli.stops import views
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding, shown_five
@@ -213,7 +213,7 @@ class Hand(Bidding, Play, SearchPath):
         else:
             self._begin_poker()
         self._settle_forced()
-        report.mark(self)
+        views.mark(self)
 
     # ----------------------------------------------------------------------------------- chips
     def _move(self, src: int, dst: int, amount: int, reason: str) -> None:
@@ -272,7 +272,7 @@ class Hand(Bidding, Play, SearchPath):
         :class:`AmountRange`, a lead once per card, anything else as its :class:`Action`."""
         out: list[Legal] = []
         if seat is not None:
-            report.check_seat(self, seat)
+            views.check_seat(self, seat)
         if self.phase == OVER:
             return out
         for s, kind, low, high, cards in self._options_now():
@@ -356,8 +356,8 @@ class Hand(Bidding, Play, SearchPath):
         self._do(action.seat, action.kind, -1 if action.card is None else action.card.index,
                  0 if action.amount is None else action.amount, forced)
         self._settle_forced()
-        report.mark(self)
-        return report.events_since(self, start + 1, action.seat)
+        views.mark(self)
+        return views.events_since(self, start + 1, action.seat)
 
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:
@@ -365,7 +365,7 @@ class Hand(Bidding, Play, SearchPath):
             # The state after the previous move, before this one: a mark before every move that may be
             # forced or chosen (where marks fall cannot tell a forced lead, widow choice or bid from a
             # chosen one).  A play in a run is forced for everyone alike: the run takes no marks.
-            report.mark(self)
+            views.mark(self)
         if kind == "play" or kind == "lead":
             self._lay(seat, card, kind, forced)
             return
@@ -417,7 +417,7 @@ class Hand(Bidding, Play, SearchPath):
         if opt is None:
             return False
         self._do(opt[0], opt[1], opt[4].bit_length() - 1, opt[2], True)
-        report.mark(self)
+        views.mark(self)
         return True
 
     def forced_action(self) -> Action | None:
@@ -478,40 +478,40 @@ class Hand(Bidding, Play, SearchPath):
 
     def render(self, log: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
         """Log entries as JSON-ready events (public: no hidden card is ever in an event)."""
-        return report.render(self, log)
+        return views.render(self, log)
 
     def events(self) -> list[dict[str, Any]]:
         """Every event so far: each action (forced ones marked) and every chip moved."""
-        return report.render(self, self.log)
+        return views.render(self, self.log)
 
     def actions(self, forced: bool = True) -> list[dict[str, Any]]:
         """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
-        return report.actions(self, forced)
+        return views.actions(self, forced)
 
     def record(self, forced: bool = False) -> dict[str, Any]:
         """The R-NOTE-2 hand record; forced actions are left out unless ``forced`` (R-NOTE-3)."""
-        return report.record(self, forced)
+        return views.record(self, forced)
 
     def history(self) -> list[dict[str, Any]]:
         """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
-        return [{**report.action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
+        return [{**views.action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
 
     @property
     def seq(self) -> int:
         """How many events the hand has produced so far (they are numbered 1..seq)."""
-        return report.sync(self)
+        return views.sync(self)
 
     def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
         """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them,
-        each with its number ``"seq"``; :func:`rummoli.stops.report.rebuild` makes the view from them."""
-        return report.events_since(self, seq, seat)
+        each with its number ``"seq"``; :func:`rummoli.stops.views.rebuild` makes the view from them."""
+        return views.events_since(self, seq, seat)
 
     def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
         """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``.
         ``history=True`` adds the seat's ``events`` and ``actions`` (for bots and narrators); ``guide=True``
         what a person at the table is shown beside it: the ``prompt`` (what happens now, in words) and,
         while the poker pot is still to be played for, the seat's ``best_five``."""
-        return report.view(self, seat, history, guide)
+        return views.view(self, seat, history, guide)
 
     def result(self) -> dict[str, Any] | None:
         """What the finished hand came to (:func:`rummoli.stops.result.hand_result`); None while in play."""
@@ -549,7 +549,7 @@ class Hand(Bidding, Play, SearchPath):
         return new
 
     def _mark(self) -> None:
-        report.mark(self)
+        views.mark(self)
 
     def _reset_stream(self) -> None:
         self._events = streams.Stream()  # the numbered events and their state marks (rummoli.streams)

@@ -1,7 +1,7 @@
 """A stops hand in words: each event as a sentence, what the viewing seat is asked now, a pot's name.
 
 These are the only sentences about a stops hand anywhere: the engine puts each event's ``text`` into the
-events it hands out (:mod:`rummoli.stops.report`), and the terminal, the replay summary and the web page
+events it hands out (:mod:`rummoli.stops.views`), and the terminal, the replay summary and the web page
 show them as they are.  Everything here reads events and views, so it can never say a hidden card.
 
 >>> speak = Speaker(["Ann", "Bob"], {"Ts": "Ten of spades", "centre": "Rummoli"}, dealer=0, ante=9)
