@@ -1,9 +1,11 @@
 """What every part of a stops hand shares: the phase names, the option tuple and the state's fields.
 
 :class:`~rummoli.stops.hand.Hand` is put together from :class:`~rummoli.stops.bidding.Bidding` (the
-ante, the widow and its auction, the poker round) and :class:`~rummoli.stops.play.Play` (the play
-round and the end of the hand).  This base only declares, for the type checker, the fields that
-``Hand.__slots__`` holds and the methods each part calls on the other; it adds no state.
+ante, the widow and its auction, the poker round), :class:`~rummoli.stops.play.Play` (the play
+round and the end of the hand), :class:`~rummoli.stops.views.Views` (events, records, views) and
+:class:`~rummoli.stops.search_path.SearchPath` (the search's fast path).  This base only declares, for the
+type checker, the fields that ``Hand.__slots__`` holds and the methods each part calls on the other; it adds
+no state.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
+    from rummoli.cards import Card
     from rummoli.stops.ruleset import Ruleset
+    from rummoli.streams import Stream
 
 WIDOW: Final = "widow"
 AUCTION: Final = "auction"
@@ -38,6 +42,11 @@ class HandState:
         dealer: int
         chips: list[int]
         pots: list[int]
+        start_chips: list[int]
+        start_pots: list[int]
+        with_ante: bool
+        dealt: list[list[Card]]
+        dealt_widow: list[Card]
         hands: list[int]
         owner: list[int]
         log: list[tuple[Any, ...]]
@@ -70,6 +79,10 @@ class HandState:
         _pending_seat: int
         _pending_pots: list[int]
         _tracking: bool
+        _events: Stream
+        _static: dict[str, Any]
+        _played: list[dict[str, Any]]
+        _played_at: int
 
         def _move(self, src: int, dst: int, amount: int, reason: str) -> None: ...
         def _options(self) -> list[Option]: ...
@@ -81,3 +94,7 @@ class HandState:
         def _begin_play(self) -> None: ...
         def _mark(self) -> None: ...
         def _poker_win(self, seats: list[int], show: bool, hands: list[int] | None = None) -> None: ...
+        @property
+        def showdown(self) -> dict[int, int]: ...
+        def pot_balances(self) -> dict[str, int]: ...
+        def phase_state(self) -> dict[str, Any]: ...

@@ -17,8 +17,9 @@ one) is made at once and logged as that seat's action, marked ``forced``.
 
 Chips are whole numbers; every movement is logged as a transfer between a seat and a pot or two
 seats, so the table's total never changes (R-CHIP-1).  The ante, widow and poker round live in
-:mod:`~rummoli.stops.bidding`, the play round in :mod:`~rummoli.stops.play`; this module keeps the
-state, the one legality function and the public interface.
+:mod:`~rummoli.stops.bidding`, the play round in :mod:`~rummoli.stops.play`, what the hand shows (events,
+records, views) in :mod:`~rummoli.stops.views` and the search's fast path in :mod:`~rummoli.stops.search_path`;
+this module keeps the state, the one legality function and the actions' interface.
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.dealing import deal_sizes
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_NAME
-from rummoli.stops import views
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding, shown_five
 from rummoli.stops.play import Play, board_tables
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 from rummoli.stops.search_path import SearchPath
+from rummoli.stops.views import Views
 
 __all__ = ["AUCTION", "BETTING", "OVER", "PLAY", "WIDOW", "Hand", "deal_sizes"]
 
@@ -49,7 +50,7 @@ _RULE_OF_KIND: Final = {
 }
 
 
-class Hand(Bidding, Play, SearchPath):
+class Hand(Bidding, Play, SearchPath, Views):
     """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
     __slots__ = (
@@ -213,7 +214,7 @@ class Hand(Bidding, Play, SearchPath):
         else:
             self._begin_poker()
         self._settle_forced()
-        views.mark(self)
+        self._mark()
 
     # ----------------------------------------------------------------------------------- chips
     def _move(self, src: int, dst: int, amount: int, reason: str) -> None:
@@ -272,7 +273,7 @@ class Hand(Bidding, Play, SearchPath):
         :class:`AmountRange`, a lead once per card, anything else as its :class:`Action`."""
         out: list[Legal] = []
         if seat is not None:
-            views.check_seat(self, seat)
+            self._check_seat(seat)
         if self.phase == OVER:
             return out
         for s, kind, low, high, cards in self._options_now():
@@ -356,8 +357,8 @@ class Hand(Bidding, Play, SearchPath):
         self._do(action.seat, action.kind, -1 if action.card is None else action.card.index,
                  0 if action.amount is None else action.amount, forced)
         self._settle_forced()
-        views.mark(self)
-        return views.events_since(self, start + 1, action.seat)
+        self._mark()
+        return self.events_since(start + 1, action.seat)
 
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:
@@ -365,7 +366,7 @@ class Hand(Bidding, Play, SearchPath):
             # The state after the previous move, before this one: a mark before every move that may be
             # forced or chosen (where marks fall cannot tell a forced lead, widow choice or bid from a
             # chosen one).  A play in a run is forced for everyone alike: the run takes no marks.
-            views.mark(self)
+            self._mark()
         if kind == "play" or kind == "lead":
             self._lay(seat, card, kind, forced)
             return
@@ -417,7 +418,7 @@ class Hand(Bidding, Play, SearchPath):
         if opt is None:
             return False
         self._do(opt[0], opt[1], opt[4].bit_length() - 1, opt[2], True)
-        views.mark(self)
+        self._mark()
         return True
 
     def forced_action(self) -> Action | None:
@@ -476,43 +477,6 @@ class Hand(Bidding, Play, SearchPath):
         """``(seat, card index)`` of every card laid, in order."""
         return [(e[1], e[3]) for e in self.log if e[0] == "act" and (e[2] == "play" or e[2] == "lead")]
 
-    def render(self, log: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
-        """Log entries as JSON-ready events (public: no hidden card is ever in an event)."""
-        return views.render(self, log)
-
-    def events(self) -> list[dict[str, Any]]:
-        """Every event so far: each action (forced ones marked) and every chip moved."""
-        return views.render(self, self.log)
-
-    def actions(self, forced: bool = True) -> list[dict[str, Any]]:
-        """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
-        return views.actions(self, forced)
-
-    def record(self, forced: bool = False) -> dict[str, Any]:
-        """The R-NOTE-2 hand record; forced actions are left out unless ``forced`` (R-NOTE-3)."""
-        return views.record(self, forced)
-
-    def history(self) -> list[dict[str, Any]]:
-        """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
-        return [{**views.action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
-
-    @property
-    def seq(self) -> int:
-        """How many events the hand has produced so far (they are numbered 1..seq)."""
-        return views.sync(self)
-
-    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
-        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them,
-        each with its number ``"seq"``; :func:`rummoli.stops.views.rebuild` makes the view from them."""
-        return views.events_since(self, seq, seat)
-
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
-        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``.
-        ``history=True`` adds the seat's ``events`` and ``actions`` (for bots and narrators); ``guide=True``
-        what a person at the table is shown beside it: the ``prompt`` (what happens now, in words) and,
-        while the poker pot is still to be played for, the seat's ``best_five``."""
-        return views.view(self, seat, history, guide)
-
     def result(self) -> dict[str, Any] | None:
         """What the finished hand came to (:func:`rummoli.stops.result.hand_result`); None while in play."""
         if self.phase != OVER:
@@ -548,10 +512,9 @@ class Hand(Bidding, Play, SearchPath):
         new._tracking = False
         return new
 
-    def _mark(self) -> None:
-        views.mark(self)
-
     def _reset_stream(self) -> None:
+        """An empty event stream and empty caches for the views (:mod:`rummoli.stops.views`): a new hand, or a
+        clone, whose numbering starts afresh."""
         self._events = streams.Stream()  # the numbered events and their state marks (rummoli.streams)
         self._tracking = True  # a state mark after every move (off on the fast paths and in clones)
         self._static: dict[str, Any] = {}

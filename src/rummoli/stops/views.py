@@ -1,10 +1,12 @@
-"""What a hand shows: events, R-NOTE-3 actions, the R-NOTE-2 record, each seat's view (R-VIEW-1) and
-each seat's numbered stream of events (:func:`events_since`), from which :func:`rebuild` makes the view.
+"""What a hand shows (part of :class:`~rummoli.stops.hand.Hand`): events, R-NOTE-3 actions, the R-NOTE-2
+record, each seat's view (R-VIEW-1) and each seat's numbered stream of events (:meth:`Views.events_since`),
+from which :func:`rebuild` makes the view.
 
-These read a :class:`~rummoli.stops.hand.Hand` and never change it.  Nothing here may reveal a card
-that its reader may not see: events carry only played cards and showdown fives; a view adds its own
-seat's hand and, for the seat that swapped with the widow, the hand it gave up.  A view also hides
-whether another seat's lead or widow choice was forced, since that can tell what the seat holds.
+:class:`Views` reads the hand and never changes its game state; it keeps only the event stream and the
+views' caches (which a clone starts afresh).  Nothing here may reveal a card that its reader may not see:
+events carry only played cards and showdown fives; a view adds its own seat's hand and, for the seat that
+swapped with the widow, the hand it gave up.  A view also hides whether another seat's lead or widow choice
+was forced, since that can tell what the seat holds.
 """
 
 from __future__ import annotations
@@ -15,12 +17,9 @@ from typing import TYPE_CHECKING, Any
 from rummoli import streams
 from rummoli.cards import CARDS, NAMES, Card, mask_of, names_of
 from rummoli.stops.actions import KINDS
-from rummoli.stops.base import OVER, Option
+from rummoli.stops.base import OVER, HandState, Option
 from rummoli.stops.bidding import shown_five
 from rummoli.stops.words import Speaker, best_five, poker_ahead, prompt
-
-if TYPE_CHECKING:
-    from rummoli.stops.hand import Hand
 
 
 def action_json(entry: tuple[Any, ...]) -> dict[str, Any]:
@@ -34,11 +33,6 @@ def action_json(entry: tuple[Any, ...]) -> dict[str, Any]:
     return out
 
 
-def party(hand: Hand, code: int) -> str:
-    """A chip party as events name it: ``seat:N`` or ``pot:ID``."""
-    return f"seat:{code}" if code >= 0 else f"pot:{hand.rules.board.pots[-1 - code].id}"
-
-
 def shown_forced(entry: tuple[Any, ...], reader: int | bool | None) -> bool:
     """The ``forced`` flag of a logged action as ``reader`` may see it (R-VIEW-1).
 
@@ -47,150 +41,6 @@ def shown_forced(entry: tuple[Any, ...], reader: int | bool | None) -> bool:
     is forced for everyone alike.  ``reader=True`` is the full record (replays, R-NOTE-4).
     """
     return bool(entry[5]) and (reader is True or entry[2] == "play" or entry[1] == reader)
-
-
-def render(hand: Hand, log: Sequence[tuple[Any, ...]], reader: int | bool | None = True) -> list[dict[str, Any]]:
-    """Log entries as JSON-ready events: no hidden card is ever in an event; the ``forced`` flags are
-    as ``reader`` (a seat, ``None`` for a spectator, ``True`` for the full record) may see them."""
-    out: list[dict[str, Any]] = []
-    pots = hand.rules.board.pots
-    for e in log:
-        tag = e[0]
-        if tag == "chips":
-            out.append({"type": "chips", "from": party(hand, e[1]), "to": party(hand, e[2]),
-                        "amount": e[3], "reason": e[4]})
-        elif tag == "act":
-            out.append({"type": "action", **action_json(e), "forced": shown_forced(e, reader)})
-        elif tag == "show":
-            out.append({"type": "showdown", "seat": e[1], "cards": names_of(shown_five(e[2], e[3]))})
-        elif tag == "stop":
-            out.append({"type": "stop", "after": str(CARDS[e[1]])})
-        elif tag == "unclaimed":
-            out.append({"type": "unclaimed", "seat": e[1], "pots": [pots[j].id for j in e[2]]})
-        elif tag in ("swap", "cannot_lead", "out"):
-            out.append({"type": tag, "seat": e[1]})
-        else:
-            out.append({"type": tag})
-    return out
-
-
-def actions(hand: Hand, forced: bool = True) -> list[dict[str, Any]]:
-    """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
-    return [action_json(e) for e in hand.log if e[0] == "act" and (forced or not e[5])]
-
-
-def record(hand: Hand, forced: bool = False) -> dict[str, Any]:
-    """The R-NOTE-2 hand record: ruleset, seats, chips and pots before the ante, deal, actions.
-
-    Forced actions are left out unless ``forced`` (a replay makes them, R-NOTE-3).
-    """
-    rec: dict[str, Any] = {
-        "format": "rummoli-hand/1",
-        "ruleset": hand.rules.reference(),
-        "players": list(hand.names),
-        "chips": list(hand.start_chips),
-        "pots": {p.id: hand.start_pots[j] for j, p in enumerate(hand.rules.board.pots)
-                 if hand.start_pots[j]},
-        "dealer": hand.dealer,
-        "deal": {"hands": [[str(c) for c in h] for h in hand.dealt],
-                 "widow": [str(c) for c in hand.dealt_widow]},
-        "actions": actions(hand, forced),
-    }
-    if not hand.with_ante:
-        rec["ante"] = False
-    return rec
-
-
-def _static(hand: Hand) -> dict[str, Any]:
-    """The parts of a view that never change in a hand, made once (views share them: read only)."""
-    static = hand._static
-    if not static:
-        start = _start_event(hand)
-        static.update({key: start[key] for key in ("ruleset", "board", "players", "dealer", "start")})
-    return static
-
-
-def played_json(hand: Hand) -> list[dict[str, Any]]:
-    """The cards laid so far as ``{"seat", "card"}``, kept up to date from the log's new entries."""
-    played, log = hand._played, hand.log
-    for k in range(hand._played_at, len(log)):
-        e = log[k]
-        if e[0] == "act" and (e[2] == "lead" or e[2] == "play"):
-            played.append({"seat": e[1], "card": str(CARDS[e[3]])})
-    hand._played_at = len(log)
-    return played
-
-
-def view(hand: Hand, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
-    """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, costing what is new.
-
-    The view holds the hand's state, not its history: ``history=True`` adds the seat's ``events``
-    (all of them, as :func:`events_since` gives them) and its ``actions`` (R-NOTE-3 objects).
-    """
-    reader = check_seat(hand, seat)
-    seq = sync(hand)
-    phase, to_act, opts, state = hand._events.state
-    out: dict[str, Any] = dict(_static(hand))
-    out.update({
-        "seq": seq,
-        "seat": reader,
-        "phase": phase,
-        "to_act": list(to_act),
-        "chips": list(hand.chips),
-        "pots": hand.pot_balances(),
-        "hand": None if reader is None else names_of(hand.hands[reader]),
-        "hand_sizes": [m.bit_count() for m in hand.hands],
-        "widow_size": 52 - sum(m.bit_count() for m in hand.hands) - len(played_json(hand)),
-        "swapped": None if hand.swapped < 0 else hand.swapped,
-        "played": list(played_json(hand)),
-        "showdown": {str(s): names_of(m) for s, m in hand.showdown.items()},
-        "legal_actions": [] if reader is None else hand._events.legal(reader, lambda: legal_json(opts, reader)),
-    })
-    if reader is not None and reader == hand.swapped:
-        out["given_up"] = {"cards": names_of(hand.given_up), "out_of_play": True}
-    out.update(state)
-    if history:
-        events = events_since(hand, 0, reader)
-        out["events"] = events
-        out["actions"] = [{k: v for k, v in e.items() if k not in ("type", "seq", "state", "text")}
-                          for e in events if e["type"] == "action"]
-    if guide:
-        out["prompt"] = prompt(out)
-        if out["hand"] and poker_ahead(out):
-            out["best_five"] = best_five(out["hand"])
-    return out
-
-
-# ------------------------------------------------------------------------- per-seat event streams
-# The stream (rummoli.streams) is a ``start`` event, then one event per log entry; the state mark taken
-# after each move (phase, seats to act, options, the phase's public state, the winner) rides on the move's
-# last event as its ``state``.
-
-
-def check_seat(hand: Hand, seat: object) -> int | None:
-    """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
-    return streams.check_seat(hand.n, seat)
-
-
-def mark(hand: Hand) -> None:
-    """A state mark on the log's last entry (``apply``, ``step_forced``, a new hand and every move made
-    through them take one, so the marks depend only on the moves made; nothing if nothing is new)."""
-    stream = hand._events
-    at = len(hand.log)
-    if stream.at == at:
-        return
-    if hand.phase == OVER:
-        stream.put(at, (OVER, [], [], {"winner": None if hand.winner < 0 else hand.winner}))
-        return
-    opts = hand._options()
-    stream.put(at, (hand.phase, sorted({o[0] for o in opts}), opts, hand.phase_state()))
-
-
-def sync(hand: Hand) -> int:
-    """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""
-    if hand._events.at < len(hand.log):
-        mark(hand)
-    return len(hand.log) + 1
 
 
 def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
@@ -209,98 +59,255 @@ def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _start_event(hand: Hand) -> dict[str, Any]:
-    """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
-    pots = hand.rules.board.pots
-    sizes = [len(h) for h in hand.dealt]
-    return {
-        "type": "start", "ruleset": hand.rules.reference(),
-        "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": hand.rules.ante(p)} for p in pots],
-        "players": list(hand.names), "seat": None, "dealer": hand.dealer,
-        "start": {"chips": list(hand.start_chips), "pots": {p.id: hand.start_pots[j] for j, p in enumerate(pots)},
-                  "ante": hand.with_ante},
-        "hand": None,
-        "hand_sizes": sizes, "widow_size": len(hand.dealt_widow),
-    }
+class Views(HandState):
+    """The events, records and views of a hand (see the module's docstring)."""
 
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
 
-def _render_public(hand: Hand, k: int) -> tuple[dict[str, Any], Any]:
-    """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
-    actor = -1
-    if k == 0:
-        out = _start_event(hand)
-    else:
-        e = hand.log[k - 1]
-        tag = e[0]
-        if tag == "act":
-            seat, kind, card, amount, forced = e[1], e[2], e[3], e[4], e[5]
-            out = {"type": "action", "seat": seat, "action": kind}
-            if card >= 0:
-                out["card"] = NAMES[card]
-            if KINDS[kind] == "amount":
-                out["amount"] = amount
-            out["forced"] = bool(forced) and kind == "play"
-            if forced and kind != "play":
-                actor = seat
-        elif tag == "chips":
-            out = {"type": "chips", "from": party(hand, e[1]), "to": party(hand, e[2]), "amount": e[3],
-                   "reason": e[4]}
+    # --------------------------------------------------------------------- events and records
+    def _party(self, code: int) -> str:
+        """A chip party as events name it: ``seat:N`` or ``pot:ID``."""
+        return f"seat:{code}" if code >= 0 else f"pot:{self.rules.board.pots[-1 - code].id}"
+
+    def render(self, log: Sequence[tuple[Any, ...]], reader: int | bool | None = True) -> list[dict[str, Any]]:
+        """Log entries as JSON-ready events: no hidden card is ever in an event; the ``forced`` flags are
+        as ``reader`` (a seat, ``None`` for a spectator, ``True`` for the full record) may see them."""
+        out: list[dict[str, Any]] = []
+        pots = self.rules.board.pots
+        for e in log:
+            tag = e[0]
+            if tag == "chips":
+                out.append({"type": "chips", "from": self._party(e[1]), "to": self._party(e[2]),
+                            "amount": e[3], "reason": e[4]})
+            elif tag == "act":
+                out.append({"type": "action", **action_json(e), "forced": shown_forced(e, reader)})
+            elif tag == "show":
+                out.append({"type": "showdown", "seat": e[1], "cards": names_of(shown_five(e[2], e[3]))})
+            elif tag == "stop":
+                out.append({"type": "stop", "after": str(CARDS[e[1]])})
+            elif tag == "unclaimed":
+                out.append({"type": "unclaimed", "seat": e[1], "pots": [pots[j].id for j in e[2]]})
+            elif tag in ("swap", "cannot_lead", "out"):
+                out.append({"type": tag, "seat": e[1]})
+            else:
+                out.append({"type": tag})
+        return out
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far: each action (forced ones marked) and every chip moved."""
+        return self.render(self.log)
+
+    def actions(self, forced: bool = True) -> list[dict[str, Any]]:
+        """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
+        return [action_json(e) for e in self.log if e[0] == "act" and (forced or not e[5])]
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
+        return [{**action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
+
+    def record(self, forced: bool = False) -> dict[str, Any]:
+        """The R-NOTE-2 hand record: ruleset, seats, chips and pots before the ante, deal, actions.
+
+        Forced actions are left out unless ``forced`` (a replay makes them, R-NOTE-3).
+        """
+        rec: dict[str, Any] = {
+            "format": "rummoli-hand/1",
+            "ruleset": self.rules.reference(),
+            "players": list(self.names),
+            "chips": list(self.start_chips),
+            "pots": {p.id: self.start_pots[j] for j, p in enumerate(self.rules.board.pots)
+                     if self.start_pots[j]},
+            "dealer": self.dealer,
+            "deal": {"hands": [[str(c) for c in h] for h in self.dealt],
+                     "widow": [str(c) for c in self.dealt_widow]},
+            "actions": self.actions(forced),
+        }
+        if not self.with_ante:
+            rec["ante"] = False
+        return rec
+
+    # ---------------------------------------------------------------------------------- views
+    def _static_view(self) -> dict[str, Any]:
+        """The parts of a view that never change in a hand, made once (views share them: read only)."""
+        static = self._static
+        if not static:
+            start = self._start_event()
+            static.update({key: start[key] for key in ("ruleset", "board", "players", "dealer", "start")})
+        return static
+
+    def _played_json(self) -> list[dict[str, Any]]:
+        """The cards laid so far as ``{"seat", "card"}``, kept up to date from the log's new entries."""
+        played, log = self._played, self.log
+        for k in range(self._played_at, len(log)):
+            e = log[k]
+            if e[0] == "act" and (e[2] == "lead" or e[2] == "play"):
+                played.append({"seat": e[1], "card": str(CARDS[e[3]])})
+        self._played_at = len(log)
+        return played
+
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
+        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``, costing
+        what is new: the hand's state, not its history.  ``history=True`` adds the seat's ``events`` (all of
+        them, as :meth:`events_since` gives them) and ``actions`` (R-NOTE-3 objects: for bots and
+        narrators); ``guide=True`` what a person at the table is shown beside it: the ``prompt`` (what happens
+        now, in words) and, while the poker pot is still to be played for, the seat's ``best_five``."""
+        reader = self._check_seat(seat)
+        seq = self._sync()
+        phase, to_act, opts, state = self._events.state
+        out: dict[str, Any] = dict(self._static_view())
+        played = self._played_json()
+        out.update({
+            "seq": seq,
+            "seat": reader,
+            "phase": phase,
+            "to_act": list(to_act),
+            "chips": list(self.chips),
+            "pots": self.pot_balances(),
+            "hand": None if reader is None else names_of(self.hands[reader]),
+            "hand_sizes": [m.bit_count() for m in self.hands],
+            "widow_size": 52 - sum(m.bit_count() for m in self.hands) - len(played),
+            "swapped": None if self.swapped < 0 else self.swapped,
+            "played": list(played),
+            "showdown": {str(s): names_of(m) for s, m in self.showdown.items()},
+            "legal_actions": [] if reader is None else self._events.legal(reader, lambda: legal_json(opts, reader)),
+        })
+        if reader is not None and reader == self.swapped:
+            out["given_up"] = {"cards": names_of(self.given_up), "out_of_play": True}
+        out.update(state)
+        if history:
+            events = self.events_since(0, reader)
+            out["events"] = events
+            out["actions"] = [{k: v for k, v in e.items() if k not in ("type", "seq", "state", "text")}
+                              for e in events if e["type"] == "action"]
+        if guide:
+            out["prompt"] = prompt(out)
+            if out["hand"] and poker_ahead(out):
+                out["best_five"] = best_five(out["hand"])
+        return out
+
+    # --------------------------------------------------------------------- per-seat event streams
+    # The stream (rummoli.streams) is a ``start`` event, then one event per log entry; the state mark taken
+    # after each move (phase, seats to act, options, the phase's public state, the winner) rides on the
+    # move's last event as its ``state``.
+
+    def _check_seat(self, seat: object) -> int | None:
+        """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
+        return streams.check_seat(self.n, seat)
+
+    def _mark(self) -> None:
+        """A state mark on the log's last entry (``apply``, ``step_forced``, a new hand and every move made
+        through them take one, so the marks depend only on the moves made; nothing if nothing is new)."""
+        stream = self._events
+        at = len(self.log)
+        if stream.at == at:
+            return
+        if self.phase == OVER:
+            stream.put(at, (OVER, [], [], {"winner": None if self.winner < 0 else self.winner}))
+            return
+        opts = self._options()
+        stream.put(at, (self.phase, sorted({o[0] for o in opts}), opts, self.phase_state()))
+
+    def _sync(self) -> int:
+        """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""
+        if self._events.at < len(self.log):
+            self._mark()
+        return len(self.log) + 1
+
+    @property
+    def seq(self) -> int:
+        """How many events the hand has produced so far (they are numbered 1..seq)."""
+        return self._sync()
+
+    def _start_event(self) -> dict[str, Any]:
+        """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
+        pots = self.rules.board.pots
+        sizes = [len(h) for h in self.dealt]
+        return {
+            "type": "start", "ruleset": self.rules.reference(),
+            "board": [{"id": p.id, "name": p.name, "kind": p.kind, "ante": self.rules.ante(p)} for p in pots],
+            "players": list(self.names), "seat": None, "dealer": self.dealer,
+            "start": {"chips": list(self.start_chips),
+                      "pots": {p.id: self.start_pots[j] for j, p in enumerate(pots)}, "ante": self.with_ante},
+            "hand": None,
+            "hand_sizes": sizes, "widow_size": len(self.dealt_widow),
+        }
+
+    def _render_public(self, k: int) -> tuple[dict[str, Any], Any]:
+        """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
+        actor = -1
+        if k == 0:
+            out = self._start_event()
         else:
-            out = render(hand, (e,), None)[0]
-            if tag == "swap":
-                actor = e[1]
-        _say(hand, out, hand._events.public[k - 1] if k > 0 else None)
-    return streams.finish_public(hand._events, k, out, actor)
+            e = self.log[k - 1]
+            tag = e[0]
+            if tag == "act":
+                seat, kind, card, amount, forced = e[1], e[2], e[3], e[4], e[5]
+                out = {"type": "action", "seat": seat, "action": kind}
+                if card >= 0:
+                    out["card"] = NAMES[card]
+                if KINDS[kind] == "amount":
+                    out["amount"] = amount
+                out["forced"] = bool(forced) and kind == "play"
+                if forced and kind != "play":
+                    actor = seat
+            elif tag == "chips":
+                out = {"type": "chips", "from": self._party(e[1]), "to": self._party(e[2]), "amount": e[3],
+                       "reason": e[4]}
+            else:
+                out = self.render((e,), None)[0]
+                if tag == "swap":
+                    actor = e[1]
+            self._say(out, self._events.public[k - 1] if k > 0 else None)
+        return streams.finish_public(self._events, k, out, actor)
+
+    def _say(self, event: dict[str, Any], previous: dict[str, Any] | None) -> None:
+        """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line."""
+        stream = self._events
+        if stream.speaker is None:
+            stream.speaker = Speaker.of_rules(self.rules, self.names, self.dealer)
+        text = stream.speaker.line(event, previous)
+        if text:
+            event["text"] = text
+
+    def _render_private(self, k: int, reader: int) -> dict[str, Any]:
+        """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
+        hand, its own forced choice, its swap (the hand it took and the one it gave up), its legal actions."""
+        public = self._events.public[k]
+        out = public.copy()
+        if k == 0:
+            out["seat"] = reader
+            out["hand"] = names_of(mask_of(self.dealt[reader]))
+        else:
+            e = self.log[k - 1]
+            tag = e[0]
+            if tag == "act" and e[1] == reader and e[5]:
+                out["forced"] = True
+                self._say(out, None)
+            elif tag == "swap" and e[1] == reader:
+                out["hand"] = names_of(self.hands[reader] | self._played_since_swap(reader))
+                out["given_up"] = names_of(self.given_up)
+        return streams.finish_private(self._events, k, out, reader, legal_json)
+
+    def _played_since_swap(self, seat: int) -> int:
+        """The cards ``seat`` has laid since it took the widow (they were in the hand it took)."""
+        mask = 0
+        for e in self.log:
+            if e[0] == "act" and e[1] == seat and e[2] in ("lead", "play"):
+                mask |= 1 << e[3]
+        return mask
+
+    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
+        with its number ``"seq"`` (copies); :func:`rebuild` makes the view from them."""
+        streams.check_read(seq, seat, self.n)
+        stream, total = self._events, len(self.log) + 1
+        if stream.at < total - 1:
+            self._mark()
+        return stream.since(self, seq, total, seat, Views._render_public, Views._render_private)
 
 
-def _say(hand: Hand, event: dict[str, Any], previous: dict[str, Any] | None) -> None:
-    """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line."""
-    stream = hand._events
-    if stream.speaker is None:
-        stream.speaker = Speaker.of(hand)
-    text = stream.speaker.line(event, previous)
-    if text:
-        event["text"] = text
-
-
-def _render_private(hand: Hand, k: int, reader: int) -> dict[str, Any]:
-    """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
-    hand, its own forced choice, its swap (the hand it took and the one it gave up), its legal actions."""
-    public = hand._events.public[k]
-    out = public.copy()
-    if k == 0:
-        out["seat"] = reader
-        out["hand"] = names_of(mask_of(hand.dealt[reader]))
-    else:
-        e = hand.log[k - 1]
-        tag = e[0]
-        if tag == "act" and e[1] == reader and e[5]:
-            out["forced"] = True
-            _say(hand, out, None)
-        elif tag == "swap" and e[1] == reader:
-            out["hand"] = names_of(hand.hands[reader] | _played_since_swap(hand, reader))
-            out["given_up"] = names_of(hand.given_up)
-    return streams.finish_private(hand._events, k, out, reader, legal_json)
-
-
-def _played_since_swap(hand: Hand, seat: int) -> int:
-    """The cards ``seat`` has laid since it took the widow (they were in the hand it took)."""
-    mask = 0
-    for e in hand.log:
-        if e[0] == "act" and e[1] == seat and e[2] in ("lead", "play"):
-            mask |= 1 << e[3]
-    return mask
-
-
-def events_since(hand: Hand, seq: int, seat: int | None) -> list[dict[str, Any]]:
-    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them (copies)."""
-    streams.check_read(seq, seat, hand.n)
-    stream, total = hand._events, len(hand.log) + 1
-    if stream.at < total - 1:
-        mark(hand)
-    return stream.since(hand, seq, total, seat, _render_public, _render_private)
-
-
+# ------------------------------------------------------------------------- a view rebuilt from events
 def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
     start = ev["start"]
     view = {"ruleset": ev["ruleset"], "board": [dict(p) for p in ev["board"]], "players": list(ev["players"]),
