@@ -5,7 +5,7 @@
 Every decision is drawn uniformly from the legal actions (seeded).  Figures, each on one core:
 
 * ``rummoli hands``       -- straight Rummy deals played to their end (out or blocked), with the
-  engine's own move list (``RummyHand._moves`` / ``_do``, as ``random_hand`` and search bots use it);
+  engine's fast path (``RummyHand.random_playout``: raw moves, no state marks, as search bots play too);
 * ``rummoli games``       -- straight Rummy games to 100 points, deal rotating (many hands each: with
   random play most hands block and score nothing);
 * ``rummoli public API``  -- hands through ``legal_actions()`` / ``apply()`` (Action objects, checks, events);

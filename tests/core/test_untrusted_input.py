@@ -245,9 +245,9 @@ def test_every_accepted_rummy_option_combination_ends_its_hands() -> None:
                 for _ in range(5000):
                     if hand.over:
                         break
-                    moves = hand._moves()  # the legal moves, as legal_actions() lists them, without the objects
+                    moves = hand.moves()  # the legal moves, as legal_actions() lists them, without the objects
                     assert moves, f"no legal move: {data}, {players} players, seed {seed}"
-                    hand._do(moves[rng.randrange(len(moves))])
+                    hand.step(moves[rng.randrange(len(moves))])
                 assert hand.over, f"a hand of {data} did not end"
                 hands += 1
     assert accepted > 200 and hands > 700

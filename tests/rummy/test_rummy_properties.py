@@ -86,10 +86,10 @@ def dealt_from_view(view: dict[str, Any]) -> set[str]:
 
 def check_listing(hand: RummyHand) -> None:
     """Every listed move passes the check, and every candidate the check passes is listed."""
-    listed = set(hand._moves())
+    listed = set(hand.moves())
     seat = hand.turn
     for move in listed:
-        assert hand._refusal(seat, *move) is None
+        assert hand.refusal(seat, *move) is None
     if hand.phase != "play":
         return
     table = hand.melds_table
@@ -98,7 +98,7 @@ def check_listing(hand: RummyHand) -> None:
     candidates += [(MELD, m, 0) for m in table.melds_in(hand.hands[seat])]
     candidates += [(LAYOFF, i, k) for i in held for k in range(len(hand.melds))]
     for move in candidates:
-        assert (hand._refusal(seat, *move) is None) == (move in listed), move
+        assert (hand.refusal(seat, *move) is None) == (move in listed), move
 
 
 def check_scores(hand: RummyHand) -> None:

@@ -41,7 +41,7 @@ from rummoli.bots.rummy_view import Known, partners, read_view
 from rummoli.cards import CARDS
 from rummoli.records import RecordError
 from rummoli.rummy import Action, RummyHand, replay_hand
-from rummoli.rummy.hand import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD
+from rummoli.rummy.base import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD
 
 MAX_CANDIDATES = 4  # discards searched (the normal bot's best few)
 ROLLOUT_MOVES = 600  # a hand that has not ended by then is scored by its deadwood
@@ -126,7 +126,7 @@ def fast_move(w: RummyHand) -> None:
     """One move by the player to act, by rules of thumb on its own hand and the table."""
     seat, hand, rules = w.turn, w.hands[w.turn], w.rules
     table = w.melds_table
-    refusal = w._refusal
+    refusal = w.refusal
     if w.phase == "draw":
         pile = w.pile
         if pile and refusal(seat, DRAW_DISCARD, pile[-1], 0) is None:
@@ -140,12 +140,12 @@ def fast_move(w: RummyHand) -> None:
                 rules.style in ("straight", "500") and any(table.fits(m) & bit for m in w.melds)
             )
             if useful:
-                w._do((DRAW_DISCARD, top, 0))
+                w.step((DRAW_DISCARD, top, 0))
                 return
         if refusal(seat, DRAW_STOCK, 0, 0) is None:
-            w._do((DRAW_STOCK, 0, 0))
+            w.step((DRAW_STOCK, 0, 0))
         else:
-            w._do(w._moves()[-1])  # a pass (Gin's upcard), or the only way to draw
+            w.step(w.moves()[-1])  # a pass (Gin's upcard), or the only way to draw
         return
     points, melds = table.best_arrangement(hand)
     cover = 0
@@ -154,7 +154,7 @@ def fast_move(w: RummyHand) -> None:
     if rules.style in ("straight", "500"):
         for meld in melds:
             if refusal(seat, MELD, meld, 0) is None:
-                w._do((MELD, meld, 0))
+                w.step((MELD, meld, 0))
                 return
         loose = hand & ~cover
         for index, meld in enumerate(w.melds):
@@ -164,10 +164,10 @@ def fast_move(w: RummyHand) -> None:
                 fit ^= low
                 card = low.bit_length() - 1
                 if refusal(seat, LAYOFF, card, index) is None:
-                    w._do((LAYOFF, card, index))
+                    w.step((LAYOFF, card, index))
                     return
         if w.must:
-            w._do(w._moves()[0])
+            w.step(w.moves()[0])
             return
     loose = hand & ~cover
     if w.taken >= 0 and hand & (hand - 1):
@@ -191,12 +191,12 @@ def fast_move(w: RummyHand) -> None:
         dead = table.card_value(hand) - points - (best_value if (1 << best) & ~cover else 0)
         limit = rules.knock_limit if rules.style == "gin" else 5
         if dead <= limit and refusal(seat, KNOCK, best, 0) is None:
-            w._do((KNOCK, best, 0))
+            w.step((KNOCK, best, 0))
             return
     if refusal(seat, DISCARD, best, 0) is None:
-        w._do((DISCARD, best, 0))
+        w.step((DISCARD, best, 0))
     else:
-        w._do(w._moves()[0])
+        w.step(w.moves()[0])
 
 
 def rollout(w: RummyHand, me: int) -> float:

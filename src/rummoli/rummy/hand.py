@@ -4,9 +4,10 @@ The deal is an input: each seat's cards and the stock, top first; the stock's fi
 start the discard pile.  ``legal_actions()`` lists what the player to act may do; ``verify`` / ``can`` /
 ``apply`` check and play one :class:`Action`; ``view(seat)`` holds only what that seat may know.
 
-Internally a move is a small tuple ``(code, x, y)`` (codes below) and card sets are 52-bit masks, so that
-random play-outs and search bots stay fast; the one function :meth:`RummyHand._refusal` decides legality
-for listing and for checking alike.
+Internally a move is a small tuple ``(code, x, y)`` (codes in :mod:`~rummoli.rummy.base`) and card sets are
+52-bit masks, so that random play-outs and search bots stay fast (:mod:`~rummoli.rummy.search_path`); the one
+function :meth:`RummyHand.refusal` decides legality for listing and for checking alike.  What the hand shows
+(events, the record, views) is :mod:`~rummoli.rummy.views`; how it ends and scores, :mod:`~rummoli.rummy.settle`.
 
 >>> from rummoli.cards import CARDS, parse_cards
 >>> hands = [parse_cards("7s 7h 7d 2c 3c 4c 9h Th Js Qd"), parse_cards("2s 3s 4s 5h 6h 8d 9d Kc Kd Ah")]
@@ -35,26 +36,44 @@ from rummoli.cards import CARDS, NAMES, Card, cards_of, names_of
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_NAME, MAX_SCORE
 from rummoli.rummy import settle
-from rummoli.rummy import views as rummy_views
 from rummoli.rummy.actions import Action, check_action
+from rummoli.rummy.base import (
+    DISCARD,
+    DRAW,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    OFFER_DEALER,
+    OFFER_FIRST,
+    OFFER_NONE,
+    OFFER_STOCK,
+    OVER,
+    PASS,
+    PLAY,
+    Entry,
+    Move,
+)
 from rummoli.rummy.melds import MeldTable, meld_table
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
+from rummoli.rummy.search_path import SearchPath
+from rummoli.rummy.views import Views
 
-DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD, KNOCK, PASS = range(7)
-DRAW, PLAY, OVER = "draw", "play", "over"
-Move = tuple[int, int, int]
+__all__ = ["DISCARD", "DRAW", "DRAW_DISCARD", "DRAW_STOCK", "KNOCK", "LAYOFF", "MELD", "OVER", "PASS", "PLAY", "Move",
+           "RummyHand"]
+
 _KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock", "pass")
 _STOCK_DRAW: Final = (DRAW_STOCK, 0, 0)
 _PILE_DRAWS: Final = tuple((DRAW_DISCARD, i, 0) for i in range(52))
 _DISCARDS: Final = tuple((DISCARD, i, 0) for i in range(52))
-OFFER_NONE, OFFER_FIRST, OFFER_DEALER, OFFER_STOCK = range(4)  # Gin's upcard offer (R-GIN-2)
 
 
 def _bit_index(bit: int) -> int:
     return bit.bit_length() - 1
 
 
-class RummyHand:
+class RummyHand(SearchPath, Views):
     """A hand in play.  ``scores`` are the running scores before the hand (they are not changed here;
     ``deltas`` holds what the hand adds to each once it is over)."""
 
@@ -104,7 +123,7 @@ class RummyHand:
                 raise MalformedInput("R-RU-SHUFFLE: only a stock_end = shuffle_once hand has a reshuffled stock")
             if len({c.index for c in reshuffle}) != len(reshuffle):
                 raise MalformedInput("R-RU-SHUFFLE: the reshuffled stock names a card twice")
-        self.rules: Final = rules
+        self.rules = rules
         self.melds_table: MeldTable = meld_table(rules.aces, rules.ace_value)
         self.players = list(players)
         self.n = n
@@ -131,9 +150,8 @@ class RummyHand:
         self.deltas = [0] * n
         self.end_rule = ""  # the rule that ended the hand, once it is over
         self.outcome: dict[str, Any] = {}
-        # (seat, code, x, y, forced): forced 0 = chosen, 2 = forced for all to see, 1 = forced by the hidden hand
-        self.log: list[tuple[int, int, int, int, int]] = []
-        self.events_log: list[tuple[int, int, int, int, int] | dict[str, Any]] = []
+        self.log: list[Entry] = []  # (seat, code, x, y, forced): see rummoli.rummy.base
+        self.events_log: list[Entry | dict[str, Any]] = []
         self.stock_draws: list[tuple[int, int]] = []  # (log index, card index) of cards drawn blind
         # R-RU-SHUFFLE: the new stock, top first, as given (a replay) and as made (None until the flip)
         self.reshuffle_given = None if reshuffle is None else [c.index for c in reshuffle]
@@ -147,7 +165,7 @@ class RummyHand:
             self._shuffle_key = tuple(source.sample(range(52), 52))
         self._reset_stream()
         self._start_turn()
-        rummy_views.mark(self)
+        self._mark()
 
     def _reset_stream(self) -> None:
         """The per-seat event stream (see :mod:`rummoli.rummy.views`): built when someone reads it."""
@@ -159,8 +177,10 @@ class RummyHand:
         self._static: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ legality (one function)
-    def _refusal(self, seat: int, code: int, x: int, y: int) -> tuple[str, str] | None:
-        """Why move ``(code, x, y)`` by ``seat`` is illegal, as ``(rule, message)``, or ``None``."""
+    def refusal(self, seat: int, code: int, x: int, y: int) -> tuple[str, str] | None:
+        """Why the raw move ``(code, x, y)`` by ``seat`` is illegal now, as ``(rule, message)``, or ``None`` if
+        it is legal: the one legality function, behind :meth:`verify` and :meth:`moves`, and the check of a
+        searching bot that builds a move itself (:mod:`~rummoli.rummy.search_path`)."""
         rules = self.rules
         if self.phase == OVER:
             return self.end_rule, "the hand is over"
@@ -261,11 +281,12 @@ class RummyHand:
             return "R-RU-3", f"{CARDS[index]} was just taken from the discard pile: discard another card"
         return None
 
-    def _moves(self) -> list[Move]:
-        """Every legal move of the player to act (empty once the hand is over).
+    def moves(self) -> list[Move]:
+        """Every legal move of the player to act, raw (empty once the hand is over): what
+        :meth:`legal_actions` lists as actions, and what a searching bot or a random play-out picks from.
 
         Candidates are built legal in shape (held cards, table melds, fitting lay-offs); the turn's
-        own limits are then asked of the same helpers :meth:`_refusal` uses.
+        own limits are then asked of the same helpers :meth:`refusal` uses.
         """
         phase = self.phase
         if phase == OVER:
@@ -278,8 +299,8 @@ class RummyHand:
                 return [(DRAW_DISCARD, self.pile[-1], 0), (PASS, 0, 0)]
             pile = self.pile
             if self.rules.discard_depth:
-                return [_STOCK_DRAW] + [_PILE_DRAWS[c] for c in pile if self._refusal(seat, DRAW_DISCARD, c, 0) is None]
-            if pile and (self.rules.style != "500" or self._refusal(seat, DRAW_DISCARD, pile[-1], 0) is None):
+                return [_STOCK_DRAW] + [_PILE_DRAWS[c] for c in pile if self.refusal(seat, DRAW_DISCARD, c, 0) is None]
+            if pile and (self.rules.style != "500" or self.refusal(seat, DRAW_DISCARD, pile[-1], 0) is None):
                 return [_STOCK_DRAW, _PILE_DRAWS[pile[-1]]]
             return [_STOCK_DRAW]
         hand = self.hands[seat]
@@ -368,9 +389,9 @@ class RummyHand:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks); of
         ``seat`` only, if given (none unless it is that seat's turn).  Rummy has no amounts to range."""
-        if seat is not None and rummy_views.check_seat(self, seat) != self.turn:
+        if seat is not None and self._check_seat(seat) != self.turn:
             return []
-        return [self.to_action(self.turn, m) for m in self._moves()]
+        return [self.to_action(self.turn, m) for m in self.moves()]
 
     def to_act(self) -> list[int]:
         """The seats the hand waits for: the player to act, none once it is over."""
@@ -382,7 +403,7 @@ class RummyHand:
         quietly if it is legal."""
         check_action(action)
         code, x, y = self.to_move(action)
-        refusal = self._refusal(action.seat, code, x, y)
+        refusal = self.refusal(action.seat, code, x, y)
         if refusal is not None:
             raise IllegalAction(*refusal)
 
@@ -400,14 +421,14 @@ class RummyHand:
         self.verify(action)
         start = len(self.events_log)
         self._do(self.to_move(action))
-        rummy_views.mark(self)
-        return rummy_views.events_since(self, start + 1, action.seat)
+        self._mark()
+        return self.events_since(start + 1, action.seat)
 
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:
-        """Play a legal move (unchecked: callers check with :meth:`_refusal` or list with :meth:`_moves`)."""
+        """Play a legal move (unchecked: callers check with :meth:`refusal` or list with :meth:`moves`)."""
         if self._tracking:
-            rummy_views.mark(self)  # the state after the previous move, before this one (one mark per move)
+            self._mark()  # the state after the previous move, before this one (one mark per move)
         code, x, y = move
         seat = self.turn
         entry = (seat, code, x, y, forced)
@@ -503,7 +524,7 @@ class RummyHand:
                 settle.block(self)
                 return
         if not self.pile or self.rules.style == "500" or self.offer == OFFER_STOCK:  # one way to draw?
-            moves = self._moves()
+            moves = self.moves()
             if len(moves) == 1:
                 # Forced for all to see when the pile is empty or the upcard was passed; in 500 Rum a
                 # pile nobody could use is a fact of the drawer's hidden hand (R-VIEW-1): private.
@@ -527,48 +548,10 @@ class RummyHand:
         self.reshuffled = order
         self.stock = order[::-1]  # top at the end
 
-    # ------------------------------------------------------------------ output
-    def _render(self, event: tuple[int, int, int, int, int] | dict[str, Any]) -> dict[str, Any]:
-        """An event in the full record's form (every forced move marked; no card drawn blind)."""
-        if isinstance(event, dict):
-            return event
-        seat, code, x, y, forced = event
-        out: dict[str, Any] = {"type": "action", **self.move_json(seat, (code, x, y))}
-        if code == DRAW_DISCARD:
-            out["card"] = str(CARDS[x])  # everyone saw it: the (deepest) card taken from the pile
-        if forced:
-            out["forced"] = True
-        return out
-
-    def events(self) -> list[dict[str, Any]]:
-        """Every event so far, as the full record (R-NOTE-4): actions (forced ones marked), flips, blocks,
-        scores, the show and the end.  What a seat may see of them: :meth:`events_since`."""
-        return [self._render(e) for e in self.events_log]
-
-    @property
-    def seq(self) -> int:
-        """How many events the hand has produced so far (they are numbered 1..seq)."""
-        return rummy_views.sync(self)
-
-    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
-        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them,
-        each with its number ``"seq"``; :func:`rummoli.rummy.views.rebuild` makes the view from them."""
-        return rummy_views.events_since(self, seq, seat)
-
+    # ------------------------------------------------------------------ the end
     @property
     def over(self) -> bool:
         return self.phase == OVER
-
-    def history(self) -> list[dict[str, Any]]:
-        """The actions so far, as R-NOTE-3 objects (forced ones marked, pile draws naming the card)."""
-        return [self._render(e) for e in self.log]
-
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``.
-        ``history=True`` adds the public history a bot replays (see :func:`rummoli.rummy.views.view`);
-        ``guide=True`` what a person at the table is shown beside it: the ``prompt``, their hand
-        ``arranged`` into melds and deadwood, and what each legal knock would keep (``knocks``)."""
-        return rummy_views.view(self, seat, history, guide)
 
     def result(self) -> dict[str, Any] | None:
         """What the finished hand came to (:func:`rummoli.rummy.result.hand_result`); None while in play."""
@@ -577,10 +560,6 @@ class RummyHand:
         from rummoli.rummy.result import hand_result
 
         return hand_result(self)
-
-    def record(self) -> dict[str, Any]:
-        """The R-NOTE-2 hand record: deal plus decisions (forced draws omitted)."""
-        return rummy_views.record(self)
 
     def clone(self) -> RummyHand:
         """An independent copy (cheap: masks and short lists) for search bots."""

@@ -115,10 +115,7 @@ def random_hand(
     rng.shuffle(deck)
     hands, stock = deal_cards(ruleset, players, dealer, deck)
     hand = RummyHand(ruleset, NAMES[:players], scores or [0] * players, dealer, hands, stock, rng=rng)
-    hand._tracking = False  # the fast path: no state marks
-    while hand.phase != "over":
-        moves = hand._moves()
-        hand._do(moves[rng.randrange(len(moves))])
+    hand.random_playout(rng)  # the fast path: no state marks
     return hand
 
 

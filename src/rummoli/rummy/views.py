@@ -1,202 +1,31 @@
-"""What each seat may see of a Rummy hand (R-VIEW-1), and the hand's record (R-NOTE-2).
+"""What a Rummy hand shows (part of :class:`~rummoli.rummy.hand.RummyHand`): events, the R-NOTE-2 record,
+what each seat may see (R-VIEW-1) and each seat's numbered stream of events (:meth:`Views.events_since`), from
+which :func:`rebuild` makes the view.
 
 A seat sees its own cards, the discard pile, the melds, every player's card count and the public history
 of actions (a draw from the stock names no card, a draw from the pile names the card taken) with the
 moments the pile was turned over.  It also sees which cards it drew blind itself, so a bot can rebuild a
 consistent state from a guess at the hidden cards.  Nobody sees the stock's order or another hand until the
-hand is over and the hands are shown.
+hand is over and the hands are shown.  :class:`Views` reads the hand and never changes its game state; it
+keeps only the event stream and the views' caches (which a clone starts afresh).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rummoli import streams
 from rummoli.cards import CARDS, Card
 from rummoli.records import FORMAT
+from rummoli.rummy.base import DRAW_DISCARD, LAYOFF, MELD, PASS, Entry, HandState, Move
 from rummoli.rummy.melds import meld_cards
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 from rummoli.rummy.words import Speaker, prompt
 
-if TYPE_CHECKING:
-    from rummoli.rummy.hand import RummyHand
-
-#: Move codes of :mod:`rummoli.rummy.hand` that the words need (that module imports this one).
-_DRAW_DISCARD, _MELD, _LAYOFF, _PASS = 1, 2, 3, 6
-
 
 def _names(mask: int) -> list[str]:
     return [str(CARDS[i]) for i in range(52) if mask >> i & 1]
-
-
-def _flips(hand: RummyHand) -> list[int]:
-    """How many actions had been taken each time the discard pile was turned over (R-RU-5)."""
-    flips, actions = [], 0
-    for event in hand.events_log:
-        if isinstance(event, tuple):
-            actions += 1
-        elif event["type"] == "flip":
-            flips.append(actions)
-    return flips
-
-
-def view(hand: RummyHand, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
-    """The JSON-ready view of ``seat`` (``None`` for a spectator): the hand's state, costing what is new.
-
-    ``history=True`` adds what a bot replays: the public ``history`` of actions (forced moves marked as
-    this seat may see them), ``flipped_at``, the cards this seat drew blind (``drawn``: ``[action index,
-    card]``) and its whole stream of ``events`` (as :func:`events_since` gives them).
-    """
-    reader = check_seat(hand, seat)
-    seq = sync(hand)
-    phase, to_act, moves, state = hand._events.state
-    turn = state["turn"]
-    out: dict[str, Any] = dict(static(hand))
-    out.update({
-        "seq": seq,
-        "seat": reader,
-        "turn": turn,
-        "to_act": list(to_act),
-        "phase": phase,
-        "hand_sizes": [h.bit_count() for h in hand.hands],
-        "stock": len(hand.stock),
-        "flips": hand.flips,
-        "discard": [str(CARDS[i]) for i in hand.pile],
-        "melds": [
-            {"cards": [str(c) for c in meld_cards(m)], "owner": o} for m, o in zip(hand.melds, hand.owners, strict=True)
-        ],
-        "points": list(state["points"]),
-        "legal_actions": hand._events.legal(turn, lambda: _legal_json(hand, moves, turn)) if reader == turn else [],
-    })
-    out["hand"] = None if reader is None else _names(hand.hands[reader])
-    if phase == "over":
-        out["shown"] = [_names(h) for h in hand.hands]
-        out["outcome"] = dict(hand.outcome)
-    if history:
-        out["history"] = [render_action(hand, e, i, reader) for i, e in enumerate(hand.log)]
-        for entry in out["history"]:
-            entry.pop("drawn", None)
-            entry.pop("blind", None)
-        out["flipped_at"] = _flips(hand)
-        if reader is not None:
-            out["drawn"] = [[i, str(CARDS[c])] for i, c in hand.stock_draws if hand.log[i][0] == reader]
-        out["events"] = events_since(hand, 0, reader)
-    if guide:
-        _guide(hand, out, reader)
-    return out
-
-
-def _guide(hand: RummyHand, out: dict[str, Any], reader: int | None) -> None:
-    """What a person at the table is shown beside the view: their hand ``arranged`` into the melds that leave
-    the least deadwood (with the deadwood's ``count``), the deadwood each legal ``knock`` would keep, and the
-    ``prompt`` (what happens now, in words)."""
-    count = None
-    if reader is not None and out["phase"] != "over":
-        table = hand.melds_table
-        mask = hand.hands[reader]
-        melded, melds = table.best_arrangement(mask)
-        used = 0
-        for meld in melds:
-            used |= meld
-        count = table.card_value(mask) - melded
-        out["arranged"] = {"melds": [[str(c) for c in meld_cards(m)] for m in melds], "deadwood": _names(mask & ~used),
-                           "count": count}
-        knocks = {a["card"]: table.deadwood(mask & ~Card.parse(a["card"]).bit)
-                  for a in out["legal_actions"] if a["action"] == "knock"}
-        if knocks:
-            out["knocks"] = knocks
-    out["prompt"] = prompt(out, count if hand.rules.style in ("knock", "gin") else None)
-
-
-_BUILTINS: dict[str, Ruleset] = {}  # the built-in rulesets by name, loaded once
-
-
-def ruleset_ref(hand: RummyHand) -> str | dict[str, Any]:
-    """The built-in name when the ruleset is one, else the inline object."""
-    if not _BUILTINS:
-        _BUILTINS.update((name, load_ruleset(name)) for name in builtin_names())
-    if _BUILTINS.get(hand.rules.name) == hand.rules:
-        return hand.rules.name
-    return hand.rules.to_dict()
-
-
-def record(hand: RummyHand) -> dict[str, Any]:
-    """The R-NOTE-2 record: ruleset, seats, scores before the hand, dealer, deal and decisions (and with
-    ``stock_end = shuffle_once``, once the pile was turned over, the reshuffled stock: R-RU-SHUFFLE)."""
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "ruleset": ruleset_ref(hand),
-        "players": list(hand.players),
-        "chips": list(hand.scores),
-        "pots": {},
-        "dealer": hand.dealer,
-        "deal": {
-            "hands": [[str(c) for c in cards] for cards in hand.dealt],
-            "stock": [str(c) for c in hand.dealt_stock],
-        },
-        "actions": [
-            hand.move_json(seat, (code, x, y)) for seat, code, x, y, forced in hand.log if not forced
-        ],
-    }
-    reshuffle = hand.reshuffled if hand.reshuffled is not None else hand.reshuffle_given
-    if reshuffle:
-        out["deal"]["reshuffle"] = [str(CARDS[i]) for i in reshuffle]
-    return out
-
-
-# ------------------------------------------------------------------------- per-seat event streams
-# As in the stops engine (rummoli.streams): a ``start`` event, then one event per entry of the hand's
-# events_log; the state mark taken after each move (phase, turn, the legal moves, the points laid) rides
-# on the move's last event as its ``state``.
-
-
-def check_seat(hand: RummyHand, seat: object) -> int | None:
-    """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
-    return streams.check_seat(hand.n, seat)
-
-
-def mark(hand: RummyHand) -> None:
-    """A state mark on the last of the hand's events (``apply``, every move it makes and a new hand take
-    one, so the marks depend only on the moves made; nothing if nothing is new)."""
-    stream = hand._events
-    at = len(hand.events_log)
-    if stream.at == at:
-        return
-    over = hand.phase == "over"
-    stream.put(at, (hand.phase, [] if over else [hand.turn], [] if over else hand._moves(),
-                    {"turn": hand.turn, "points": list(hand.points)}))
-
-
-def sync(hand: RummyHand) -> int:
-    """Mark the state now if moves were made since the last mark (the fast path takes none), number the
-    new actions and note the cards drawn blind; return ``seq``."""
-    events = hand.events_log
-    if hand._events.at < len(events):
-        mark(hand)
-    action_at = hand._action_at
-    if len(action_at) < len(events):
-        count = hand._actions_seen
-        for k in range(len(action_at), len(events)):
-            if isinstance(events[k], tuple):
-                action_at.append(count)
-                count += 1
-            else:
-                action_at.append(-1)
-        hand._actions_seen = count
-    for index, card in hand.stock_draws[len(hand._drawn):]:
-        hand._drawn[index] = card
-    return len(events) + 1
-
-
-def static(hand: RummyHand) -> dict[str, Any]:
-    """What never changes in a hand, made once (views share it: read only)."""
-    if not hand._static:
-        rules = hand.rules
-        hand._static.update({"ruleset": ruleset_ref(hand), "style": rules.style, "players": list(hand.players),
-                             "chips": list(hand.scores), "dealer": hand.dealer, "aces": rules.aces,
-                             "ace_value": rules.ace_value, "turned_up": str(hand.dealt_stock[0])})
-    return hand._static
 
 
 def shown_forced(forced: int, seat: int, reader: int | bool | None) -> bool:
@@ -208,108 +37,299 @@ def shown_forced(forced: int, seat: int, reader: int | bool | None) -> bool:
     return bool(forced) and (reader is True or reader == seat)
 
 
-def render_action(hand: RummyHand, entry: tuple[int, int, int, int, int], log_index: int,
-                  reader: int | bool | None) -> dict[str, Any]:
-    """A logged move as ``reader`` may see it (``True``: the full record, with every card drawn blind)."""
-    seat, code, x, y, forced = entry
-    out: dict[str, Any] = {"type": "action", **hand.move_json(seat, (code, x, y))}
-    if code == 1:  # DRAW_DISCARD: everyone saw it: the (deepest) card taken from the pile
-        out["card"] = str(CARDS[x])
-    if shown_forced(forced, seat, reader):
-        out["forced"] = True
-    if log_index >= 0 and log_index in hand._drawn and reader is not True:
-        if code == 1:
-            out["blind"] = True  # boathouse: a card from the stock came with the pile
-        if reader == seat:
-            out["drawn"] = str(CARDS[hand._drawn[log_index]])
-    return out
+_BUILTINS: dict[str, Ruleset] = {}  # the built-in rulesets by name, loaded once
 
 
-def _legal_json(hand: RummyHand, moves: list[tuple[int, int, int]], seat: int) -> list[dict[str, Any]]:
-    return [hand.move_json(seat, m) for m in moves]
+def ruleset_ref(rules: Ruleset) -> str | dict[str, Any]:
+    """The built-in name when the ruleset is one, else the inline object."""
+    if not _BUILTINS:
+        _BUILTINS.update((name, load_ruleset(name)) for name in builtin_names())
+    if _BUILTINS.get(rules.name) == rules:
+        return rules.name
+    return rules.to_dict()
 
 
-def _start_event(hand: RummyHand) -> dict[str, Any]:
-    """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
-    return {"type": "start", **static(hand), "seat": None, "hand": None,
-            "hand_sizes": [len(h) for h in hand.dealt], "stock": len(hand.dealt_stock) - 1,
-            "discard": [str(hand.dealt_stock[0])]}
+class Views(HandState):
+    """The events, record and views of a hand (see the module's docstring)."""
 
+    # --------------------------------------------------------------------- events and the record
+    def _render(self, event: Entry | dict[str, Any]) -> dict[str, Any]:
+        """An event in the full record's form (every forced move marked; no card drawn blind)."""
+        if isinstance(event, dict):
+            return event
+        seat, code, x, y, forced = event
+        out: dict[str, Any] = {"type": "action", **self.move_json(seat, (code, x, y))}
+        if code == DRAW_DISCARD:
+            out["card"] = str(CARDS[x])  # everyone saw it: the (deepest) card taken from the pile
+        if forced:
+            out["forced"] = True
+        return out
 
-def _render_public(hand: RummyHand, k: int) -> tuple[dict[str, Any], Any]:
-    """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
-    actor = -1
-    if k == 0:
-        out = _start_event(hand)
-    else:
-        event = hand.events_log[k - 1]
-        if isinstance(event, tuple):
-            index = hand._action_at[k - 1]
-            out = render_action(hand, event, index, None)
-            if event[4] or index in hand._drawn:
-                actor = event[0]
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far, as the full record (R-NOTE-4): actions (forced ones marked), flips, blocks,
+        scores, the show and the end.  What a seat may see of them: :meth:`events_since`."""
+        return [self._render(e) for e in self.events_log]
+
+    def history(self) -> list[dict[str, Any]]:
+        """The actions so far, as R-NOTE-3 objects (forced ones marked, pile draws naming the card)."""
+        return [self._render(e) for e in self.log]
+
+    def record(self) -> dict[str, Any]:
+        """The R-NOTE-2 record: ruleset, seats, scores before the hand, dealer, deal and decisions (forced
+        draws omitted; with ``stock_end = shuffle_once``, once the pile was turned over, the reshuffled
+        stock: R-RU-SHUFFLE)."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "ruleset": ruleset_ref(self.rules),
+            "players": list(self.players),
+            "chips": list(self.scores),
+            "pots": {},
+            "dealer": self.dealer,
+            "deal": {
+                "hands": [[str(c) for c in cards] for cards in self.dealt],
+                "stock": [str(c) for c in self.dealt_stock],
+            },
+            "actions": [
+                self.move_json(seat, (code, x, y)) for seat, code, x, y, forced in self.log if not forced
+            ],
+        }
+        reshuffle = self.reshuffled if self.reshuffled is not None else self.reshuffle_given
+        if reshuffle:
+            out["deal"]["reshuffle"] = [str(CARDS[i]) for i in reshuffle]
+        return out
+
+    # ---------------------------------------------------------------------------------- views
+    def _flipped_at(self) -> list[int]:
+        """How many actions had been taken each time the discard pile was turned over (R-RU-5)."""
+        flips, actions = [], 0
+        for event in self.events_log:
+            if isinstance(event, tuple):
+                actions += 1
+            elif event["type"] == "flip":
+                flips.append(actions)
+        return flips
+
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``: the hand's
+        state, costing what is new.
+
+        ``history=True`` adds what a bot replays: the public ``history`` of actions (forced moves marked as
+        this seat may see them), ``flipped_at``, the cards this seat drew blind (``drawn``: ``[action index,
+        card]``) and its whole stream of ``events`` (as :meth:`events_since` gives them).  ``guide=True`` adds
+        what a person at the table is shown beside it: the ``prompt``, their hand ``arranged`` into melds and
+        deadwood, and what each legal knock would keep (``knocks``).
+        """
+        reader = self._check_seat(seat)
+        seq = self._sync()
+        phase, to_act, moves, state = self._events.state
+        turn = state["turn"]
+        out: dict[str, Any] = dict(self._static_view())
+        out.update({
+            "seq": seq,
+            "seat": reader,
+            "turn": turn,
+            "to_act": list(to_act),
+            "phase": phase,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "stock": len(self.stock),
+            "flips": self.flips,
+            "discard": [str(CARDS[i]) for i in self.pile],
+            "melds": [
+                {"cards": [str(c) for c in meld_cards(m)], "owner": o} for m, o in zip(self.melds, self.owners,
+                                                                                      strict=True)
+            ],
+            "points": list(state["points"]),
+            "legal_actions": self._events.legal(turn, lambda: self._legal_json(moves, turn)) if reader == turn else [],
+        })
+        out["hand"] = None if reader is None else _names(self.hands[reader])
+        if phase == "over":
+            out["shown"] = [_names(h) for h in self.hands]
+            out["outcome"] = dict(self.outcome)
+        if history:
+            out["history"] = [self._render_action(e, i, reader) for i, e in enumerate(self.log)]
+            for entry in out["history"]:
+                entry.pop("drawn", None)
+                entry.pop("blind", None)
+            out["flipped_at"] = self._flipped_at()
+            if reader is not None:
+                out["drawn"] = [[i, str(CARDS[c])] for i, c in self.stock_draws if self.log[i][0] == reader]
+            out["events"] = self.events_since(0, reader)
+        if guide:
+            self._guide(out, reader)
+        return out
+
+    def _guide(self, out: dict[str, Any], reader: int | None) -> None:
+        """What a person at the table is shown beside the view: their hand ``arranged`` into the melds that
+        leave the least deadwood (with the deadwood's ``count``), the deadwood each legal ``knock`` would
+        keep, and the ``prompt`` (what happens now, in words)."""
+        count = None
+        if reader is not None and out["phase"] != "over":
+            table = self.melds_table
+            mask = self.hands[reader]
+            melded, melds = table.best_arrangement(mask)
+            used = 0
+            for meld in melds:
+                used |= meld
+            count = table.card_value(mask) - melded
+            out["arranged"] = {"melds": [[str(c) for c in meld_cards(m)] for m in melds],
+                               "deadwood": _names(mask & ~used), "count": count}
+            knocks = {a["card"]: table.deadwood(mask & ~Card.parse(a["card"]).bit)
+                      for a in out["legal_actions"] if a["action"] == "knock"}
+            if knocks:
+                out["knocks"] = knocks
+        out["prompt"] = prompt(out, count if self.rules.style in ("knock", "gin") else None)
+
+    def _static_view(self) -> dict[str, Any]:
+        """What never changes in a hand, made once (views share it: read only)."""
+        if not self._static:
+            rules = self.rules
+            self._static.update({"ruleset": ruleset_ref(rules), "style": rules.style,
+                                 "players": list(self.players), "chips": list(self.scores), "dealer": self.dealer,
+                                 "aces": rules.aces, "ace_value": rules.ace_value,
+                                 "turned_up": str(self.dealt_stock[0])})
+        return self._static
+
+    # --------------------------------------------------------------------- per-seat event streams
+    # As in the stops engine (rummoli.streams): a ``start`` event, then one event per entry of the hand's
+    # events_log; the state mark taken after each move (phase, turn, the legal moves, the points laid) rides
+    # on the move's last event as its ``state``.
+
+    def _check_seat(self, seat: object) -> int | None:
+        """``seat`` if it is ``None`` (a spectator) or an ``int`` seat of the hand; else MalformedInput."""
+        return streams.check_seat(self.n, seat)
+
+    def _mark(self) -> None:
+        """A state mark on the last of the hand's events (``apply``, every move it makes and a new hand take
+        one, so the marks depend only on the moves made; nothing if nothing is new)."""
+        stream = self._events
+        at = len(self.events_log)
+        if stream.at == at:
+            return
+        over = self.phase == "over"
+        stream.put(at, (self.phase, [] if over else [self.turn], [] if over else self.moves(),
+                        {"turn": self.turn, "points": list(self.points)}))
+
+    def _sync(self) -> int:
+        """Mark the state now if moves were made since the last mark (the fast path takes none), number the
+        new actions and note the cards drawn blind; return ``seq``."""
+        events = self.events_log
+        if self._events.at < len(events):
+            self._mark()
+        action_at = self._action_at
+        if len(action_at) < len(events):
+            count = self._actions_seen
+            for k in range(len(action_at), len(events)):
+                if isinstance(events[k], tuple):
+                    action_at.append(count)
+                    count += 1
+                else:
+                    action_at.append(-1)
+            self._actions_seen = count
+        for index, card in self.stock_draws[len(self._drawn):]:
+            self._drawn[index] = card
+        return len(events) + 1
+
+    @property
+    def seq(self) -> int:
+        """How many events the hand has produced so far (they are numbered 1..seq)."""
+        return self._sync()
+
+    def _render_action(self, entry: Entry, log_index: int, reader: int | bool | None) -> dict[str, Any]:
+        """A logged move as ``reader`` may see it (``True``: the full record, with every card drawn blind)."""
+        seat, code, x, y, forced = entry
+        out: dict[str, Any] = {"type": "action", **self.move_json(seat, (code, x, y))}
+        if code == DRAW_DISCARD:  # everyone saw it: the (deepest) card taken from the pile
+            out["card"] = str(CARDS[x])
+        if shown_forced(forced, seat, reader):
+            out["forced"] = True
+        if log_index >= 0 and log_index in self._drawn and reader is not True:
+            if code == DRAW_DISCARD:
+                out["blind"] = True  # boathouse: a card from the stock came with the pile
+            if reader == seat:
+                out["drawn"] = str(CARDS[self._drawn[log_index]])
+        return out
+
+    def _legal_json(self, moves: list[Move], seat: int) -> list[dict[str, Any]]:
+        return [self.move_json(seat, m) for m in moves]
+
+    def _start_event(self) -> dict[str, Any]:
+        """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
+        return {"type": "start", **self._static_view(), "seat": None, "hand": None,
+                "hand_sizes": [len(h) for h in self.dealt], "stock": len(self.dealt_stock) - 1,
+                "discard": [str(self.dealt_stock[0])]}
+
+    def _render_public(self, k: int) -> tuple[dict[str, Any], Any]:
+        """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
+        actor = -1
+        if k == 0:
+            out = self._start_event()
         else:
-            out = dict(event)
-        _say(hand, out, k)
-    return streams.finish_public(hand._events, k, out, actor)
+            event = self.events_log[k - 1]
+            if isinstance(event, tuple):
+                index = self._action_at[k - 1]
+                out = self._render_action(event, index, None)
+                if event[4] or index in self._drawn:
+                    actor = event[0]
+            else:
+                out = dict(event)
+            self._say(out, k)
+        return streams.finish_public(self._events, k, out, actor)
+
+    def _meld_before(self, target: int, before: int) -> int:
+        """The cards of meld ``target`` as they were before action ``before`` of the log (the meld made, and
+        the lay-offs on it until then): a sentence about a lay-off says what it went on, whenever it is read."""
+        made, cards = -1, 0
+        for _seat, code, x, y, _forced in self.log[:before]:
+            if code == MELD:
+                made += 1
+                if made == target:
+                    cards = x
+            elif code == LAYOFF and y == target:
+                cards |= 1 << x
+        return cards
+
+    def _say(self, event: dict[str, Any], k: int) -> None:
+        """Put the event's sentence (rummoli.rummy.words) into it as ``text``, with what it needs to know:
+        whether an action answers Gin's upcard offer, and whose meld a lay-off goes on."""
+        stream = self._events
+        if stream.speaker is None:
+            stream.speaker = Speaker(self.players, self.rules.style)
+        upcard, meld = False, 0
+        entry = self.events_log[k - 1] if k > 0 else None
+        if isinstance(entry, tuple):
+            index = self._action_at[k - 1]
+            code = entry[1]
+            upcard = self.rules.style == "gin" and code in (DRAW_DISCARD, PASS) and (
+                index == 0 or (index == 1 and self.log[0][1] == PASS))
+            if code == LAYOFF:
+                meld = self._meld_before(entry[3], index)
+        text = stream.speaker.line(event, upcard, _names(meld))
+        if text:
+            event["text"] = text
+
+    def _render_private(self, k: int, reader: int) -> dict[str, Any]:
+        """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
+        hand, its own forced moves and cards drawn blind, its legal actions."""
+        public = self._events.public[k]
+        out = public.copy()
+        if k == 0:
+            out["seat"] = reader
+            out["hand"] = [str(c) for c in sorted(self.dealt[reader], key=lambda c: c.index)]
+        else:
+            event = self.events_log[k - 1]
+            if isinstance(event, tuple) and event[0] == reader:
+                out.update(self._render_action(event, self._action_at[k - 1], reader))
+                self._say(out, k)
+        return streams.finish_private(self._events, k, out, reader, self._legal_json)
+
+    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
+        with its number ``"seq"`` (copies); :func:`rebuild` makes the view from them."""
+        streams.check_read(seq, seat, self.n)
+        return self._events.since(self, seq, self._sync(), seat, Views._render_public, Views._render_private)
 
 
-def _meld_before(hand: RummyHand, target: int, before: int) -> int:
-    """The cards of meld ``target`` as they were before action ``before`` of the log (the meld made, and the
-    lay-offs on it until then): a sentence about a lay-off says what it went on, whenever it is read."""
-    made, cards = -1, 0
-    for _seat, code, x, y, _forced in hand.log[:before]:
-        if code == _MELD:
-            made += 1
-            if made == target:
-                cards = x
-        elif code == _LAYOFF and y == target:
-            cards |= 1 << x
-    return cards
-
-
-def _say(hand: RummyHand, event: dict[str, Any], k: int) -> None:
-    """Put the event's sentence (rummoli.rummy.words) into it as ``text``, with what it needs to know: whether
-    an action answers Gin's upcard offer, and whose meld a lay-off goes on."""
-    stream = hand._events
-    if stream.speaker is None:
-        stream.speaker = Speaker(hand.players, hand.rules.style)
-    upcard, meld = False, 0
-    entry = hand.events_log[k - 1] if k > 0 else None
-    if isinstance(entry, tuple):
-        index = hand._action_at[k - 1]
-        code = entry[1]
-        upcard = hand.rules.style == "gin" and code in (_DRAW_DISCARD, _PASS) and (
-            index == 0 or (index == 1 and hand.log[0][1] == _PASS))
-        if code == _LAYOFF:
-            meld = _meld_before(hand, entry[3], index)
-    text = stream.speaker.line(event, upcard, _names(meld))
-    if text:
-        event["text"] = text
-
-
-def _render_private(hand: RummyHand, k: int, reader: int) -> dict[str, Any]:
-    """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
-    hand, its own forced moves and cards drawn blind, its legal actions."""
-    public = hand._events.public[k]
-    out = public.copy()
-    if k == 0:
-        out["seat"] = reader
-        out["hand"] = [str(c) for c in sorted(hand.dealt[reader], key=lambda c: c.index)]
-    else:
-        event = hand.events_log[k - 1]
-        if isinstance(event, tuple) and event[0] == reader:
-            out.update(render_action(hand, event, hand._action_at[k - 1], reader))
-            _say(hand, out, k)
-    return streams.finish_private(hand._events, k, out, reader, lambda moves, seat: _legal_json(hand, moves, seat))
-
-
-def events_since(hand: RummyHand, seq: int, seat: int | None) -> list[dict[str, Any]]:
-    """Events ``seq + 1`` to ``hand.seq`` as ``seat`` (``None``: a spectator) may learn them (copies)."""
-    streams.check_read(seq, seat, hand.n)
-    return hand._events.since(hand, seq, sync(hand), seat, _render_public, _render_private)
-
-
+# ------------------------------------------------------------------------- a view rebuilt from events
 def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
     view = {key: value for key, value in ev.items() if key not in ("type", "seq", "hand", "state")}
     view.update(hand_sizes=list(ev["hand_sizes"]), discard=list(ev["discard"]), melds=[], flips=0)
