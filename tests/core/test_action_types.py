@@ -33,7 +33,8 @@ def fingerprint(hand: State) -> tuple[bytes, Any, list[Any]]:
     arrangement), its record and every seat's view."""
     hand.view(None)  # brings the event stream and the views' caches up to date: reading changes no state
     if isinstance(hand, RummyHand):
-        state = pickle.dumps({k: v for k, v in vars(hand).items() if k not in ("melds_table", "_arranged")})
+        fields = [k for k in RummyHand.__slots__ if k not in ("melds_table", "_arranged")]
+        state = pickle.dumps({k: getattr(hand, k) for k in fields})
     else:
         state = pickle.dumps(hand)
     return state, hand.record(), [hand.view(s) for s in [None, *range(hand.n)]]

@@ -29,7 +29,10 @@ Entry = tuple[int, int, int, int, int]
 
 
 class HandState:
-    """The fields of a hand (declared here, set in ``RummyHand.__init__``)."""
+    """The fields of a hand (declared here, stored in ``RummyHand.__slots__``)."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
 
     if TYPE_CHECKING:
         rules: Ruleset

@@ -26,6 +26,7 @@ rummoli.errors.IllegalAction: R-RU-3: you do not hold 2s
 
 from __future__ import annotations
 
+import operator
 import random
 import secrets
 from collections.abc import Sequence
@@ -76,6 +77,48 @@ def _bit_index(bit: int) -> int:
 class RummyHand(SearchPath, Views):
     """A hand in play.  ``scores`` are the running scores before the hand (they are not changed here;
     ``deltas`` holds what the hand adds to each once it is over)."""
+
+    __slots__ = (
+        "_action_at",
+        "_actions_seen",
+        "_arranged",
+        "_drawn",
+        "_events",
+        "_shuffle_key",
+        "_static",
+        "_tracking",
+        "dealer",
+        "dealt",
+        "dealt_stock",
+        "deltas",
+        "end_rule",
+        "events_log",
+        "flips",
+        "hands",
+        "has_laid",
+        "laid_before",
+        "log",
+        "melds",
+        "melds_table",
+        "must",
+        "n",
+        "offer",
+        "outcome",
+        "owners",
+        "phase",
+        "pile",
+        "pile_streak",
+        "players",
+        "points",
+        "reshuffle_given",
+        "reshuffled",
+        "rules",
+        "scores",
+        "stock",
+        "stock_draws",
+        "taken",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -563,8 +606,9 @@ class RummyHand(SearchPath, Views):
 
     def clone(self) -> RummyHand:
         """An independent copy (cheap: masks and short lists) for search bots."""
-        twin = object.__new__(RummyHand)
-        twin.__dict__.update(self.__dict__)
+        twin = RummyHand.__new__(RummyHand)
+        for name, value in zip(_STATE_SLOTS, _STATE(self), strict=True):
+            setattr(twin, name, value)
         for name in _COPIED_LISTS:
             setattr(twin, name, list(getattr(self, name)))
         twin.outcome = dict(self.outcome)
@@ -576,3 +620,7 @@ class RummyHand(SearchPath, Views):
 #: The lists a clone copies (everything else it shares: numbers, strings, the ruleset and the meld table).
 _COPIED_LISTS: Final = ("hands", "stock", "pile", "melds", "owners", "points", "has_laid", "deltas", "log",
                         "events_log", "stock_draws", "scores")
+#: The event stream and the views' caches, which a clone starts afresh; the rest is the hand's state.
+_STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_action_at", "_actions_seen", "_drawn", "_static"})
+_STATE_SLOTS: Final = tuple(name for name in RummyHand.__slots__ if name not in _STREAM_SLOTS)
+_STATE: Final = operator.attrgetter(*_STATE_SLOTS)

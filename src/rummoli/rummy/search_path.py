@@ -11,12 +11,16 @@ They trust their caller to make only legal moves, and are not for clients (they 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from rummoli.rummy.base import OVER, HandState, Move
 
 
 class SearchPath(HandState):
     """Unchecked moves without state marks (see the module's docstring)."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
 
     def step(self, move: Move) -> None:
         """Make ``move`` (legal: one :meth:`moves` lists, or one :meth:`refusal` accepts), unchecked, and the

@@ -13,7 +13,7 @@ keeps only the event stream and the views' caches (which a clone starts afresh).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummoli import streams
 from rummoli.cards import CARDS, Card
@@ -51,6 +51,9 @@ def ruleset_ref(rules: Ruleset) -> str | dict[str, Any]:
 
 class Views(HandState):
     """The events, record and views of a hand (see the module's docstring)."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
 
     # --------------------------------------------------------------------- events and the record
     def _render(self, event: Entry | dict[str, Any]) -> dict[str, Any]:
