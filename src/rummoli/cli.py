@@ -50,7 +50,8 @@ def seats_for(command: str, ruleset: str, players: int | None) -> tuple[str | di
     """The ruleset as a reference (a name, or a file read inline) and the players: the ruleset's usual
     table when ``--players`` is not given."""
     from rummoli.errors import MalformedInput
-    from rummoli.records import default_players, ruleset_reference, seat_range
+    from rummoli.games import default_players, seat_range
+    from rummoli.records import ruleset_reference
 
     try:
         reference = ruleset_reference(ruleset)
@@ -111,7 +112,7 @@ def hand(
 ) -> None:
     """Play one hand with random legal decisions and print its record (for tests and bug reports)."""
     from rummoli.errors import MalformedInput
-    from rummoli.records import game_of
+    from rummoli.games import game_of
 
     reference, players = seats_for("hand", ruleset, players)
     try:
@@ -133,9 +134,9 @@ def replay(
     """Check a hand record (or an evening's) and print its outcome as JSON: chips, pots and every event; or,
     with --summary, the hand told in words."""
     from rummoli.errors import MalformedInput
+    from rummoli.games import replay as replay_record
     from rummoli.limits import MAX_RECORD_BYTES
     from rummoli.records import read_record
-    from rummoli.records import replay as replay_record
 
     try:  # a regular file only, of bounded size: read_record refuses the rest in one line (R-NOTE-6)
         source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file

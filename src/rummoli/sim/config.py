@@ -82,7 +82,8 @@ class SimConfig:
 
     def checked(self) -> SimConfig:
         """This configuration validated, with its game and seed filled in; raises :class:`SimError`."""
-        from rummoli.records import game_of, ruleset_reference
+        from rummoli.games import game_of
+        from rummoli.records import ruleset_reference
 
         try:
             ref = ruleset_reference(self.ruleset) if isinstance(self.ruleset, str) else self.ruleset
@@ -134,7 +135,7 @@ def _name(ref: str | dict[str, Any]) -> str:
 
 
 def _seat_range(game: str, ref: str | dict[str, Any]) -> tuple[int, int, set[int]]:
-    from rummoli.records import seat_range
+    from rummoli.games import seat_range
 
     try:
         return seat_range(ref)
