@@ -112,15 +112,11 @@ def hand(
 ) -> None:
     """Play one hand with random legal decisions and print its record (for tests and bug reports)."""
     from rummoli.errors import MalformedInput
-    from rummoli.games import game_of
+    from rummoli.games import family_of
 
     reference, players = seats_for("hand", ruleset, players)
     try:
-        if game_of(reference) == "stops":
-            from rummoli.stops import random_hand_record
-        else:
-            from rummoli.rummy import random_hand_record  # type: ignore[no-redef]
-        record = random_hand_record(reference, players, seed)
+        record = family_of(reference).random_hand_record(reference, players, seed)
     except MalformedInput as error:
         raise fail("hand", error) from None
     typer.echo(json.dumps(record, ensure_ascii=False))
