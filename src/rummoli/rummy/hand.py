@@ -78,47 +78,11 @@ class RummyHand(SearchPath, Views):
     """A hand in play.  ``scores`` are the running scores before the hand (they are not changed here;
     ``deltas`` holds what the hand adds to each once it is over)."""
 
-    __slots__ = (
-        "_action_at",
-        "_actions_seen",
-        "_arranged",
-        "_drawn",
-        "_events",
-        "_shuffle_key",
-        "_static",
-        "_tracking",
-        "dealer",
-        "dealt",
-        "dealt_stock",
-        "deltas",
-        "end_rule",
-        "events_log",
-        "flips",
-        "hands",
-        "has_laid",
-        "laid_before",
-        "log",
-        "melds",
-        "melds_table",
-        "must",
-        "n",
-        "offer",
-        "outcome",
-        "owners",
-        "phase",
-        "pile",
-        "pile_streak",
-        "players",
-        "points",
-        "reshuffle_given",
-        "reshuffled",
-        "rules",
-        "scores",
-        "stock",
-        "stock_draws",
-        "taken",
-        "turn",
-    )
+    __slots__ = ("_action_at", "_actions_seen", "_arranged", "_drawn", "_events", "_shuffle_key", "_static",
+                 "_tracking", "dealer", "dealt", "dealt_stock", "deltas", "end_rule", "events_log", "flips", "hands",
+                 "has_laid", "laid_before", "log", "melds", "melds_table", "must", "n", "offer", "outcome", "owners",
+                 "phase", "pile", "pile_streak", "players", "points", "reshuffle_given", "reshuffled", "rules",
+                 "scores", "stock", "stock_draws", "taken", "turn")
 
     def __init__(
         self,
@@ -459,13 +423,15 @@ class RummyHand(SearchPath, Views):
         return True
 
     def apply(self, action: Action) -> list[dict[str, Any]]:
-        """Play ``action``; returns the events it caused (forced draws that follow included) as the acting
-        seat may learn them (:meth:`events_since`: numbered, nothing another seat may hide from it)."""
-        self.verify(action)
+        """Play ``action``; returns the events it caused (forced draws after it too) as the actor may learn them."""
         start = len(self.events_log)
+        self.make(action)
+        return self.events_since(start + 1, action.seat)
+
+    def make(self, action: Action) -> None:  # apply() without the events: a table reads them for each seat
+        self.verify(action)
         self._do(self.to_move(action))
         self._mark()
-        return self.events_since(start + 1, action.seat)
 
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:

@@ -1321,7 +1321,7 @@ class TableManager:
 
     async def create(self, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
         """A new table from a validated :class:`~rummoli.server.protocol.CreateTable` (as a dict)."""
-        from rummoli.records import game_of
+        from rummoli.games import game_of
 
         if len(self.tables) >= self.settings.max_tables:
             raise ServerError("unavailable", "the server has as many tables as it can hold; try later", status=503)

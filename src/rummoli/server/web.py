@@ -30,7 +30,8 @@ from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.records import RecordError, check_envelope, game_of
+from rummoli.games import game_of
+from rummoli.records import RecordError, check_envelope
 
 #: The view keys that hold the whole public history: a replay frame carries only the step's new events.
 HISTORY_KEYS = ("events", "actions", "history")
