@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from rummoli.cards import CARDS
 from rummoli.rummy import Ruleset, RummyHand, deal_cards, load_ruleset, random_hand
-from rummoli.rummy.play import NAMES
+from rummoli.rummy.replay import NAMES
 
 RULES = load_ruleset("rummy")
 GIN = load_ruleset("gin-rummy")

@@ -1,4 +1,15 @@
-"""The Rummy family: straight Rummy and its variants, 500 Rum and Knock Rummy (docs/rules.md §4).
+"""The Rummy family: straight Rummy and its variants, 500 Rum, Knock Rummy and Gin (docs/rules.md §4).
+
+* :mod:`~rummoli.rummy.ruleset` -- rulesets as data (:func:`load_ruleset`);
+* :mod:`~rummoli.rummy.actions` -- :class:`Action`, the R-NOTE-3 decisions;
+* :mod:`~rummoli.rummy.hand` -- :class:`RummyHand`, one hand as a state machine (legality, forced draws);
+* :mod:`~rummoli.rummy.melds` -- melds, lay-offs and deadwood on card masks (:class:`MeldTable`);
+* :mod:`~rummoli.rummy.settle` -- how a hand ends and what it scores;
+* :mod:`~rummoli.rummy.base` -- the move codes and fields those parts share;
+* :mod:`~rummoli.rummy.views` -- what a hand shows: events, records, each seat's view (R-VIEW-1);
+* :mod:`~rummoli.rummy.search_path` -- the fast path a searching bot plays a hand by;
+* :mod:`~rummoli.rummy.session` -- :class:`RummyGame`, a game of hands to the target score;
+* :mod:`~rummoli.rummy.replay` -- hand records: :func:`replay_record`, :func:`random_hand_record`.
 
 >>> from rummoli.rummy import load_ruleset, RummyGame
 >>> game = RummyGame("rummy", ["Ann", "Bob"], seed=1)
@@ -8,11 +19,11 @@
 """
 
 from rummoli.rummy.actions import Action
-from rummoli.rummy.game import RummyGame, deal_cards
 from rummoli.rummy.hand import RummyHand
 from rummoli.rummy.melds import MeldTable, meld_table
-from rummoli.rummy.play import hand_from_record, random_hand, random_hand_record, replay_hand, replay_record
+from rummoli.rummy.replay import hand_from_record, random_hand, random_hand_record, replay_hand, replay_record
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
+from rummoli.rummy.session import RummyGame, deal_cards
 
 __all__ = [
     "Action",

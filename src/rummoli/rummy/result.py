@@ -5,7 +5,7 @@ each hand as it was settled (the melds shown, the cards laid off, the deadwood l
 every score with its reason, each seat's change for the hand, and says it all in sentences.  Once the hand
 is over every hand is shown to everyone, so nothing here is hidden.  Seats are the hand's.
 
->>> from rummoli.rummy.game import RummyGame
+>>> from rummoli.rummy.session import RummyGame
 >>> import random
 >>> game = RummyGame("gin-rummy", ["Ann", "Bob"], seed=4)
 >>> hand = game.deal()

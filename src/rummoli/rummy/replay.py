@@ -9,9 +9,9 @@ from rummoli.cards import CARDS, Card
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.records import RecordError, check_envelope
 from rummoli.rummy.actions import Action
-from rummoli.rummy.game import deal_cards
 from rummoli.rummy.hand import RummyHand
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
+from rummoli.rummy.session import deal_cards
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 

@@ -1,4 +1,5 @@
-"""A Rummy game: hands dealt in turn, the deal rotating left, scores running to the target (R-RU-6).
+"""A Rummy game, the family's evening (as :class:`rummoli.stops.Session` is the stops games'): hands dealt in
+turn, the deal rotating left, scores running to the target (R-RU-6).
 
 >>> game = RummyGame("rummy", ["Ann", "Bob"], seed=7)
 >>> hand = game.deal()
