@@ -57,6 +57,7 @@ from rummoli.rummy.base import (
     Move,
 )
 from rummoli.rummy.melds import MeldTable, meld_table
+from rummoli.rummy.result import hand_result
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
 from rummoli.rummy.search_path import SearchPath
 from rummoli.rummy.views import Views
@@ -566,8 +567,6 @@ class RummyHand(SearchPath, Views):
         """What the finished hand came to (:func:`rummoli.rummy.result.hand_result`); None while in play."""
         if self.phase != OVER:
             return None
-        from rummoli.rummy.result import hand_result
-
         return hand_result(self)
 
     def clone(self) -> RummyHand:

@@ -37,6 +37,7 @@ from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_actio
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding, shown_five
 from rummoli.stops.play import Play, board_tables
+from rummoli.stops.result import hand_result
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 from rummoli.stops.search_path import SearchPath
 from rummoli.stops.views import Views
@@ -486,8 +487,6 @@ class Hand(Bidding, Play, SearchPath, Views):
         """What the finished hand came to (:func:`rummoli.stops.result.hand_result`); None while in play."""
         if self.phase != OVER:
             return None
-        from rummoli.stops.result import hand_result
-
         return hand_result(self)
 
     def phase_state(self) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_START_CHIPS
 from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops.hand import Hand
+from rummoli.stops.result import settlement_entry
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 
 
@@ -268,8 +269,6 @@ class Session:
     def _settled(self, pot: str, amount: int, how: str, paid: dict[int, int | Fraction],
                  shown: dict[int, list[str]], won: set[int]) -> None:
         """Keep one share-out of the settlement: by seat (and, as records have always had them, by name)."""
-        from rummoli.stops.result import settlement_entry
-
         self.settlement.append(settlement_entry(self.rules, self.names, pot, amount, how, paid, shown, won))
 
     def settle(self, seed: int | str | None = None,
