@@ -23,7 +23,8 @@ from rummoli.server.cluster import Bus
 from rummoli.server.hub import Hub
 from rummoli.server.live import LiveTable, TableManager, _OwnerChanged
 from rummoli.server.settings import Settings
-from rummoli.server.store import SeatRow, Store
+from rummoli.server.storage.rows import SeatRow
+from rummoli.server.storage.store import Store
 
 OPTIONS = {"game": "stops", "ruleset": "rummoli", "ruleset_name": "rummoli", "turn_timer": None}
 ACTION = {"seat": 0, "action": {"seat": 0, "action": "pass"}, "seq": 1}

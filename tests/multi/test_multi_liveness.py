@@ -1,4 +1,4 @@
-"""A dead owner's tables are taken before its leases run out (issue 14's failover, rummoli.server.store.Liveness).
+"""A dead owner's tables are taken before its leases run out (issue 14's failover: the liveness locks).
 
 Each process holds a PostgreSQL advisory lock named after it for as long as it runs. When it dies its sessions
 end and the lock goes with them, so the others may take its tables at once instead of waiting for the leases.
@@ -17,7 +17,8 @@ from multi_helpers import Cluster, ClusterParty, Database
 from server_helpers import open_table
 
 from rummoli.server.deaths import DeathWatch, connector
-from rummoli.server.store import LIVENESS_KEY, Liveness, SeatRow, Store
+from rummoli.server.storage.rows import SeatRow
+from rummoli.server.storage.store import LIVENESS_KEY, Liveness, Store
 
 
 def _store_with_table(database: Database, owner: str) -> Store:

@@ -24,7 +24,8 @@ from rummoli.server.cluster import Bus
 from rummoli.server.hub import Hub
 from rummoli.server.live import TableManager
 from rummoli.server.settings import Settings
-from rummoli.server.store import SeatRow, Store
+from rummoli.server.storage.rows import SeatRow
+from rummoli.server.storage.store import Store
 
 OPTIONS = {"game": "stops", "ruleset": "rummoli", "ruleset_name": "rummoli", "turn_timer": None}
 

@@ -42,7 +42,7 @@ from rummoli.server.protocol import (
     protocol_schema,
 )
 from rummoli.server.settings import Settings
-from rummoli.server.store import Store
+from rummoli.server.storage.store import Store
 
 log = logging.getLogger("rummoli.server")
 

@@ -1,6 +1,6 @@
 """Hearing at once that another server process died, without polling for it (PostgreSQL advisory locks).
 
-Each process holds its liveness lock for as long as it runs (:class:`rummoli.server.store.Liveness`). To hear
+Each process holds its liveness lock for as long as it runs (:class:`rummoli.server.storage.store.Liveness`). To hear
 when another one dies, a process asks PostgreSQL, on a connection of its own, for a *shared* hold on that
 lock. The request waits, costing nothing on either side, while the other process holds its lock, and is
 granted the moment the other's sessions end, which PostgreSQL sees as soon as a dead process's sockets close

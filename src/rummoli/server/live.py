@@ -34,10 +34,11 @@ from rummoli.server.eviction import over_to_drop
 from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps, loads
 from rummoli.server.settings import Settings
-from rummoli.server.store import LIVENESS_KEY, Liveness, Recovery, SeatRow, Store, StoreConflict, TableRow, token_hash
+from rummoli.server.storage.rows import Recovery, SeatRow, StoreConflict, TableRow, token_hash
+from rummoli.server.storage.store import LIVENESS_KEY, Liveness, Store
+from rummoli.server.storage.writer import StoreWriter
 from rummoli.server.updates import Updates
 from rummoli.server.web import ruleset_title
-from rummoli.server.writer import StoreWriter
 
 log = logging.getLogger("rummoli.server")
 
@@ -803,7 +804,7 @@ class TableManager:
             # late, its leases ran out, and the tables went back and forth between processes.
             self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummoli-leases")
             # The upkeep's frequent polls (free tables, renewals, stored seqs) run in that thread too, on a
-            # connection of its own (rummoli.server.pgline: through the pool each cost milliseconds of CPU)
+            # connection of its own (rummoli.server.storage.pgline: through the pool each cost milliseconds of CPU)
             self._line = self.store.line()
             self.liveness = Liveness(self.store.engine, self.name)
             if self.store.engine.dialect.name == "postgresql":
@@ -913,7 +914,7 @@ class TableManager:
 
     async def take(self, table_id: str, early: bool = False) -> bool:
         """Claim a table whose lease is free or has run out (``early``: or whose owner died, see
-        :class:`rummoli.server.store.Liveness`); True if this process drives it now."""
+        :class:`rummoli.server.storage.store.Liveness`); True if this process drives it now."""
         try:
             fence = await asyncio.to_thread(self.store.claim, table_id, self.name, self.settings.lease_seconds,
                                             early)
@@ -1198,7 +1199,7 @@ class TableManager:
 
     def _renewal(self, table_ids: list[str], lease: float) -> tuple[set[str], set[str]]:
         """In the lease thread, in one go (one hop there and back, not three): this process's liveness lock
-        first, then its leases (:meth:`rummoli.server.pgline.PgLine.renew`), then the other processes that own
+        first, then its leases (:meth:`rummoli.server.storage.pgline.PgLine.renew`), then the other processes that own
         tables (whose deaths :attr:`deaths` listens for). A failure of the lock (the database is down) shows
         in the renewal after it."""
         assert self.liveness is not None

@@ -9,10 +9,8 @@ PostgreSQL.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,77 +34,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from rummoli.server import schema
 from rummoli.server.jsontext import dumps, loads
+from rummoli.server.storage import schema
+from rummoli.server.storage.rows import Change, Recovery, SeatRow, StoreConflict, TableRow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-
-
-class StoreConflict(Exception):
-    """The table's ``seq`` in the database is not the one the writer started from."""
-
-    @classmethod
-    def moved(cls, table_id: str, seen_seq: int, fence: int | None) -> StoreConflict:
-        """A change refused by its compare-and-set (every store path words it so)."""
-        return cls(f"table {table_id} is no longer at seq {seen_seq}"
-                   + ("" if fence is None else f" with fence {fence}"))
-
-
-def token_hash(token: str) -> str:
-    """How a seat token is kept: its SHA-256 (tokens are 192 random bits, so no salt or stretching is needed).
-
-    >>> len(token_hash("abc")), token_hash("abc") == token_hash("abc")
-    (64, True)
-    """
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def _dumps(data: Any) -> str:
     # orjson: a deal's snapshot and each change's journal are written on every change (see jsontext)
     return dumps(data)
-
-
-@dataclass
-class SeatRow:
-    """One seat (its number is its place in the table's list): a name, a bot level (``None``: a person's
-    seat), the hash of its token (``None``: open), and whether its person left during the evening."""
-
-    name: str
-    bot: str | None
-    token_hash: str | None
-    left: bool = False
-
-    @property
-    def person(self) -> bool:
-        return self.bot is None
-
-
-@dataclass
-class TableRow:
-    id: str
-    created_at: float
-    game: str
-    ruleset: str
-    options: dict[str, Any]
-    creator_seat: int
-    seq: int
-    status: str
-    seats: list[SeatRow]
-    hand_no: int = 0
-
-
-#: One change of a table: the arguments :meth:`Store.append` takes, in order.
-Change = tuple[Any, ...]
-
-
-@dataclass
-class Recovery:
-    """What a restart needs to rebuild one table: its latest snapshot and the actions stored after it."""
-
-    table: TableRow
-    snapshot_seq: int
-    snapshot: dict[str, Any]
-    actions: list[dict[str, Any]]  # {"seq", "kind", "seat", "payload"} in order
 
 
 def make_engine(url: str) -> Engine:
@@ -278,11 +215,11 @@ class Store:
 
     def line(self) -> Any:
         """What one thread uses for the statements it runs many times a second (``append_many``, ``unowned``,
-        ``renew``, ``seqs``): on PostgreSQL a connection of its own (rummoli.server.pgline says why); elsewhere
+        ``renew``, ``seqs``): on PostgreSQL a connection of its own (rummoli.server.storage.pgline says why); elsewhere
         this store."""
         if self.engine.dialect.name != "postgresql":
             return self
-        from rummoli.server.pgline import PgLine
+        from rummoli.server.storage.pgline import PgLine
 
         return PgLine(self.engine, OWNER_GONE.format(settle="%(settle)s"))
 
