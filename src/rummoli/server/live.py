@@ -33,12 +33,12 @@ from rummoli.server.defaults import safe_default
 from rummoli.server.eviction import over_to_drop
 from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps, loads
+from rummoli.server.rulesets import ruleset_title
 from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import Recovery, SeatRow, StoreConflict, TableRow, token_hash
 from rummoli.server.storage.store import LIVENESS_KEY, Liveness, Store
 from rummoli.server.storage.writer import StoreWriter
 from rummoli.server.updates import Updates
-from rummoli.server.web import ruleset_title
 
 log = logging.getLogger("rummoli.server")
 
@@ -1321,7 +1321,7 @@ class TableManager:
                      samples=self.settings.bot_samples, auto=auto)
 
     async def create(self, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
-        """A new table from a validated :class:`~rummoli.server.protocol.CreateTable` (as a dict)."""
+        """A new table from a validated :class:`~rummoli.server.api.protocol.CreateTable` (as a dict)."""
         from rummoli.records import game_of
 
         if len(self.tables) >= self.settings.max_tables:

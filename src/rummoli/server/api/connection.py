@@ -16,9 +16,9 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rummoli.server.api.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
 from rummoli.server.jsontext import dumps
 from rummoli.server.live import LiveTable, ServerError, TableManager
-from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
 
 log = logging.getLogger("rummoli.server")
 

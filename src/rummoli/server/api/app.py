@@ -22,14 +22,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
-from rummoli.server.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
-from rummoli.server.heap import HeapKeeper
-from rummoli.server.history import FORMAT as HISTORY_FORMAT
-from rummoli.server.history import seat_history
-from rummoli.server.hub import Hub
-from rummoli.server.jsontext import dumps
-from rummoli.server.live import LiveTable, ServerError, TableManager
-from rummoli.server.protocol import (
+from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
+from rummoli.server.api.history import FORMAT as HISTORY_FORMAT
+from rummoli.server.api.history import seat_history
+from rummoli.server.api.protocol import (
     PROTOCOL_VERSION,
     CreateTable,
     ErrorResponse,
@@ -41,6 +37,10 @@ from rummoli.server.protocol import (
     first_problem,
     protocol_schema,
 )
+from rummoli.server.heap import HeapKeeper
+from rummoli.server.hub import Hub
+from rummoli.server.jsontext import dumps
+from rummoli.server.live import LiveTable, ServerError, TableManager
 from rummoli.server.settings import Settings
 from rummoli.server.storage.store import Store
 
@@ -326,7 +326,7 @@ def create_app(settings: Settings) -> FastAPI:
             connections.leave(address)
 
     # The browser table (rummoli/web/) and the few endpoints only it uses; mounted last, under "/".
-    from rummoli.server.web import add_routes
+    from rummoli.server.api.web import add_routes
 
     add_routes(app, table_of, seat_of, ServerError)
     return app

@@ -1,15 +1,6 @@
-"""What the browser table needs from the server besides the game protocol: its static files, the
-rulesets described in words, the rules texts, and replays of finished hands as a seat saw them.
-
-The page itself lives in ``rummoli/web/`` (package data, no build step). Its addresses (``/``,
-``/tables/{id}`` — the invite link —, ``/tables/{id}/hands/{n}``, ``/replay``, ``/rules/{name}``) all
-answer the same ``index.html``; the page's own module reads the address and draws the right screen.
-
-A replay is a list of frames, each the viewing seat's own view after one more step of the hand (a forced
-play is a step of its own, so a run can be followed card by card) and the events that step added, as
-that seat may see them, with their sentences; and the hand's ``result`` (in the hand's own seats), once
-the record plays to its end. A player of a table replays its finished hands as their seat saw them; a
-spectator as a spectator; an uploaded record (which holds every card already) from the seat asked for.
+"""The built-in rulesets in words: what the lobby lists (:func:`ruleset_catalogue`), the rules a player reads
+(:func:`rules_text`, the text ``rummoli rules`` prints) and a table's title (:func:`ruleset_title`, which a
+table's summary carries).
 
 >>> [r["name"] for r in ruleset_catalogue()][:2]
 ['rummoli', 'rummoli-tripoley']
@@ -22,19 +13,10 @@ from __future__ import annotations
 import importlib
 from functools import cache
 from importlib import resources
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import Body, Header
-from fastapi.responses import FileResponse, PlainTextResponse
-from fastapi.staticfiles import StaticFiles
-
-from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.records import RecordError, check_envelope, game_of
-
-#: The view keys that hold the whole public history: a replay frame carries only the step's new events.
-HISTORY_KEYS = ("events", "actions", "history")
-MAX_FRAMES = 2000
+from rummoli.errors import MalformedInput
+from rummoli.records import game_of
 
 BUILTIN_ORDER = (
     "rummoli", "rummoli-tripoley", "tripoley", "michigan",
@@ -42,12 +24,8 @@ BUILTIN_ORDER = (
 )
 
 
-def web_dir() -> Path:
-    """The folder of the page's static files (inside the installed package)."""
-    return Path(str(resources.files("rummoli") / "web"))
 
 
-# ============================================================================================ rulesets
 STOPS_WORDS: dict[str, dict[str, str]] = {
     "widow": {
         "swap_or_auction": "The dealer may swap their hand unseen for the widow; if they keep it, the widow is "
@@ -139,13 +117,13 @@ def describe(name: str) -> dict[str, Any]:
     """A built-in ruleset in words: game, title, players, starting chips, board and options."""
     game = game_of(name)
     if game == "stops":
-        from rummoli.stops.ruleset import load_ruleset as load_stops
+        from rummoli.stops import load_ruleset as load_stops
 
         stops = load_stops(name)
         return {"name": name, "game": game, "title": stops.title, "players": [stops.min_players, stops.max_players],
                 "chips": stops.starting_chips, "board": [p.name for p in stops.board.pots],
                 "options": _stops_words(stops), "summary": _from_texts("summary", name)}
-    from rummoli.rummy.ruleset import load_ruleset as load_rummy
+    from rummoli.rummy import load_ruleset as load_rummy
 
     rummy = load_rummy(name)
     sizes = [n for n, _ in rummy.hand_size]
@@ -213,10 +191,10 @@ def _loaded(ruleset: str | dict[str, Any]) -> Any:
     """The ruleset loaded by its game's engine, or None where it does not load."""
     try:
         if game_of(ruleset) == "stops":
-            from rummoli.stops.ruleset import load_ruleset as load_stops
+            from rummoli.stops import load_ruleset as load_stops
 
             return load_stops(ruleset)
-        from rummoli.rummy.ruleset import load_ruleset as load_rummy
+        from rummoli.rummy import load_ruleset as load_rummy
 
         return load_rummy(ruleset)
     except MalformedInput:
@@ -233,123 +211,3 @@ def rules_text(name: str) -> str:
         raise MalformedInput(f"no rules for {name!r}")
     about = describe(name)
     return f"# {about['title']}\n\n" + "\n".join(f"- {line}" for line in about["options"]) + "\n"
-
-
-# ============================================================================================ replays
-def _frame(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"view": {k: v for k, v in view.items() if k not in HISTORY_KEYS}, "events": events}
-
-
-def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module)."""
-    check_envelope(record)
-    game = game_of(record.get("ruleset"))
-    players = record.get("players")
-    if seat is not None and (not isinstance(players, list) or not 0 <= seat < len(players)):
-        raise RecordError(f"seat {seat} is not at this hand", rule="R-NOTE-2")
-    frames: list[dict[str, Any]] = []
-    seen = 0
-
-    def snap(hand: Any) -> None:
-        nonlocal seen
-        events = hand.events_since(seen, seat)
-        seen = int(hand.seq)
-        frames.append(_frame(hand.view(seat, guide=True), events))
-        if len(frames) > MAX_FRAMES:
-            raise RecordError(f"a replay holds at most {MAX_FRAMES} steps", rule="R-NOTE-2")
-
-    actions = record.get("actions")
-    if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list", rule="R-NOTE-3")
-    try:
-        if game == "stops":
-            from rummoli.stops.actions import Action as StopsAction
-            from rummoli.stops.replay import hand_from_record
-
-            hand = hand_from_record(record, auto=False)
-            snap(hand)
-            for data in actions:
-                action = StopsAction.from_json(data)
-                while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
-                    hand.step_forced()
-                    snap(hand)
-                hand.apply(action)
-                snap(hand)
-            while not hand.over and hand.step_forced():
-                snap(hand)
-        else:
-            from rummoli.rummy.actions import Action as RummyAction
-            from rummoli.rummy.play import hand_from_record as rummy_hand
-
-            hand = rummy_hand(record)
-            snap(hand)
-            for data in actions:
-                hand.apply(RummyAction.from_json(data))
-                snap(hand)
-    except IllegalAction as error:
-        raise RecordError(error.message, index=len(frames) - 1, rule=error.rule) from None
-    return {"format": "rummoli-replay/1", "game": game, "seat": seat, "frames": frames, "result": hand.result()}
-
-
-# ============================================================================================ routes
-PAGES = ("/", "/tables/{table_id}", "/tables/{table_id}/hands/{hand_no}", "/replay", "/rules", "/rules/{name}")
-
-
-def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None:
-    """The page's addresses, its static files and the few JSON endpoints only the page uses."""
-    folder = web_dir()
-    index = folder / "index.html"
-
-    @app.get("/api/rulesets", summary="The built-in rulesets in words", tags=["rules"])
-    async def rulesets() -> dict[str, Any]:
-        """Each built-in ruleset: game, title, players, starting chips, board and its options in words."""
-        return {"rulesets": ruleset_catalogue()}
-
-    @app.get("/api/rules/{name}", summary="How to play a ruleset (Markdown)", tags=["rules"],
-             response_class=PlainTextResponse)
-    async def rules(name: str) -> PlainTextResponse:
-        """The same text `rummoli rules NAME` prints, as Markdown."""
-        try:
-            text = rules_text(name[:64])
-        except MalformedInput as error:
-            raise server_error("not_found", str(error)[:200], status=404) from None
-        return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
-
-    @app.get("/api/tables/{table_id}/hands/{hand_no}/replay", summary="Replay a finished hand", tags=["history"])
-    async def table_replay(table_id: str, hand_no: int,
-                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        """A finished hand of this table step by step, as your seat saw it (send your seat token), or as a
-        spectator sees it (no token). `409` while the hand is in play."""
-        live = await table_of(table_id)
-        seat = seat_of(live, authorization) if authorization else None
-        async with live.lock:
-            table = live.table
-            records = [] if table is None else table.records
-            if not 1 <= hand_no <= len(records):
-                raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table",
-                                   status=409)
-            record = records[hand_no - 1]
-            names = list(table.names)
-        players = record["players"]
-        hand_seat = players.index(names[seat]) if seat is not None and names[seat] in players else None
-        frames = replay_frames(record, hand_seat)
-        return {**frames, "hand_no": hand_no, "table": table_id}
-
-    @app.post("/api/replay", summary="Replay an uploaded hand record", tags=["history"])
-    async def uploaded_replay(record: Annotated[dict[str, Any], Body()], seat: int | None = None) -> dict[str, Any]:
-        """A `rummoli-hand/1` record played back step by step from `seat`'s chair (none: every hand hidden,
-        as a spectator sees it). A bad record is one line naming the action and the rule."""
-        try:
-            return replay_frames(record, seat)
-        except RecordError as error:
-            where = f"action {error.index}: " if error.index is not None else ""
-            raise server_error("malformed", f"{where}{error.message}"[:200], rule=error.rule) from None
-        except MalformedInput as error:
-            raise server_error("malformed", str(error)[:200]) from None
-
-    async def page() -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-    for path in PAGES:
-        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
-    app.mount("/", StaticFiles(directory=folder), name="web")
