@@ -1,5 +1,5 @@
 """An action forwarded to an owner that will never answer stops waiting once the table has another owner (issue
-14's failover; rummoli.server.live.TableManager._ask and _check_ask).
+14's failover; rummoli.server.tables.host.TableManager._ask and _check_ask).
 
 Each forwarded action has a timer of its own, cancelled by its answer: after a quarter of a second it looks
 whether this process has heard of another owner, and after half a second it asks the store. The owner here is
@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from multi_helpers import MACHINE_REDIS, Database
 
-from rummoli.server.cluster import Bus
-from rummoli.server.hub import Hub
-from rummoli.server.live import LiveTable, TableManager, _OwnerChanged
+from rummoli.server.cluster.bus import Bus
 from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import SeatRow
 from rummoli.server.storage.store import Store
+from rummoli.server.tables.host import LiveTable, TableManager, _OwnerChanged
+from rummoli.server.tables.hub import Hub
 
 OPTIONS = {"game": "stops", "ruleset": "rummoli", "ruleset_name": "rummoli", "turn_timer": None}
 ACTION = {"seat": 0, "action": {"seat": 0, "action": "pass"}, "seq": 1}

@@ -1,5 +1,5 @@
-"""The bus between server processes (rummoli.server.cluster and its Redis connections, rummoli.server.redisline)
-on a real Redis: what the processes rely on, seen from two buses in one event loop.
+"""The bus between server processes (rummoli.server.cluster.bus and its Redis connections,
+rummoli.server.cluster.redisline) on a real Redis: what the processes rely on, seen from two buses in one event loop.
 
 * a table's changes reach its follower complete and in order, however many are published at once, with the
   update texts that travel after their JSON exactly as they were given;
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from multi_helpers import MACHINE_REDIS, PrivateRedis, forget_prefix, free_port, missing, need_program, redis_answers
 
-from rummoli.server.cluster import Bus
-from rummoli.server.redisline import Address, Commands, RedisError, connect
+from rummoli.server.cluster.bus import Bus
+from rummoli.server.cluster.redisline import Address, Commands, RedisError, connect
 
 
 class Process:

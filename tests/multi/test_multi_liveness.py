@@ -16,7 +16,7 @@ from pathlib import Path
 from multi_helpers import Cluster, ClusterParty, Database
 from server_helpers import open_table
 
-from rummoli.server.deaths import DeathWatch, connector
+from rummoli.server.cluster.deaths import DeathWatch, connector
 from rummoli.server.storage.rows import SeatRow
 from rummoli.server.storage.store import LIVENESS_KEY, Liveness, Store
 
@@ -134,7 +134,7 @@ def test_killed_owner_loses_its_table_long_before_its_lease_ends(make_cluster: C
 
 
 def test_a_death_is_heard_when_the_lock_goes_and_not_before(database: Database) -> None:
-    """rummoli.server.deaths: a watcher waits on another process's liveness lock and speaks once it is granted
+    """rummoli.server.cluster.deaths: a watcher waits on another process's liveness lock and speaks once it is granted
     (its holder gone), never while it is held; a name that holds no lock is reported at once; closing the
     watch ends the waiting requests."""
     store = _store_with_table(database, "p0")

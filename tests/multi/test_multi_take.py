@@ -20,12 +20,12 @@ from pathlib import Path
 
 from multi_helpers import MACHINE_REDIS, Database
 
-from rummoli.server.cluster import Bus
-from rummoli.server.hub import Hub
-from rummoli.server.live import TableManager
+from rummoli.server.cluster.bus import Bus
 from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import SeatRow
 from rummoli.server.storage.store import Store
+from rummoli.server.tables.host import TableManager
+from rummoli.server.tables.hub import Hub
 
 OPTIONS = {"game": "stops", "ruleset": "rummoli", "ruleset_name": "rummoli", "turn_timer": None}
 

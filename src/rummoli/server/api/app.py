@@ -38,11 +38,11 @@ from rummoli.server.api.protocol import (
     protocol_schema,
 )
 from rummoli.server.heap import HeapKeeper
-from rummoli.server.hub import Hub
 from rummoli.server.jsontext import dumps
-from rummoli.server.live import LiveTable, ServerError, TableManager
 from rummoli.server.settings import Settings
 from rummoli.server.storage.store import Store
+from rummoli.server.tables.host import LiveTable, ServerError, TableManager
+from rummoli.server.tables.hub import Hub
 
 log = logging.getLogger("rummoli.server")
 

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rummoli.server.api.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
 from rummoli.server.jsontext import dumps
-from rummoli.server.live import LiveTable, ServerError, TableManager
+from rummoli.server.tables.host import LiveTable, ServerError, TableManager
 
 log = logging.getLogger("rummoli.server")
 

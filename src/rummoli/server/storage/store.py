@@ -135,7 +135,7 @@ class Liveness:
 
     Why: a lease shows a dead owner only when it runs out (up to a whole lease after the death). When a process
     dies, even by ``kill -9``, the kernel closes its sockets, PostgreSQL ends its sessions and drops their locks
-    at once; the other processes, which wait for that lock (rummoli.server.deaths), then see a table whose owner
+    at once; the other processes, which wait for that lock (rummoli.server.cluster.deaths), then see a table whose owner
     holds no lock and take it over at once (``Store.unowned`` and ``Store.claim`` with ``early``): once the database has
     run for a lease, since when it starts every lock is gone until each process takes its own again. Safety never
     depends on this: a process wrongly thought dead (a lost connection, a name whose hash another process
@@ -441,7 +441,7 @@ class Store:
 
     def owners(self, other_than: str) -> set[str]:
         """The processes other than ``other_than`` that own tables waiting or in play (the ones whose death
-        matters to the others: rummoli.server.deaths)."""
+        matters to the others: rummoli.server.cluster.deaths)."""
         t = schema.tables.c
         with self.engine.connect() as conn:
             rows = conn.execute(select(t.owner).distinct().where(t.status != "over", t.owner.is_not(None),

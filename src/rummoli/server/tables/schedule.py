@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from rummoli.server.settings import Settings
 
 if TYPE_CHECKING:
-    from rummoli.server.live import LiveTable
+    from rummoli.server.tables.host import LiveTable
 
 log = logging.getLogger("rummoli.server")
 
@@ -119,7 +119,7 @@ def info(live: LiveTable, also: int | None = None) -> dict[str, Any] | None:
 
 
 def key(shown: dict[str, Any] | None) -> tuple[Any, ...] | None:
-    """What names a countdown as shown, for the cache of update texts (rummoli.server.updates): a text made a
+    """What names a countdown as shown, for the cache of update texts (rummoli.server.tables.updates): a text made a
     tenth of a second ago may be sent again, not one made seconds ago."""
     if shown is None:
         return None

@@ -26,19 +26,19 @@ from typing import Any
 
 from rummoli.bots.worker import BotWorkers, decide
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError
-from rummoli.server import pace as pacing
-from rummoli.server.cluster import Bus, BusDown
-from rummoli.server.deaths import DeathWatch, connector
-from rummoli.server.defaults import safe_default
-from rummoli.server.eviction import over_to_drop
-from rummoli.server.hub import Hub
+from rummoli.server.cluster.bus import Bus, BusDown
+from rummoli.server.cluster.deaths import DeathWatch, connector
 from rummoli.server.jsontext import dumps, loads
 from rummoli.server.rulesets import ruleset_title
 from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import Recovery, SeatRow, StoreConflict, TableRow, token_hash
 from rummoli.server.storage.store import LIVENESS_KEY, Liveness, Store
 from rummoli.server.storage.writer import StoreWriter
-from rummoli.server.updates import Updates
+from rummoli.server.tables import schedule as pacing
+from rummoli.server.tables.defaults import safe_default
+from rummoli.server.tables.eviction import over_to_drop
+from rummoli.server.tables.hub import Hub
+from rummoli.server.tables.updates import Updates
 
 log = logging.getLogger("rummoli.server")
 
@@ -115,7 +115,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     present: dict[int, int] = field(default_factory=dict)
     clock: Clock | None = None
-    countdown: pacing.Countdown | None = None  # owner: between hands, the count to the next deal (rummoli.server.pace)
+    countdown: pacing.Countdown | None = None  # owner: between hands, the count to the next deal
     _task: asyncio.Task[None] | None = None
     _away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _bot_states: list[Any] = field(default_factory=list)
@@ -189,7 +189,7 @@ class LiveTable:
 
     @property
     def pace(self) -> pacing.Pace:
-        """The table's pace (rummoli.server.pace): its creator's choice, else the server's settings. A table
+        """The table's pace (rummoli.server.tables.schedule): its creator's choice, else the server's settings. A table
         made with forced plays inside the actions (``auto``) keeps them there, whatever the settings say now."""
         chosen = pacing.pace_of(self.options.get("pace"), self.manager.settings)
         if self._table is not None and self._table.auto and chosen.play > 0:
@@ -222,7 +222,7 @@ class LiveTable:
         return events
 
     def update_text(self, seat: int | None, since: int) -> str:
-        """The update message for a client of ``seat`` that was last sent ``since`` (rummoli.server.updates)."""
+        """The update message for a client of ``seat`` that was last sent ``since`` (rummoli.server.tables.updates)."""
         if self._table is None:
             return dumps({"type": "update", "seq": 0, "events": [], "view": self.view(seat), "clock": None})
         told = self._told
@@ -400,7 +400,7 @@ class LiveTable:
             self._plan()
 
     async def next_ready(self, seat: int, seq: int) -> None:
-        """A person says next between hands (rummoli.server.pace.mark_ready; ignored at another seq)."""
+        """A person says next between hands (rummoli.server.tables.schedule.mark_ready; ignored at another seq)."""
         if self.role == "follower" and await self.manager.forward(self, "next", {"seat": seat, "seq": seq}) is not None:
             return
         await pacing.mark_ready(self, seat, seq)
@@ -1231,7 +1231,7 @@ class TableManager:
                     await live.remote_presence(name, {})
 
     def _drop_over(self, now: float) -> None:
-        """Finished evenings nobody watches leave memory (rummoli.server.eviction); the store keeps them."""
+        """Finished evenings nobody watches leave memory (rummoli.server.tables.eviction); the store keeps them."""
         settings = self.settings
         for live in over_to_drop(list(self.tables.values()), lambda i: bool(self.hub.listeners(i)), now,
                                  settings.over_keep, settings.over_cap):
@@ -1313,7 +1313,7 @@ class TableManager:
     def _new_table(self, options: dict[str, Any], names: list[str], levels: list[str | None]) -> Any:
         from rummoli.table import Seat, Table
 
-        # Paced forced plays are each a step of their own (rummoli.server.pace); at pace 0 they stay inside
+        # Paced forced plays are each a step of their own (rummoli.server.tables.schedule); at pace 0 they stay inside
         # the action that caused them.
         auto = pacing.pace_of(options.get("pace"), self.settings).play <= 0
         return Table(options["ruleset"], [Seat(n, b) for n, b in zip(names, levels, strict=True)],
