@@ -11,7 +11,7 @@ people are spread over two processes), then
 * **publish**: ``Bus.publish`` turns it into the line sent to Redis (the socket write itself is left out:
   the kernel's, not ours);
 * **dispatch**: ``Bus._dispatch`` reads that line as a follower does and hands it to the follower's handler
-  (here one that keeps it, like ``LiveTable.follow_change_now`` keeping a change in order).
+  (here one that keeps it, like ``Copy.follow_change_now`` keeping a change in order).
 
 Printed: microseconds per change for each, and the engine alone (bench.server's baseline: an action and
 every seat's events and view) per action, with the ratio. Needs no Redis: nothing is sent.
@@ -44,7 +44,7 @@ def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
     for seq, mark in random_actions(table, random.Random(7), changes):
         texts = {str(s): dumps({"type": "update", "seq": table.seq, "events": table.events_since(seq, s),
                                 "view": table.view(s), "clock": None}) for s in (1, 3)}
-        texts["journal"] = dumps(table.journal[mark:])  # as TableManager.tell_change sends it
+        texts["journal"] = dumps(table.journal[mark:])  # as Cluster.publish_change sends it
         out.append(({"kind": "change", "table": "t" * 22, "owner": "p0", "fence": 3, "at": mark,
                      "entries": len(table.journal) - mark, "seq": table.seq, "status": "playing", "since": seq,
                      "clock": None}, texts))

@@ -38,7 +38,7 @@ class Process:
 
     async def on_command(self, message: dict[str, Any]) -> None:
         self.commands.append(message)
-        if message["op"] == "act":  # done: the table's change is the answer (as TableManager._on_command does)
+        if message["op"] == "act":  # done: the table's change is the answer (as Forwarding.on_command does)
             self.bus.publish("T1", {"kind": "change", "n": 0, "answers": message["ask"]})
             return
         self.bus.answer(message, {"result": {"doubled": 2 * int(message["args"]["n"])}})

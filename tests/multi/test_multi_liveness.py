@@ -16,9 +16,9 @@ from pathlib import Path
 from multi_helpers import Cluster, ClusterParty, Database
 from server_helpers import open_table
 
-from rummoli.server.cluster.deaths import DeathWatch, connector
+from rummoli.server.cluster.deaths import DeathWatch, Liveness, connector
 from rummoli.server.storage.rows import SeatRow
-from rummoli.server.storage.store import LIVENESS_KEY, Liveness, Store
+from rummoli.server.storage.store import LIVENESS_KEY, Store
 
 
 def _store_with_table(database: Database, owner: str) -> Store:

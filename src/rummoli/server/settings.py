@@ -96,10 +96,6 @@ class Settings:
         self.data_dir = Path(self.data_dir)
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'rummoli.sqlite3'}"
-        if self.redis_url:
-            from rummoli.server.cluster.redisline import Address
-
-            Address.parse(self.redis_url)  # a URL the bus cannot use is one line at the start, not a traceback
         if not self.process_name:
             self.process_name = f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
 

@@ -122,10 +122,10 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
                            authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         """A finished hand of this table step by step, as your seat saw it (send your seat token), or as a
         spectator sees it (no token). `409` while the hand is in play."""
-        live = await table_of(table_id)
-        seat = seat_of(live, authorization) if authorization else None
-        async with live.lock:
-            table = live.table
+        room = await table_of(table_id)
+        seat = seat_of(room, authorization) if authorization else None
+        async with room.lock:
+            table = room.table
             records = [] if table is None else table.records
             if not 1 <= hand_no <= len(records):
                 raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table",

@@ -346,7 +346,7 @@ class Bus:
             answers = data.get("answers")
             if answers is not None:
                 # The change that an action forwarded by this process made is that action's answer (the owner
-                # sends no answer of its own: one message fewer per forwarded action; TableManager._on_command).
+                # sends no answer of its own: one message fewer per forwarded action; Forwarding.on_command).
                 future = self._waiting.get(str(answers))
                 if future is not None and not future.done():
                     future.set_result({"kind": "answer", "ask": answers, "result": {}})

@@ -1,19 +1,20 @@
-"""The pace of a table (issue 30): how long a bot's move and each forced play wait before they are shown, and
-the countdown between hands.
+"""What a hosted table does by itself (a host's :class:`Schedule`), and at what pace.
 
-A page that received a whole run of forced plays in one update had to replay them itself, one by one, and fell
-seconds behind the game. So the server sets the pace: a table whose forced plays are paced is a
-``Table(auto=False)``, and each forced play is a change of its own, made after the pace by the table's owner
-like a bot's move (re-checked against the table's ``seq``, dropped when the table moved on). At pace 0 the
-forced plays stay inside the action that caused them (``auto=True``), as before.
+After every change the host plans the table's next move of its own: a forced play, a bot's move, the deal
+after the countdown between hands, or, for a person with a turn timer, the safe default when the clock runs
+out. Each is a task that waits, then re-checks the table's ``seq`` under the lock, and is dropped when the table
+moved on. A person's seat with nobody connected is played by a bot after the grace period, and handed back
+when they return.
 
-Between hands the owner counts down ``Settings.hand_pause`` seconds; the next hand is dealt when the count ends
+The server sets the pace, so a page shows the game as it goes instead of replaying a batch: a table whose
+forced plays are paced is a ``Table(auto=False)``, and each forced play is a change of its own, made after the
+pace like a bot's move. At pace 0 the forced plays stay inside the action that caused them (``auto=True``).
+
+Between hands the host counts down ``Settings.hand_pause`` seconds; the next hand is dealt when the count ends
 or as soon as every person connected to a seat they play themselves has said ``next``, whichever is first.
 Bots never hold it up, nor does a player out of the evening (a stops player who could not ante), and with
-nobody connected the countdown alone decides. The countdown lives in memory
-only: after a restart, or when another process takes the table over, it starts again. Followers (other
-processes showing the table) are told the owner's countdown with each change and whenever who is ready
-changes, as they are told the turn clock.
+nobody connected the countdown alone decides. The countdown and the turn clock live in memory only: after a
+restart, or when another process takes the table over, they start again.
 
 >>> from pathlib import Path
 >>> settings = Settings(data_dir=Path("."), bot_pace=1.5)
@@ -26,15 +27,19 @@ Pace(bot=1.5, play=0.6, name=None)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rummoli.errors import RummoliError
 from rummoli.server.settings import Settings
+from rummoli.server.tables.defaults import safe_default
+from rummoli.server.tables.errors import ServerError
 
 if TYPE_CHECKING:
-    from rummoli.server.tables.host import LiveTable
+    from rummoli.server.tables.host import Host
 
 log = logging.getLogger("rummoli.server")
 
@@ -63,170 +68,274 @@ def pace_of(name: object, settings: Settings) -> Pace:
     return Pace(settings.bot_pace, settings.play_pace, None)
 
 
+def key(shown: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    """What names a countdown as shown, for the cache of update texts (rummoli.server.tables.updates): a text
+    made a tenth of a second ago may be sent again, not one made seconds ago."""
+    if shown is None:
+        return None
+    return tuple(shown["ready"]), tuple(shown["waiting"]), round(shown["seconds"], 1)
+
+
+@dataclass
+class Clock:
+    """A person's turn timer."""
+
+    seat: int
+    seq: int
+    deadline: float  # loop time
+
+
 @dataclass
 class Countdown:
-    """The owner's countdown to the next deal."""
+    """The count to the next deal."""
 
     hand_no: int  # the hand whose end it follows (a seat change between hands moves the seq, not this)
     deadline: float  # loop time at which the next hand is dealt by itself
     ready: set[int] = field(default_factory=set)  # the seats that said next
 
 
-@dataclass(frozen=True)
-class Told:
-    """A follower's copy of the owner's countdown, valid while the follower's copy is at ``seq``."""
+class Schedule:
+    """A host's moves of its own, its turn clock and its countdown (see the module's docstring)."""
 
-    seq: int
-    deadline: float  # this process's loop time
-    ready: tuple[int, ...]
-    waiting: tuple[int, ...]
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.clock: Clock | None = None
+        self.countdown: Countdown | None = None
+        self._task: asyncio.Task[None] | None = None  # the table's next move of its own
+        self._away: dict[int, asyncio.Task[None]] = {}  # seats nobody plays, until a bot takes them
 
-
-# ---------------------------------------------------------------------------------------------- reading
-def awaited(live: LiveTable, also: int | None = None) -> list[int]:
-    """Owner: the seats whose next the deal waits for: people playing their own seat (no bot), still in the
-    evening, with a client connected (``also``: a seat whose client is arriving, counted already)."""
-    t = live.table
-    seated = t.evening.seated()
-    return [s for s in range(len(live.seats))
-            if t.bots[s] is None and seated[s] and (live.connected(s) > 0 or s == also)]
-
-
-def _running(live: LiveTable) -> Countdown | None:
-    cd, t = live.countdown, live.table
-    if cd is None or t is None or not t.hand_over or t.over or t.hand_no != cd.hand_no:
-        return None
-    return cd
-
-
-def info(live: LiveTable, also: int | None = None) -> dict[str, Any] | None:
-    """What clients are shown between hands: ``{"seconds", "ready", "waiting"}``; None during a hand."""
-    now = asyncio.get_running_loop().time()
-    if live.role == "follower":
-        told = live.remote_next
-        if told is None or told.seq != live.seq:
+    # ------------------------------------------------------------------------------------- reading
+    def clock_info(self) -> dict[str, Any] | None:
+        if self.clock is None:
             return None
-        waiting = list(told.waiting)
-        if (also is not None and also not in told.ready and also not in waiting and live.table is not None
-                and live.table.bots[also] is None):
-            waiting = sorted([*waiting, also])
-        return {"seconds": round(max(0.0, told.deadline - now), 2), "ready": list(told.ready), "waiting": waiting}
-    cd = _running(live)
-    if cd is None:
-        return None
-    return {"seconds": round(max(0.0, cd.deadline - now), 2), "ready": sorted(cd.ready),
-            "waiting": [s for s in awaited(live, also) if s not in cd.ready]}
+        left = self.clock.deadline - asyncio.get_running_loop().time()
+        return {"seat": self.clock.seat, "seconds": round(max(0.0, left), 2)}
 
+    def clock_key(self) -> tuple[Any, ...] | None:
+        return None if self.clock is None else (self.clock.seat, self.clock.seq, self.clock.deadline)
 
-def key(shown: dict[str, Any] | None) -> tuple[Any, ...] | None:
-    """What names a countdown as shown, for the cache of update texts (rummoli.server.tables.updates): a text made a
-    tenth of a second ago may be sent again, not one made seconds ago."""
-    if shown is None:
-        return None
-    return tuple(shown["ready"]), tuple(shown["waiting"]), round(shown["seconds"], 1)
+    def awaited(self, also: int | None = None) -> list[int]:
+        """The seats whose next the deal waits for: people playing their own seat (no bot), still in the
+        evening, with a client connected (``also``: a seat whose client is arriving, counted already)."""
+        host = self.host
+        t = host.room.table
+        seated = t.evening.seated()
+        return [s for s in range(len(host.room.seats))
+                if t.bots[s] is None and seated[s] and (host.connected(s) > 0 or s == also)]
 
+    def _running(self) -> Countdown | None:
+        cd, t = self.countdown, self.host.room.table
+        if cd is None or t is None or not t.hand_over or t.over or t.hand_no != cd.hand_no:
+            return None
+        return cd
 
-def for_followers(live: LiveTable) -> dict[str, Any] | None:
-    """Owner: the countdown as the followers are told it (with the change messages, and on its own)."""
-    shown = info(live)
-    return None if shown is None else {"seq": live.seq, **shown}
+    def next_hand_info(self, also: int | None = None) -> dict[str, Any] | None:
+        """What clients are shown between hands: ``{"seconds", "ready", "waiting"}``; None during a hand."""
+        cd = self._running()
+        if cd is None:
+            return None
+        left = cd.deadline - asyncio.get_running_loop().time()
+        return {"seconds": round(max(0.0, left), 2), "ready": sorted(cd.ready),
+                "waiting": [s for s in self.awaited(also) if s not in cd.ready]}
 
+    # ------------------------------------------------------------------------------------- planning
+    def cancel_next(self) -> None:
+        """Drop the move planned after the last change (unless it is the one running now)."""
+        current = asyncio.current_task()
+        if self._task is not None and self._task is not current and not self._task.done():
+            self._task.cancel()
+        self._task = None
 
-def told_from(message: object) -> Told | None:
-    """Follower: the owner's countdown read from a bus message's ``next_hand`` (None if absent or odd)."""
-    if not isinstance(message, dict):
-        return None
-    try:
-        deadline = asyncio.get_running_loop().time() + float(message["seconds"])
-        return Told(int(message["seq"]), deadline, tuple(int(s) for s in message["ready"]),
-                    tuple(int(s) for s in message["waiting"]))
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-# ---------------------------------------------------------------------------------------------- doing
-def plan(live: LiveTable) -> Awaitable[None] | None:
-    """Owner, from LiveTable._plan_next: between hands, the countdown (started if this hand's end has none
-    yet); during a hand, a forced play that is due, after the pace. None: neither (a bot or a person is due)."""
-    t = live.table
-    loop = asyncio.get_running_loop()
-    if t.hand_over:
-        cd = live.countdown
-        if cd is None or cd.hand_no != t.hand_no:
-            cd = live.countdown = Countdown(t.hand_no, loop.time() + live.manager.settings.hand_pause)
-        return _deal_at(live, cd.hand_no, max(0.0, cd.deadline - loop.time()))
-    live.countdown = None
-    if t.forced_due():
-        return _forced_step(live, int(t.seq), live.pace.play)
-    return None
-
-
-async def _forced_step(live: LiveTable, seq: int, delay: float) -> None:
-    """One forced play, stored as its own change (kind "forced") and shown on its own."""
-    await asyncio.sleep(delay)
-    async with live.lock:
-        t = live.table
-        if t is None or live.stale or live.role != "owner" or t.seq != seq or not t.forced_due():
+    def plan_next(self) -> None:
+        """After a change: plan what the table does next by itself (the countdown between hands, a forced play,
+        a bot's move, a person's clock)."""
+        host = self.host
+        t = host.room.table
+        if t is None or t.over:
+            self.clock, self.countdown = None, None
             return
-        mark = len(t.journal)
+        loop = asyncio.get_running_loop()
+        work: Awaitable[None] | None = None
+        if t.hand_over:
+            cd = self.countdown
+            if cd is None or cd.hand_no != t.hand_no:
+                cd = self.countdown = Countdown(t.hand_no, loop.time() + host.room.registry.settings.hand_pause)
+            work = self._deal_at(cd.hand_no, max(0.0, cd.deadline - loop.time()))
+        else:
+            self.countdown = None
+            if t.forced_due():
+                work = self._forced_step(int(t.seq), host.room.pace.play)
+        if work is not None:
+            self.clock = None
+        elif (seat := t.bot_due()) is not None:
+            self.clock = None
+            work = self._bot_move(seat, int(t.seq))
+        else:
+            timer = host.room.options.get("turn_timer")
+            people = [s for s in t.to_act() if t.bots[s] is None]
+            if timer and people:
+                now = loop.time()
+                if self.clock is None or self.clock.seq != t.seq or self.clock.seat != people[0]:
+                    self.clock = Clock(people[0], int(t.seq), now + float(timer))
+                work = self._timeout(self.clock.seat, self.clock.seq, max(0.0, self.clock.deadline - now))
+        if work is not None:
+            self._task = loop.create_task(self._guard(work))
+
+    async def _guard(self, work: Awaitable[None]) -> None:
         try:
-            t.step()
+            await work
+        except asyncio.CancelledError:
+            raise
+        except ServerError as error:
+            log.warning("table %s: %s", self.host.room.id, error.message)
         except Exception:
-            log.exception("table %s: a forced play raised", live.id)
-            await live._rebuild()
+            log.exception("table %s: its own move failed", self.host.room.id)
+
+    # ------------------------------------------------------------------------------------- moves
+    async def _bot_move(self, seat: int, seq: int) -> None:
+        host, room = self.host, self.host.room
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        async with room.lock:
+            t = room.table
+            if t is None or room.stale or host.retired or t.seq != seq or t.bot_due() != seat:
+                return
+            view, bot = t.bot_view(seat), t.bots[seat]
+        choice, bot = await room.registry.decide(bot, view)
+        rest = room.pace.bot - (loop.time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        async with room.lock:
+            t = room.table
+            if room.stale or host.retired or t.seq != seq or t.bot_due() != seat:
+                return
+            mark = len(t.journal)
+            try:
+                t.apply_bot_choice(seat, choice, bot)
+            except RummoliError as error:
+                # A bot's choice is checked like anyone's; a refused one is a bug to log, not to apply.
+                log.error("table %s: bot at seat %s chose %s: %s", room.id, seat, choice, error)
+                return
+            await host.commit("bot", seat, seq, mark)
+            host.plan()
+
+    async def _forced_step(self, seq: int, delay: float) -> None:
+        """One forced play, stored as its own change (kind "forced") and shown on its own."""
+        await asyncio.sleep(delay)
+        host, room = self.host, self.host.room
+        async with room.lock:
+            t = room.table
+            if t is None or room.stale or host.retired or t.seq != seq or not t.forced_due():
+                return
+            mark = len(t.journal)
+            try:
+                t.step()
+            except Exception:
+                log.exception("table %s: a forced play raised", room.id)
+                await room.rebuild()
+                return
+            await host.commit("forced", None, seq, mark)
+            host.plan()
+
+    async def _timeout(self, seat: int, seq: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        room = self.host.room
+        async with room.lock:
+            t = room.table
+            if t is None or room.stale or t.seq != seq or seat not in t.to_act() or t.bots[seat] is not None:
+                return
+            action = safe_default(t.view(seat)["hand"])
+        if action is not None:
+            with contextlib.suppress(ServerError):
+                await self.host.act(seat, action, seq, kind="timer", timed_out=True)
+
+    async def _deal_at(self, hand_no: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.host.room.lock:
+            await self._deal_now(hand_no)
+
+    async def _deal_now(self, hand_no: int) -> None:
+        """Under the lock: deal the hand after ``hand_no``, unless the table moved on (it was dealt already)."""
+        host, room = self.host, self.host.room
+        await room.fresh()
+        t = room.table
+        if t is None or host.retired or not t.hand_over or t.over or t.hand_no != hand_no:
             return
-        await live._commit("forced", None, seq, mark)
-        live._plan()
+        seen, mark = int(t.seq), len(t.journal)
+        t.next_hand()
+        self.countdown = None
+        await host.commit("deal", None, seen, mark, full=True)
+        host.plan()
 
+    # ------------------------------------------------------------------------------------- between hands
+    def _all_ready(self, cd: Countdown) -> bool:
+        people = self.awaited()
+        return bool(people) and all(s in cd.ready for s in people)
 
-async def _deal_at(live: LiveTable, hand_no: int, delay: float) -> None:
-    await asyncio.sleep(delay)
-    async with live.lock:
-        await _deal_now(live, hand_no)
+    async def mark_ready(self, seat: int, seq: int) -> None:
+        """``seat`` said next from the view at ``seq``; ignored unless the table is still there, between
+        hands. Deals at once when every person awaited is ready; otherwise everyone is told who is."""
+        host, room = self.host, self.host.room
+        async with room.lock:
+            host.check_driving()
+            t, cd = room.table, self._running()
+            if cd is None or room.stale or t.seq != seq or seat in cd.ready:
+                return
+            cd.ready.add(seat)
+            if self._all_ready(cd):
+                await self._deal_now(cd.hand_no)
+                return
+        host.next_hand_changed()
 
-
-async def _deal_now(live: LiveTable, hand_no: int) -> None:
-    """Under the lock: deal the hand after ``hand_no``, unless the table moved on (it was dealt already)."""
-    await live._fresh()
-    t = live.table
-    if t is None or live.role != "owner" or not t.hand_over or t.over or t.hand_no != hand_no:
-        return
-    seen, mark = int(t.seq), len(t.journal)
-    t.next_hand()
-    live.countdown = None
-    await live._commit("deal", None, seen, mark, full=True)
-    live._plan()
-
-
-def _all_ready(live: LiveTable, cd: Countdown) -> bool:
-    people = awaited(live)
-    return bool(people) and all(s in cd.ready for s in people)
-
-
-async def mark_ready(live: LiveTable, seat: int, seq: int) -> None:
-    """Owner: ``seat`` said next from the view at ``seq``; ignored unless the table is still there, between
-    hands. Deals at once when every person awaited is ready; otherwise everyone is told who is."""
-    async with live.lock:
-        t, cd = live.table, _running(live)
-        if cd is None or live.stale or live.role != "owner" or t.seq != seq or seat in cd.ready:
+    async def presence_changed(self) -> None:
+        """A client came or went between hands: the one still awaited may have gone, so deal if everyone
+        left is ready; otherwise tell everyone who is awaited now."""
+        host, room = self.host, self.host.room
+        if self.countdown is None or host.retired:
             return
-        cd.ready.add(seat)
-        if _all_ready(live, cd):
-            await _deal_now(live, cd.hand_no)
-            return
-    live.manager.next_hand_changed(live)
+        async with room.lock:
+            cd = self._running()
+            if cd is None or room.stale or host.retired:
+                return
+            if self._all_ready(cd):
+                await self._deal_now(cd.hand_no)
+                return
+        host.next_hand_changed()
 
+    # ------------------------------------------------------------------------------------- seats nobody plays
+    def start_away(self, seat: int) -> None:
+        """Nobody is connected to ``seat``: after the grace period a bot plays it."""
+        self.back(seat)
+        self._away[seat] = asyncio.get_running_loop().create_task(self._guard(self._away_after(seat)))
 
-async def presence_changed(live: LiveTable) -> None:
-    """Owner: a client came or went between hands: the one still awaited may have gone, so deal if everyone
-    left is ready; otherwise tell everyone who is awaited now."""
-    if live.countdown is None or live.role != "owner":
-        return
-    async with live.lock:
-        cd = _running(live)
-        if cd is None or live.stale or live.role != "owner":
-            return
-        if _all_ready(live, cd):
-            await _deal_now(live, cd.hand_no)
-            return
-    live.manager.next_hand_changed(live)
+    def back(self, seat: int) -> None:
+        """Someone is connected to ``seat`` again: no bot will take it."""
+        task = self._away.pop(seat, None)
+        if task is not None:
+            task.cancel()
+
+    async def _away_after(self, seat: int) -> None:
+        host = self.host
+        settings = host.room.registry.settings
+        await asyncio.sleep(settings.grace)
+        self._away.pop(seat, None)
+        if host.connected(seat) == 0 and host.room.table is not None and not host.retired:
+            await host.set_bot(seat, settings.takeover_level)
+
+    def start_clocks(self) -> None:
+        """At the start of the evening, after a restart or a takeover: every person's seat with nobody
+        connected starts its grace period."""
+        host = self.host
+        for seat, state in enumerate(host.room.seats):
+            if state.person and host.connected(seat) == 0 and seat not in self._away:
+                self.start_away(seat)
+
+    def cancel(self) -> list[asyncio.Task[None]]:
+        """Stop every task of the schedule (but the one running this): those cancelled."""
+        current = asyncio.current_task()
+        tasks = [t for t in (self._task, *self._away.values()) if t is not None and t is not current]
+        for task in tasks:
+            task.cancel()
+        self._task, self._away = None, {}
+        self.clock, self.countdown = None, None
+        return tasks
