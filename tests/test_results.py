@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from rummoli.records import builtin_names, replay
+from rummoli.games import replay
+from rummoli.records import builtin_names
 from rummoli.table import Seat, Table
 from rummoli.wording import card_word
 
@@ -19,7 +20,7 @@ CARD_WORD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 
 def evening(ruleset: str, seed: str, hands: int = 2, players: int | None = None) -> Table:
     """An evening of random bots beside one seat a person would hold (played here by the same bots)."""
-    from rummoli.records import default_players
+    from rummoli.games import default_players
 
     n = players or min(default_players(ruleset), 4)
     table = Table(ruleset, [Seat(f"P{k}", bot="random") for k in range(n)], hands=hands, seed=seed)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction
-from rummoli.records import replay
+from rummoli.games import replay
 from rummoli.rummy import load_ruleset
 from rummoli.table import Seat, Table
 

@@ -50,7 +50,8 @@ def seats_for(command: str, ruleset: str, players: int | None) -> tuple[str | di
     """The ruleset as a reference (a name, or a file read inline) and the players: the ruleset's usual
     table when ``--players`` is not given."""
     from rummoli.errors import MalformedInput
-    from rummoli.records import default_players, ruleset_reference, seat_range
+    from rummoli.games import default_players, seat_range
+    from rummoli.records import ruleset_reference
 
     try:
         reference = ruleset_reference(ruleset)
@@ -111,15 +112,11 @@ def hand(
 ) -> None:
     """Play one hand with random legal decisions and print its record (for tests and bug reports)."""
     from rummoli.errors import MalformedInput
-    from rummoli.records import game_of
+    from rummoli.games import family_of
 
     reference, players = seats_for("hand", ruleset, players)
     try:
-        if game_of(reference) == "stops":
-            from rummoli.stops import random_hand_record
-        else:
-            from rummoli.rummy import random_hand_record  # type: ignore[no-redef]
-        record = random_hand_record(reference, players, seed)
+        record = family_of(reference).random_hand_record(reference, players, seed)
     except MalformedInput as error:
         raise fail("hand", error) from None
     typer.echo(json.dumps(record, ensure_ascii=False))
@@ -133,9 +130,9 @@ def replay(
     """Check a hand record (or an evening's) and print its outcome as JSON: chips, pots and every event; or,
     with --summary, the hand told in words."""
     from rummoli.errors import MalformedInput
+    from rummoli.games import replay as replay_record
     from rummoli.limits import MAX_RECORD_BYTES
     from rummoli.records import read_record
-    from rummoli.records import replay as replay_record
 
     try:  # a regular file only, of bounded size: read_record refuses the rest in one line (R-NOTE-6)
         source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file

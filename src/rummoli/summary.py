@@ -26,7 +26,8 @@ _RESULT_EVENTS = frozenset({"showdown", "over", "score", "show", "end"})
 def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
     """The hand of ``record`` as lines of plain text (``result``, the R-NOTE-4 replay, is not needed: the
     hand is replayed here); an evening record is told hand by hand."""
-    from rummoli.records import EVENING_FORMAT, replay_hand
+    from rummoli.games import replay_hand
+    from rummoli.records import EVENING_FORMAT
 
     if record.get("format") == EVENING_FORMAT:
         told = [f"Hand {k}. " + tell(hand) for k, hand in enumerate(record["hands"], start=1)]

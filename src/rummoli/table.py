@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,12 +41,12 @@ from typing import Any, Protocol
 from rummoli.bots.base import LEVELS, Bot, make_bot
 from rummoli.bots.driver import bot_decision, show_hand_over, view_for
 from rummoli.cards import Card, shuffled_deck
-from rummoli.errors import IllegalAction, MalformedInput, StaleAction
-from rummoli.evening import RummyEvening, StopsEvening, amount, in_evening_seats
-from rummoli.records import EVENING_FORMAT, game_of
+from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAction
+from rummoli.evening import amount, in_evening_seats
+from rummoli.games import family_of
+from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
 from rummoli.wording import said, sentence
 
-SNAPSHOT_FORMAT = "rummoli-table/1"
 MAX_SEATS = 8
 MAX_NAME = 40
 
@@ -108,7 +107,8 @@ class Table:
             _whole(chips, "starting chips")
         if hands is not None and _whole(hands, "the evening's length in hands") < 1:
             raise MalformedInput("an evening lasts at least 1 hand")
-        self.game = game_of(ruleset)
+        self.family = family_of(ruleset)
+        self.game = self.family.name
         self.reference = ruleset
         self.seats = list(seats)
         self.names = [s.name for s in seats]
@@ -123,11 +123,7 @@ class Table:
         if dealer is not None and not 0 <= _whole(dealer, "dealer") < len(seats):
             raise MalformedInput(f"dealer must be a seat from 0 to {len(seats) - 1}")
         cut = None if seed is None else f"{seed}-cut"
-        self.evening: StopsEvening | RummyEvening
-        if self.game == "stops":
-            self.evening = StopsEvening(ruleset, self.names, chips, hands, dealer, cut)
-        else:
-            self.evening = RummyEvening(ruleset, self.names, hands, dealer, cut)
+        self.evening = self.family.evening(ruleset, self.names, chips, hands, dealer, cut)
         self.first_dealer = self.evening.dealer
         self.rules = self.evening.rules
         self.bots: list[Bot | None] = [self._new_bot(i, s.bot, s.seed) for i, s in enumerate(seats)]
@@ -144,8 +140,8 @@ class Table:
         # a table event in the middle of a hand (a bot taking a seat over) splits the hand into two blocks.
         self._blocks: list[tuple[int, str, Any]] = []
         self._closed = False
-        self._replaying = False
-        self._settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
+        self.replaying = False  # while the journal is run again (a restore): finished hands are not stored again
+        self.settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
         if deal:
             self.next_hand()
 
@@ -165,9 +161,10 @@ class Table:
         if self.level(seat) == level:
             return
         seed: int | str = secrets.randbits(64) if self.seed is None else f"{self.seed}-bot{seat}-{len(self.journal)}"
-        self._seat_bot(seat, level, seed)
+        self.seat_bot(seat, level, seed)
 
-    def _seat_bot(self, seat: int, level: str | None, seed: int | str) -> None:
+    def seat_bot(self, seat: int, level: str | None, seed: int | str) -> None:
+        """A bot with its own ``seed`` takes ``seat`` (``None``: its person again), as the journal says."""
         self.journal.append(["bot", seat, level, seed])
         self.bots[seat] = self._new_bot(seat, level, seed)
         name = self.names[seat]
@@ -191,7 +188,7 @@ class Table:
     def forced_due(self) -> bool:
         """With ``auto=False``: whether a forced action waits to be made by :meth:`step`."""
         return (not self.auto and self.hand is not None and not self.hand_over
-                and self.game == "stops" and self.hand.forced_action() is not None)
+                and self.family.steps_forced and self.hand.forced_action() is not None)
 
     def bot_view(self, seat: int) -> dict[str, Any]:
         """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
@@ -204,7 +201,7 @@ class Table:
             return []
         bot = self.bots[seat]
         assert bot is not None
-        return self._apply(seat, bot_decision(self.hand, self.hand_seats.index(seat), bot))
+        return self.play(seat, bot_decision(self.hand, self.hand_seats.index(seat), bot))
 
     def apply_bot_choice(self, seat: int, choice: dict[str, Any], bot: Bot | None = None) -> list[dict[str, Any]]:
         """Apply a choice a bot made elsewhere (a worker process); ``bot`` is that bot as it came back,
@@ -212,7 +209,7 @@ class Table:
         seat = self._seat(seat)
         if self.bot_due() != seat:
             raise IllegalAction("R-TURN", f"no bot decision of seat {seat} is due")
-        events = self._apply(seat, choice)
+        events = self.play(seat, choice)
         if bot is not None:
             self.bots[seat] = bot
         return events
@@ -257,10 +254,11 @@ class Table:
             raise IllegalAction("R-PLAY-3", "a forced play is being made")
         if timed_out:
             self.hand.verify(self._parse(seat, action))  # refused before the timeout is told: nothing changes
-            self._timed_out(seat)
-        return self._apply(seat, action)
+            self.timeout(seat)
+        return self.play(seat, action)
 
-    def _timed_out(self, seat: int) -> None:
+    def timeout(self, seat: int) -> None:
+        """Tell every seat that the turn timer makes ``seat``'s next choice (journalled)."""
         self.journal.append(["timeout", seat])
         text = sentence(said(self.names[seat], "runs out of time: the safe choice is made for them"))
         self._public({"type": "timeout", "seat": seat, "text": text})
@@ -272,7 +270,8 @@ class Table:
             raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {str(given)[:80]}")
         return self._read_action({**action, "seat": hand_seat})
 
-    def _apply(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+    def play(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """A decision for evening ``seat``, journalled, without a person's checks (a bot's, or the journal's)."""
         parsed = self._parse(seat, action)
         events: list[dict[str, Any]] = self.hand.apply(parsed)
         self.journal.append(["act", seat, parsed.to_json()])
@@ -280,13 +279,7 @@ class Table:
         return events
 
     def _read_action(self, data: dict[str, Any]) -> Any:
-        if self.game == "stops":
-            from rummoli.stops import Action as StopsAction
-
-            return StopsAction.from_json(data)
-        from rummoli.rummy import Action as RummyAction
-
-        return RummyAction.from_json(data)
+        return self.family.read_action(data)
 
     def _after_move(self) -> None:
         if self.hand.over and not self._hands[-1]["finished"]:
@@ -356,7 +349,7 @@ class Table:
         self.records.append(record)
         self.ledger.append({"type": "hand", "hand_no": self.hand_no})
         self._note_ledger()
-        if self.store is not None and not self._replaying:
+        if self.store is not None and not self.replaying:
             self.store.save(self.hand_no, record)
         self._public({"type": "hand_over", "hand_no": self.hand_no, "chips": self.chips(),
                       "standings": self.standings(), "result": result,
@@ -381,13 +374,13 @@ class Table:
         if self._closed:
             return
         self._closed = True
-        if self.game == "stops" and self.evening.over:
-            decks = self._settle_decks or [self._deck(-k) for k in range(1, len(self.evening.pots(None)) + 2)]
+        if self.family.has_board and self.evening.over:
+            decks = self.settle_decks or [self._deck(-k) for k in range(1, len(self.evening.pots(None)) + 2)]
             self.journal.append(["settle", [[str(c) for c in d] for d in decks]])
             self.settlement = self.evening.settle(decks)
         standings = self.standings()
         best = [row["name"] for row in standings if row["winner"]]
-        unit = "chips" if self.game == "stops" else "points"
+        unit = self.family.unit
         text = (f"The evening is over: {' and '.join(best)} "
                 f"{'wins' if len(best) == 1 else 'share the win'} with {standings[0]['chips']} {unit}.")
         self._public({"type": "evening_over", "standings": standings, "settlement": self.settlement,
@@ -536,42 +529,35 @@ class Table:
     # ---------------------------------------------------------------------------------- keeping
     def snapshot(self) -> dict[str, Any]:
         """Everything needed to bring this evening back exactly (server side only: it holds the decks)."""
-        return {
-            "format": SNAPSHOT_FORMAT,
-            "ruleset": self.reference,
-            "seats": [{"name": s.name, "bot": s.bot, "seed": s.seed} for s in self.seats],
-            "chips": self.start_chips,
-            "hands": self.hands_limit,
-            "seed": self.seed,
-            "samples": self.samples,
-            "budget": self.budget,
-            "auto": self.auto,
-            "dealer": self.first_dealer,
-            "journal": json.loads(json.dumps(self.journal)),
-            "bots": [None if b is None else b.state() for b in self.bots],
-        }
+        return snapshot_of(self)
 
     @classmethod
     def restore(cls, data: dict[str, Any], *, decks: DeckSource | None = None,
                 store: RecordStore | None = None) -> Table:
-        """The evening a :meth:`snapshot` describes: same views, legal actions and future results."""
-        from rummoli.snapshot import restore_table
-
-        return restore_table(cls, data, decks=decks, store=store)
+        """The evening a :meth:`snapshot` describes: same views, legal actions and future results.  The
+        engines check every step of the journal again, so a tampered snapshot is refused in one line."""
+        if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+            raise MalformedInput(f"not a table snapshot (format {SNAPSHOT_FORMAT!r})")
+        try:
+            seats = [Seat(str(s["name"]), s["bot"], s["seed"]) for s in data["seats"]]
+            table = cls(data["ruleset"], seats, chips=data["chips"], hands=data["hands"], seed=data["seed"],
+                        samples=data["samples"], budget=data["budget"], auto=bool(data["auto"]),
+                        dealer=data["dealer"], decks=decks, store=store, deal=False)
+            if not isinstance(data["journal"], list):
+                raise MalformedInput("snapshot: the journal is a list")
+            replay_journal(table, data["journal"])
+            for bot, state in zip(table.bots, data["bots"], strict=True):
+                if bot is not None and state is not None:
+                    bot.load_state(state)
+        except RummoliError as error:
+            raise MalformedInput(f"snapshot does not replay: {error}") from None
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise MalformedInput(f"snapshot is malformed: {type(error).__name__} {str(error)[:80]}") from None
+        return table
 
     def evening_record(self) -> dict[str, Any]:
         """The ``rummoli-evening/1`` record: every finished hand's record and the evening's ledger."""
-        return {
-            "format": EVENING_FORMAT,
-            "ruleset": self.reference,
-            "players": list(self.names),
-            "dealer": self.first_dealer,
-            "hands": [dict(r) for r in self.records],
-            "ledger": list(self.ledger),
-            "settlement": self.settlement,
-            "standings": self.standings() if self.hand_over else self.evening.standings(),
-            "over": self.over,
-        }
+        return evening_record_of(self)
 
     def __repr__(self) -> str:
         return f"<Table {self.game} {len(self.seats)} seats, hand {self.hand_no}, seq {self.seq}>"

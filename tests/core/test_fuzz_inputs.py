@@ -27,7 +27,8 @@ from typer.testing import CliRunner
 
 from rummoli.cli import app
 from rummoli.errors import MalformedInput
-from rummoli.records import game_of, read_record, replay
+from rummoli.games import game_of, replay
+from rummoli.records import read_record
 from rummoli.rummy import random_hand_record as rummy_record
 from rummoli.rummy.ruleset import ACES, STOCK_ENDS, STYLES
 from rummoli.stops import random_hand_record as stops_record

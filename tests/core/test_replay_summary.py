@@ -9,7 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from rummoli.cli import app
-from rummoli.records import read_record, replay
+from rummoli.games import replay
+from rummoli.records import read_record
 from rummoli.stops import random_hand_record
 from rummoli.summary import tell
 

@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from rummoli import records
+from rummoli import games
 from rummoli.cards import CARDS, mask_of, parse_cards
 from rummoli.cli import app
 from rummoli.errors import MalformedInput
+from rummoli.games import game_of, replay
 from rummoli.limits import MAX_CHIPS, MAX_START_CHIPS
-from rummoli.records import RecordError, game_of, read_record, replay
+from rummoli.records import RecordError, read_record
 from rummoli.rummy import RummyGame, RummyHand, deal_cards
 from rummoli.rummy import load_ruleset as load_rummy
 from rummoli.rummy import random_hand_record as rummy_record
@@ -294,5 +295,5 @@ def test_records_module_reads_no_file_from_a_record(monkeypatch: pytest.MonkeyPa
     target.write_text('game = "stops"\n', encoding="utf-8")
     for ruleset in (str(target), {"game": "stops", "board": str(target)}):
         with pytest.raises(RecordError):
-            records.replay({**good_record(), "ruleset": ruleset})
+            games.replay({**good_record(), "ruleset": ruleset})
     assert not any("secret" in p for p in opened)

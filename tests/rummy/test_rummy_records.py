@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from rummoli.cli import app
 from rummoli.errors import MalformedInput
+from rummoli.games import replay as replay_any
 from rummoli.records import RecordError
-from rummoli.records import replay as replay_any
 from rummoli.rummy import builtin_names, load_ruleset, random_hand_record, replay_hand, replay_record
 
 

@@ -14,8 +14,8 @@ from rummy_helpers import TWENTY, act, rules, throw_back_until_over
 
 from rummoli.cards import CARDS, parse_cards
 from rummoli.errors import MalformedInput
+from rummoli.games import replay as replay_any
 from rummoli.records import RecordError
-from rummoli.records import replay as replay_any
 from rummoli.rummy import (
     RummyGame,
     RummyHand,

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from rummoli.errors import MalformedInput
-from rummoli.records import RecordError, read_record, replay
+from rummoli.games import replay
+from rummoli.records import RecordError, read_record
 from rummoli.stops import BUILTIN_RULESETS, load_board, load_ruleset, random_hand_record, replay_record
 from rummoli.stops.replay import random_hand
 

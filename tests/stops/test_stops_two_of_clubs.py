@@ -10,7 +10,7 @@ from stops_helpers import act, make_hand, plays, rules
 
 from rummoli.cards import CARDS
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.records import replay
+from rummoli.games import replay
 from rummoli.stops import load_ruleset
 
 CLUBS = rules(opening_lead="two_of_clubs")

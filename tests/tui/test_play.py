@@ -16,7 +16,8 @@ from typing import Any
 from textual.widgets import RichLog
 
 from rummoli.cards import CARDS, cards_of
-from rummoli.records import read_record, replay
+from rummoli.games import replay
+from rummoli.records import read_record
 from rummoli.tui.app import PlayApp, screen_text
 from rummoli.tui.tables import PlayOptions, open_table
 from rummoli.tui.widgets import ActionBar, Choice, Notice, ShowdownScreen

@@ -1,5 +1,5 @@
 """What the web table must show at each hand's end and at the evening's end, worked out from the evening's record
-alone: each hand record replayed with its engine (``rummoli.records.replay``, R-NOTE-4: the final chips and every
+alone: each hand record replayed with its engine (``rummoli.games.replay``, R-NOTE-4: the final chips and every
 event with the chips it moved), the ledger and the recorded settlement. Nothing here reads the server's result
 code (``rummoli.stops.result``, ``rummoli.rummy.result``) or the page: the two are checked against this.
 
@@ -13,7 +13,7 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from rummoli.records import game_of, replay
+from rummoli.games import game_of, replay
 from rummoli.rummy.ruleset import load_ruleset as load_rummy
 
 Figures = dict[tuple[str, ...], str]

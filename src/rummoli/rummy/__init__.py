@@ -11,7 +11,7 @@ from rummoli.rummy.actions import Action
 from rummoli.rummy.game import RummyGame, deal_cards
 from rummoli.rummy.hand import RummyHand
 from rummoli.rummy.melds import MeldTable, meld_table
-from rummoli.rummy.play import random_hand, random_hand_record, replay_hand, replay_record
+from rummoli.rummy.play import hand_from_record, random_hand, random_hand_record, replay_hand, replay_record
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "RummyHand",
     "builtin_names",
     "deal_cards",
+    "hand_from_record",
     "load_ruleset",
     "meld_table",
     "random_hand",

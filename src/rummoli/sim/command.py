@@ -60,7 +60,7 @@ def sim_command(
 
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=errors, transient=True) as bar:
-            unit = "evenings" if config.game == "stops" else "games"
+            unit = f"{config.family.evening_word}s"
             job = bar.add_task(f"{config.tasks} {unit} on {workers_text(config.worker_count())}", total=config.tasks)
             report = run_tournament(config, lambda done, total: bar.update(job, completed=done))
     if plot is not None:
@@ -95,7 +95,7 @@ def plan_text(config: SimConfig) -> str:
     """What the run will play, said before it starts (on standard error, so JSON output stays clean)."""
     c = config
     rotations = f"{c.blocks} deal sequence{'s' if c.blocks != 1 else ''} x {c.players} seatings of the line-up"
-    if c.game == "stops":
+    if c.family.has_board:
         hands = c.hands if c.hands is not None else 0
         return (f"Playing {rotations} = {c.tasks} evenings of {hands} hands each (up to {c.tasks * hands} hands; "
                 "--hands counts the hands in one evening).")

@@ -22,6 +22,7 @@ from typing import Any
 
 from rummoli.bots.base import LEVELS
 from rummoli.errors import MalformedInput
+from rummoli.games import Family, family, game_of, seat_range
 
 DEFAULT_HANDS = 20
 DEFAULT_BLOCKS = 10
@@ -50,11 +51,16 @@ class SimConfig:
     samples: int | None = None  # worlds per decision for searching bots instead of a budget (reproducible)
     workers: int | None = None  # worker processes (None: os.cpu_count())
     keep_records: bool = False  # keep every hand record and deck (tests, debugging)
-    game: str = ""  # "stops" or "rummy", filled in by checked()
+    game: str = ""  # the game family's name (rummoli.games), filled in by checked()
 
     @property
     def players(self) -> int:
         return len(self.bots)
+
+    @property
+    def family(self) -> Family:
+        """The game family of a checked configuration (rummoli.games)."""
+        return family(self.game)
 
     @property
     def tasks(self) -> int:
@@ -82,7 +88,7 @@ class SimConfig:
 
     def checked(self) -> SimConfig:
         """This configuration validated, with its game and seed filled in; raises :class:`SimError`."""
-        from rummoli.records import game_of, ruleset_reference
+        from rummoli.records import ruleset_reference
 
         try:
             ref = ruleset_reference(self.ruleset) if isinstance(self.ruleset, str) else self.ruleset
@@ -98,8 +104,9 @@ class SimConfig:
             raise SimError(f"ruleset {_name(ref)!r} seats {low} to {high} players, not {n}")
         if self.blocks < 1:
             raise SimError("play at least one deal sequence (--games)")
-        hands = self.hands if self.hands is not None else (DEFAULT_HANDS if game == "stops" else 0)
-        if game == "stops" and hands < 1:
+        board = family(game).has_board  # an evening of hands on a board, not a game to a target
+        hands = self.hands if self.hands is not None else (DEFAULT_HANDS if board else 0)
+        if board and hands < 1:
             raise SimError("an evening needs at least one hand (--hands)")
         if hands < 0:
             raise SimError("--hands cannot be negative")
@@ -134,8 +141,6 @@ def _name(ref: str | dict[str, Any]) -> str:
 
 
 def _seat_range(game: str, ref: str | dict[str, Any]) -> tuple[int, int, set[int]]:
-    from rummoli.records import seat_range
-
     try:
         return seat_range(ref)
     except MalformedInput as error:

@@ -73,7 +73,7 @@ def play_hand(state: Any, bots: Sequence[Bot], game: str) -> None:
 def run_task(config: SimConfig, task: int) -> TaskResult:
     """Play task ``task`` of a checked configuration."""
     block, rotation = divmod(task, config.players)
-    if config.game == "stops":
+    if config.family.has_board:
         return _stops_task(config, task, block, rotation)
     return _rummy_task(config, task, block, rotation)
 

@@ -44,7 +44,7 @@ def plot_report(report: Report, path: str | Path) -> Path:
 
     c = report.config
     name = c.ruleset if isinstance(c.ruleset, str) else c.ruleset.get("name", "custom")
-    stops = c.game == "stops"
+    stops = c.family.has_board
     figure = Figure(figsize=(8, 4.5), dpi=100)
     axes = figure.subplots()
     per_hand = {e.label: e.main for e in report.entries}

@@ -26,9 +26,10 @@ class EntryStats:
     main: Stat  # stops: mean chips per hand; Rummy: win rate
     points: Stat | None = None  # Rummy: points (final score) per game
 
-    def to_json(self, game: str) -> dict[str, Any]:
+    def to_json(self, board: bool) -> dict[str, Any]:
+        """``board``: the family plays evenings of hands on a board (chips per hand), else games (win rate)."""
         out: dict[str, Any] = {"entry": self.entry, "label": self.label, "level": self.level}
-        if game == "stops":
+        if board:
             out["chips_per_hand"] = self.main.to_json()
         else:
             out["win_rate"] = self.main.to_json()
@@ -83,16 +84,16 @@ class Report:
             "tasks": c.tasks,
             "hands": self.hands,
         }
-        if c.game == "stops":
+        if c.family.has_board:
             out["hands_per_evening"] = c.hands
             out["evenings"] = c.tasks
             out["board_left_per_evening"] = round(self.board_left, 6)
         else:
             out["games"] = self.games
             out["unfinished_games"] = self.unfinished
-        out["entries"] = [e.to_json(c.game) for e in self.entries]
+        out["entries"] = [e.to_json(c.family.has_board) for e in self.entries]
         out["comparisons"] = self.comparisons
-        if c.game == "stops":
+        if c.family.has_board:
             out["pots"] = self.pots
         out["first_evening"] = self.first_evening()
         return out
@@ -118,7 +119,7 @@ def _block_values(config: SimConfig, tasks: Sequence[TaskResult], measure: str) 
 
 
 def _headline(config: SimConfig) -> str:
-    return "chips" if config.game == "stops" else "wins"
+    return "chips" if config.family.has_board else "wins"
 
 
 def _gap(config: SimConfig, tasks: Sequence[TaskResult], a: int, b: int) -> Stat:
@@ -128,7 +129,7 @@ def _gap(config: SimConfig, tasks: Sequence[TaskResult], a: int, b: int) -> Stat
 
 def _rate(stat: Stat, config: SimConfig) -> Stat:
     """A win rate's interval clipped to [0, 1] (the t interval knows no bounds)."""
-    if config.game == "stops" or stat.low is None or stat.high is None:
+    if config.family.has_board or stat.low is None or stat.high is None:
         return stat
     return Stat(stat.mean, max(0.0, stat.low), min(1.0, stat.high), stat.n)
 
@@ -138,7 +139,7 @@ def build_report(config: SimConfig, tasks: list[TaskResult], elapsed: float = 0.
     n = config.players
     labels = config.labels()
     main = _block_values(config, tasks, _headline(config))
-    points = _block_values(config, tasks, "points") if config.game == "rummy" else None
+    points = None if config.family.has_board else _block_values(config, tasks, "points")
     entries = [
         EntryStats(e, labels[e], config.bots[e], _rate(confidence_interval([row[e] for row in main]), config),
                    confidence_interval([row[e] for row in points]) if points is not None else None)
@@ -152,7 +153,7 @@ def build_report(config: SimConfig, tasks: list[TaskResult], elapsed: float = 0.
                                 "significant": gap.excludes(0.0)})
     pots: list[dict[str, Any]] = []
     hands = sum(t.hands for t in tasks)
-    if config.game == "stops" and tasks:
+    if config.family.has_board and tasks:
         for pot in tasks[0].pots:
             won = sum(t.pots[pot][0] for t in tasks)
             carried = sum(t.pots[pot][1] for t in tasks)
@@ -184,7 +185,8 @@ def render_tables(report: Report) -> list[Any]:
 
     c = report.config
     name = c.ruleset if isinstance(c.ruleset, str) else c.ruleset.get("name", "custom")
-    if c.game == "stops":
+    board = c.family.has_board
+    if board:
         title = (f"{name}: {c.players} players, {c.blocks} deal sequences x {c.players} rotations, "
                  f"{c.hands} hands per evening ({report.hands} hands played), seed {c.seed}")
     else:
@@ -193,7 +195,7 @@ def render_tables(report: Report) -> list[Any]:
     table = Table()
     table.add_column("entry")
     table.add_column("bot")
-    if c.game == "stops":
+    if board:
         table.add_column("chips/hand", justify="right")
         table.add_column("95% CI", justify="right")
         for e in report.entries:
@@ -205,12 +207,12 @@ def render_tables(report: Report) -> list[Any]:
             table.add_row(str(e.entry), e.label, *map(Text, (*_fmt(e.main, 100.0), *_fmt(e.points, digits=1))))
     tables: list[Any] = [Text(title), table]
     if report.comparisons:
-        what = "chips per hand" if c.game == "stops" else "win rate"
+        what = "chips per hand" if board else "win rate"
         tables.append(Text(f"Pairwise ({what}, paired by deal sequence; 'yes' when the 95% interval excludes 0)"))
         pairs = Table()
         for head in ("entry", "minus", "difference", "95% CI", "clear?"):
             pairs.add_column(head, justify="left" if head in ("entry", "minus") else "right")
-        scale = 1.0 if c.game == "stops" else 100.0
+        scale = 1.0 if board else 100.0
         for row in report.comparisons:
             d = row["difference"]
             ci = d["ci95"]
@@ -220,7 +222,7 @@ def render_tables(report: Report) -> list[Any]:
                 mean = f"{stat.mean * scale:+.1f}%"
             pairs.add_row(row["a"], row["b"], mean, interval, "yes" if row["significant"] else "no")
         tables.append(pairs)
-    if c.game == "stops" and report.pots:
+    if board and report.pots:
         tables.append(Text(f"Pots (chips left on the board after an evening: {report.board_left:.1f} on average)"))
         pots = Table()
         for head in ("pot", "won", "carried over", "mean size when won"):

@@ -6,6 +6,7 @@ The screens draw from the human seat's view only (:meth:`rummoli.tui.tables.Tabl
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -23,6 +24,10 @@ from rummoli.wording import ascii_text
 def screen_text(app: App[Any]) -> str:
     """The screen as plain text, one line per row (for tests and snapshots)."""
     return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+#: The table screen of each game family (rummoli.games), imported when a table of it opens.
+SCREENS = {"stops": "rummoli.tui.stops_screen:StopsScreen", "rummy": "rummoli.tui.rummy_screen:RummyScreen"}
 
 
 class PlayApp(App[str]):
@@ -47,14 +52,8 @@ class PlayApp(App[str]):
 
     # ------------------------------------------------------------------------------ set-up
     async def on_mount(self) -> None:
-        if self.table.game == "stops":
-            from rummoli.tui.stops_screen import StopsScreen
-
-            self.board = StopsScreen(self.ascii)
-        else:
-            from rummoli.tui.rummy_screen import RummyScreen
-
-            self.board = RummyScreen(self.ascii, self.table.rules)
+        module, name = SCREENS[self.table.game].split(":")
+        self.board = getattr(importlib.import_module(module), name)(self.ascii, self.table.rules)
         await self.push_screen(self.board)
         self.board.log_lines(self.table.notes)
         self.start_hand()
@@ -103,8 +102,6 @@ class PlayApp(App[str]):
 
     def showdown(self) -> bool:
         """Show a new showdown on its own screen until a key (or a pause); the table goes on after it."""
-        if self.table.game != "stops":
-            return False
         view = self.table.view()
         count = sum(1 for event in view["events"] if event["type"] == "showdown")
         if count <= self._showdowns:
@@ -155,7 +152,7 @@ class PlayApp(App[str]):
         return f"hand {self.table.hand_no}"
 
     def standings_text(self) -> Text:
-        label = "chips" if self.table.game == "stops" else "points"
+        label = self.table.table.family.unit
         out = Text()
         out.append(f"Standings ({label}): ", style="bold")
         out.append("  ".join(f"{place}. {name} {value}" for place, name, value in self.table.standings()))

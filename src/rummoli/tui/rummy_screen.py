@@ -61,8 +61,7 @@ class RummyScreen(TableScreen):
     TABLE_HEIGHT = 4
 
     def __init__(self, ascii: bool, rules: Ruleset) -> None:
-        super().__init__(ascii)
-        self.rules = rules
+        super().__init__(ascii, rules)
 
     @property
     def ace_low(self) -> bool:

@@ -43,9 +43,10 @@ class TableScreen(Screen[None]):
         Binding("right_square_bracket", "scroll_log(1)", "log forward", show=False),
     ]
 
-    def __init__(self, ascii: bool = False) -> None:
+    def __init__(self, ascii: bool = False, rules: Any = None) -> None:
         super().__init__()
         self.ascii = ascii
+        self.rules = rules  # the loaded ruleset of the table's game
         self.order = 0
         self.view: dict[str, Any] | None = None
         self.human_turn = False  # the player has a decision to make now (not a forced card played for them)

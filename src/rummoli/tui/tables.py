@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rummoli.bots.base import LEVELS, make_bot, seats_to_act
-from rummoli.records import game_of, ruleset_reference
+from rummoli.games import game_of
+from rummoli.records import ruleset_reference
 from rummoli.table import Seat, Table
 
 NAMES = ("You", "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")

@@ -24,7 +24,8 @@ from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.records import RecordError, check_envelope, game_of
+from rummoli.games import family_of
+from rummoli.records import RecordError, check_envelope
 from rummoli.server.rulesets import rules_text, ruleset_catalogue
 
 #: The view keys that hold the whole public history: a replay frame carries only the step's new events.
@@ -45,7 +46,7 @@ def _frame(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]
 def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module)."""
     check_envelope(record)
-    game = game_of(record.get("ruleset"))
+    family = family_of(record.get("ruleset"))
     players = record.get("players")
     if seat is not None and (not isinstance(players, list) or not 0 <= seat < len(players)):
         raise RecordError(f"seat {seat} is not at this hand", rule="R-NOTE-2")
@@ -60,37 +61,15 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
         if len(frames) > MAX_FRAMES:
             raise RecordError(f"a replay holds at most {MAX_FRAMES} steps", rule="R-NOTE-2")
 
-    actions = record.get("actions")
-    if not isinstance(actions, list):
+    if not isinstance(record.get("actions"), list):
         raise RecordError("'actions' must be a list", rule="R-NOTE-3")
+    hand: Any = None
     try:
-        if game == "stops":
-            from rummoli.stops import Action as StopsAction
-            from rummoli.stops import hand_from_record
-
-            hand = hand_from_record(record, auto=False)
+        for hand in family.steps(record):  # a forced play is a step of its own
             snap(hand)
-            for data in actions:
-                action = StopsAction.from_json(data)
-                while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
-                    hand.step_forced()
-                    snap(hand)
-                hand.apply(action)
-                snap(hand)
-            while not hand.over and hand.step_forced():
-                snap(hand)
-        else:
-            from rummoli.rummy import Action as RummyAction
-            from rummoli.rummy import replay_hand as rummy_hand
-
-            hand = rummy_hand({**record, "actions": []})  # the hand as dealt
-            snap(hand)
-            for data in actions:
-                hand.apply(RummyAction.from_json(data))
-                snap(hand)
     except IllegalAction as error:
         raise RecordError(error.message, index=len(frames) - 1, rule=error.rule) from None
-    return {"format": "rummoli-replay/1", "game": game, "seat": seat, "frames": frames, "result": hand.result()}
+    return {"format": "rummoli-replay/1", "game": family.name, "seat": seat, "frames": frames, "result": hand.result()}
 
 
 # ============================================================================================ routes

@@ -130,7 +130,7 @@ class Registry:
 
     async def create(self, request: dict[str, Any]) -> tuple[Room, int, str]:
         """A new table from a validated :class:`~rummoli.server.api.protocol.CreateTable` (as a dict)."""
-        from rummoli.records import game_of
+        from rummoli.games import game_of
 
         if len(self.rooms) >= self.settings.max_tables:
             raise ServerError("unavailable", "the server has as many tables as it can hold; try later", status=503)

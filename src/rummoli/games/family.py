@@ -1,0 +1,139 @@
+"""What a game family answers (:class:`Family`), and the one interface both engines' hands offer (:class:`Hand`).
+
+Each family is a subclass in its own module (:mod:`rummoli.games.stops`, :mod:`rummoli.games.rummy`); the
+engines themselves know nothing of this registry (they import only the standard library and each other).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from rummoli.bots.base import Bot, make_bot
+from rummoli.cards import Card
+
+
+class Hand(Protocol):
+    """One hand of either engine, as the table, the bots' driver and the server use it (docs/ARCHITECTURE.md,
+    "The engine contract"): both ``rummoli.stops.Hand`` and ``rummoli.rummy.RummyHand`` satisfy it."""
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    def to_act(self) -> list[int]: ...
+
+    def verify(self, action: Any) -> None: ...
+
+    def apply(self, action: Any) -> list[dict[str, Any]]: ...
+
+    def events(self) -> list[dict[str, Any]]: ...
+
+    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]: ...
+
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]: ...
+
+    def record(self) -> dict[str, Any]: ...
+
+    def result(self) -> dict[str, Any] | None: ...
+
+
+class Evening(Protocol):
+    """The evening behind a table (:mod:`rummoli.evening`): what the table asks of either family's."""
+
+    rules: Any
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def ledger_length(self) -> int: ...
+
+    def start(self, deck: Sequence[Card], auto: bool, chance: int) -> tuple[Any, list[int]]: ...
+
+    def finish(self, hand: Any) -> dict[str, Any]: ...
+
+    def chips(self, hand: Any, seats: Sequence[int]) -> list[Any]: ...
+
+    def seated(self) -> list[bool]: ...
+
+    def ledger_since(self, start: int) -> list[dict[str, Any]]: ...
+
+    def end(self) -> None: ...
+
+    def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]: ...
+
+    def standings(self) -> list[dict[str, Any]]: ...
+
+    def pots(self, hand: Any) -> dict[str, int]: ...
+
+
+class Family:
+    """One game family (see the package's docstring).  Subclasses fill in what differs."""
+
+    #: The family's name as rulesets give it (``game = "stops"``).
+    name: str = ""
+    #: What a seat's count is: ``chips`` (stops) or ``points`` (Rummy).
+    unit: str = ""
+    #: Whether an evening plays hands on a board of pots that carry over (stops); else it plays to a target.
+    has_board: bool = False
+    #: What one evening of the family is called in the lab's words (``evening``, ``game``).
+    evening_word: str = "evening"
+    #: Whether a hand can wait for its forced action to be made by the table at its pace (``auto=False``:
+    #: ``hand.forced_action()`` and ``hand.step_forced()``), as stops hands can; else forced moves are made
+    #: inside the action before them.
+    steps_forced: bool = False
+
+    def load_ruleset(self, source: Any, *, trusted: bool = False) -> Any:
+        raise NotImplementedError
+
+    def builtin_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def read_action(self, data: Mapping[str, Any]) -> Any:
+        """An R-NOTE-3 action object as the engine's action (``MalformedInput`` when it is not one)."""
+        raise NotImplementedError
+
+    def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
+                dealer: int | None, cut_seed: str | None) -> Evening:
+        raise NotImplementedError
+
+    def replay_record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A hand record replayed: the R-NOTE-4 result (chips, pots, events)."""
+        raise NotImplementedError
+
+    def replay_hand(self, record: dict[str, Any]) -> Hand:
+        """The hand a hand record plays to, at its end."""
+        raise NotImplementedError
+
+    def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
+        """The hand a record plays, yielded after the deal and after each step (a forced play is a step of its
+        own, so a replay can follow a run card by card); the same hand object each time, moved on."""
+        raise NotImplementedError
+
+    def random_hand_record(self, reference: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def seat_range(self, reference: str | dict[str, Any]) -> tuple[int, int, set[int]]:
+        """The fewest and most players a ruleset seats, and every count it allows."""
+        raise NotImplementedError
+
+    def describe(self, name: str) -> dict[str, Any]:
+        """A built-in ruleset for the lobby: title, players, starting chips, board and every option in words."""
+        raise NotImplementedError
+
+    def make_bot(self, level: str, seed: int | str | None = None, budget: float | None = None,
+                 samples: int | None = None) -> Bot:
+        """A computer player of this family at ``level`` (random, easy, normal, hard)."""
+        return make_bot(self.name, level, seed, budget, samples)
+
+    def __repr__(self) -> str:
+        return f"<game family {self.name}>"
