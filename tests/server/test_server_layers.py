@@ -96,3 +96,4 @@ def test_the_floors_import_one_way() -> None:
     assert [c for c in report.cycles() if any(m.startswith("rummoli.server") for m in c)] == []
     assert {m: n for m, n in report.too_long.items() if m.startswith("rummoli.server")} == {}
     assert [p for p in report.private if p[0].startswith("rummoli.server")] == []
+    assert [f for f in report.family if f[0].startswith("rummoli.server")] == []  # the server asks rummoli.games

@@ -1,6 +1,6 @@
-"""The built-in rulesets in words: what the lobby lists (:func:`ruleset_catalogue`), the rules a player reads
-(:func:`rules_text`, the text ``rummoli rules`` prints) and a table's title (:func:`ruleset_title`, which a
-table's summary carries).
+"""The built-in rulesets in words: what the lobby lists (:func:`ruleset_catalogue`, each ruleset as its game
+family describes it), the rules a player reads (:func:`rules_text`, the text ``rummoli rules`` prints) and a
+table's title (:func:`ruleset_title`, which a table's summary carries).
 
 >>> [r["name"] for r in ruleset_catalogue()][:2]
 ['rummoli', 'rummoli-tripoley']
