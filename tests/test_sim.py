@@ -14,7 +14,7 @@ from rummoli.bots.base import make_bot
 from rummoli.bots.driver import play_out
 from rummoli.cli import app
 from rummoli.sim import SimConfig, SimError, confidence_interval, run_tournament
-from rummoli.sim.play import deck_for, play_hand
+from rummoli.sim.play import deck_for
 from rummoli.sim.stats import t_quantile_975
 
 RANDOM3 = ("random", "random", "random")
@@ -83,7 +83,7 @@ def test_random_bots_fast_path_plays_exactly_as_the_view_round_trip() -> None:
             session = Session("rummoli", ["a", "b", "c", "d"], dealer=0)
             hand = session.start_hand(deck=deck_for(config, seed, 0))
             bots = [make_bot("stops", "random", seed=seed * 10 + s) for s in range(4)]
-            (play_hand if fast else lambda h, b, _g: play_out(h, b))(hand, bots, "stops")
+            play_out(hand, bots, fast=fast)
             records.append(hand.record())
         assert records[0] == records[1]
         rummy_records = []
@@ -91,7 +91,7 @@ def test_random_bots_fast_path_plays_exactly_as_the_view_round_trip() -> None:
             game = RummyGame("rummy", ["a", "b"])
             hand = game.deal(deck_for(config, seed, 1))
             bots = [make_bot("rummy", "random", seed=seed * 10 + s) for s in range(2)]
-            (play_hand if fast else lambda h, b, _g: play_out(h, b))(hand, bots, "rummy")
+            play_out(hand, bots, fast=fast)
             rummy_records.append(hand.record())
         assert rummy_records[0] == rummy_records[1]
 

@@ -40,11 +40,16 @@ def in_evening_seats(value: Any, seats: Sequence[int]) -> Any:
     >>> in_evening_seats({"winner": 1, "pots_won": [{"seat": 0, "amount": 3}], "from": None}, [0, 2])
     {'winner': 2, 'pots_won': [{'seat': 0, 'amount': 3}], 'from': None}
     """
+    if list(seats) == list(range(len(seats))):
+        return value  # every evening seat is in the hand, in its place: nothing to turn
+    return _mapped(value, seats)
+
+
+def _mapped(value: Any, seats: Sequence[int]) -> Any:
     if isinstance(value, dict):
-        return {k: seats[v] if k in _SEAT_KEYS and type(v) is int else in_evening_seats(v, seats)
-                for k, v in value.items()}
+        return {k: seats[v] if k in _SEAT_KEYS and type(v) is int else _mapped(v, seats) for k, v in value.items()}
     if isinstance(value, list):
-        return [in_evening_seats(v, seats) for v in value]
+        return [_mapped(v, seats) for v in value]
     return value
 
 

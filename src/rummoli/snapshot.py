@@ -44,6 +44,7 @@ def snapshot_of(table: Table) -> dict[str, Any]:
         "budget": table.budget,
         "auto": table.auto,
         "dealer": table.first_dealer,
+        "settle": table.settles,
         "journal": json.loads(json.dumps(table.journal)),
         "bots": [None if b is None else b.state() for b in table.bots],
     }

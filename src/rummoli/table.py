@@ -93,6 +93,8 @@ class Table:
         decks: DeckSource | None = None,
         store: RecordStore | None = None,
         deal: bool = True,
+        settle: bool = True,
+        fast: bool = False,
     ) -> None:
         if not isinstance(ruleset, str | dict):
             raise MalformedInput("a ruleset is a built-in name or an inline table")
@@ -116,6 +118,8 @@ class Table:
         self.samples = samples
         self.budget = budget
         self.auto = auto
+        self.settles = settle  # share the board out at the evening's end (R-SESSION-2); the lab measures hands
+        self.fast = fast  # bots decide from cheaper copies of their views (the lab's hot path: bots.driver)
         self.hands_limit = hands
         self.start_chips = chips
         self.store = store
@@ -194,25 +198,24 @@ class Table:
         """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
         return view_for(self.hand, self.hand_seats.index(self._seat(seat)))
 
-    def play_bot(self) -> list[dict[str, Any]]:
-        """Let the due bot decide here and now, and apply its choice; ``[]`` when no bot is due."""
+    def play_bot(self) -> None:
+        """Let the due bot decide here and now, and apply its choice (nothing when no bot is due)."""
         seat = self.bot_due()
         if seat is None:
-            return []
+            return
         bot = self.bots[seat]
         assert bot is not None
-        return self.play(seat, bot_decision(self.hand, self.hand_seats.index(seat), bot))
+        self.play(seat, bot_decision(self.hand, self.hand_seats.index(seat), bot, self.fast))
 
-    def apply_bot_choice(self, seat: int, choice: dict[str, Any], bot: Bot | None = None) -> list[dict[str, Any]]:
+    def apply_bot_choice(self, seat: int, choice: dict[str, Any], bot: Bot | None = None) -> None:
         """Apply a choice a bot made elsewhere (a worker process); ``bot`` is that bot as it came back,
         memory and generator included, and replaces the seat's."""
         seat = self._seat(seat)
         if self.bot_due() != seat:
             raise IllegalAction("R-TURN", f"no bot decision of seat {seat} is due")
-        events = self.play(seat, choice)
+        self.play(seat, choice)
         if bot is not None:
             self.bots[seat] = bot
-        return events
 
     def step(self) -> bool:
         """Make one move that no person makes: a forced action (``auto=False``) or a bot's decision."""
@@ -232,10 +235,10 @@ class Table:
             raise MalformedInput(f"no seat {str(seat)[:80]!r} at this table (seats 0 to {len(self.seats) - 1})")
         return seat
 
-    def act(self, seat: int, action: object, seq: int | None = None, *,
-            timed_out: bool = False) -> list[dict[str, Any]]:
+    def act(self, seat: int, action: object, seq: int | None = None, *, timed_out: bool = False) -> None:
         """A person's action for evening ``seat`` (an R-NOTE-3 object).  With ``seq``, the action is
         refused as stale unless the table is still where the sender saw it.  Nothing changes on error.
+        What each seat learns of it, it reads with :meth:`events_since`.
 
         ``timed_out``: the turn timer made this choice for the seat (a safe default); a public ``timeout``
         event says so just before the action, so every seat's log marks it."""
@@ -255,7 +258,7 @@ class Table:
         if timed_out:
             self.hand.verify(self._parse(seat, action))  # refused before the timeout is told: nothing changes
             self.timeout(seat)
-        return self.play(seat, action)
+        self.play(seat, action)
 
     def timeout(self, seat: int) -> None:
         """Tell every seat that the turn timer makes ``seat``'s next choice (journalled)."""
@@ -270,13 +273,12 @@ class Table:
             raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {str(given)[:80]}")
         return self._read_action({**action, "seat": hand_seat})
 
-    def play(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+    def play(self, seat: int, action: dict[str, Any]) -> None:
         """A decision for evening ``seat``, journalled, without a person's checks (a bot's, or the journal's)."""
         parsed = self._parse(seat, action)
-        events: list[dict[str, Any]] = self.hand.apply(parsed)
+        self.hand.make(parsed)
         self.journal.append(["act", seat, parsed.to_json()])
         self._after_move()
-        return events
 
     def _read_action(self, data: dict[str, Any]) -> Any:
         return self.family.read_action(data)
@@ -341,7 +343,7 @@ class Table:
         entry = self._hands[-1]
         entry["finished"] = True
         hand = self.hand
-        show_hand_over(hand, [self.bots[s] for s in self.hand_seats])
+        show_hand_over(hand, [self.bots[s] for s in self.hand_seats], self.fast)
         result = in_evening_seats(hand.result(), self.hand_seats)
         result["hand_no"] = self.hand_no
         self.results.append(result)
@@ -374,7 +376,7 @@ class Table:
         if self._closed:
             return
         self._closed = True
-        if self.family.has_board and self.evening.over:
+        if self.family.has_board and self.evening.over and self.settles:
             decks = self.settle_decks or [self._deck(-k) for k in range(1, len(self.evening.pots(None)) + 2)]
             self.journal.append(["settle", [[str(c) for c in d] for d in decks]])
             self.settlement = self.evening.settle(decks)
@@ -542,7 +544,7 @@ class Table:
             seats = [Seat(str(s["name"]), s["bot"], s["seed"]) for s in data["seats"]]
             table = cls(data["ruleset"], seats, chips=data["chips"], hands=data["hands"], seed=data["seed"],
                         samples=data["samples"], budget=data["budget"], auto=bool(data["auto"]),
-                        dealer=data["dealer"], decks=decks, store=store, deal=False)
+                        dealer=data["dealer"], decks=decks, store=store, deal=False, settle=data.get("settle", True))
             if not isinstance(data["journal"], list):
                 raise MalformedInput("snapshot: the journal is a list")
             replay_journal(table, data["journal"])

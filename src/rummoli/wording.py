@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rummoli.cards import RANK_NAMES, SUIT_SYMBOLS, Card
+from rummoli.cards import CARDS, RANK_NAMES, SUIT_SYMBOLS, Card
 
 #: The suit symbols and the letters the terminal's ``--ascii`` mode writes instead.
 _ASCII = str.maketrans({**{symbol: letter for symbol, letter in zip(SUIT_SYMBOLS, "shdc", strict=True)},
@@ -55,8 +55,15 @@ def card_word(card: str) -> str:
     >>> card_word("Td"), card_word("As")
     ('10♦', 'A♠')
     """
-    c = Card.parse(card)
-    return RANK_NAMES[c.rank] + SUIT_SYMBOLS[c.suit]
+    word = _CARD_WORDS.get(card)
+    if word is None:  # another spelling of a card (10d, 10♦): read it
+        c = Card.parse(card)
+        word = RANK_NAMES[c.rank] + SUIT_SYMBOLS[c.suit]
+    return word
+
+
+#: Each card's word by its name (sentences name thousands of cards: a lookup, not a parse).
+_CARD_WORDS = {str(c): RANK_NAMES[c.rank] + SUIT_SYMBOLS[c.suit] for c in CARDS}
 
 
 def cards_word(cards: Iterable[str]) -> str:

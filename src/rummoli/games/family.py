@@ -6,7 +6,7 @@ engines themselves know nothing of this registry (they import only the standard 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from rummoli.bots.base import Bot, make_bot
@@ -31,6 +31,8 @@ class Hand(Protocol):
     def verify(self, action: Any) -> None: ...
 
     def apply(self, action: Any) -> list[dict[str, Any]]: ...
+
+    def make(self, action: Any) -> None: ...
 
     def events(self) -> list[dict[str, Any]]: ...
 
@@ -98,7 +100,7 @@ class Family:
     def builtin_names(self) -> list[str]:
         raise NotImplementedError
 
-    def read_action(self, data: Mapping[str, Any]) -> Any:
+    def read_action(self, data: dict[str, Any]) -> Any:
         """An R-NOTE-3 action object as the engine's action (``MalformedInput`` when it is not one)."""
         raise NotImplementedError
 

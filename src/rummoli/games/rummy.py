@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rummoli.errors import MalformedInput
@@ -61,10 +61,10 @@ class RummyFamily(Family):
 
         return builtin_names()
 
-    def read_action(self, data: Mapping[str, Any]) -> Any:
+    def read_action(self, data: dict[str, Any]) -> Any:
         from rummoli.rummy import Action
 
-        return Action.from_json(dict(data))
+        return Action.from_json(data)
 
     def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
                 dealer: int | None, cut_seed: str | None) -> Evening:

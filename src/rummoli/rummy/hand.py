@@ -395,13 +395,15 @@ class RummyHand:
         return True
 
     def apply(self, action: Action) -> list[dict[str, Any]]:
-        """Play ``action``; returns the events it caused (forced draws that follow included) as the acting
-        seat may learn them (:meth:`events_since`: numbered, nothing another seat may hide from it)."""
-        self.verify(action)
+        """Play ``action``; returns the events it caused (forced draws after it too) as the actor may learn them."""
         start = len(self.events_log)
+        self.make(action)
+        return rummy_views.events_since(self, start + 1, action.seat)
+
+    def make(self, action: Action) -> None:  # apply() without the events: a table reads them for each seat
+        self.verify(action)
         self._do(self.to_move(action))
         rummy_views.mark(self)
-        return rummy_views.events_since(self, start + 1, action.seat)
 
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:

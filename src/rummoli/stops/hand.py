@@ -351,13 +351,18 @@ class Hand(Bidding, Play, SearchPath):
     def apply(self, action: Action) -> list[dict[str, Any]]:
         """Check and make ``action``, then any forced actions; return the events they caused as the acting
         seat may learn them (:meth:`events_since`: numbered, nothing another seat may hide from it)."""
-        forced = self._forced(self._verify(action)) is not None
         start = len(self.log)
+        self.make(action)
+        return report.events_since(self, start + 1, action.seat)
+
+    def make(self, action: Action) -> None:
+        """:meth:`apply` without handing the events back (a table reads them for each seat when it needs
+        them, so working them out for the actor at once is wasted)."""
+        forced = self._forced(self._verify(action)) is not None
         self._do(action.seat, action.kind, -1 if action.card is None else action.card.index,
                  0 if action.amount is None else action.amount, forced)
         self._settle_forced()
         report.mark(self)
-        return report.events_since(self, start + 1, action.seat)
 
     # ---------------------------------------------------------------------------------- doing
     def _do(self, seat: int, kind: str, card: int, amount: int, forced: bool) -> None:

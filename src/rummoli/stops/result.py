@@ -54,9 +54,8 @@ def hand_result(hand: Hand) -> dict[str, Any]:
     won: dict[tuple[str, int], dict[str, Any]] = {}
     payments: list[dict[str, Any]] = []
     folded_to = len(hand.poker_winners) == 1 and not hand.showdown
-    for event in hand.events():
-        if event["type"] != "chips" or event["reason"] in ("ante", "bet"):
-            continue
+    paid = [e for e in hand.log if e[0] == "chips" and e[4] != "ante" and e[4] != "bet"]
+    for event in hand.render(paid):  # only the payments are rendered: the rest of the log says nothing here
         pot, seat, amount, reason = _pot(event["from"]), _seat(event["to"]), event["amount"], event["reason"]
         if pot is not None and seat is not None:
             why = _WHY.get(reason, reason)
