@@ -11,13 +11,13 @@ people are spread over two processes), then
 * **publish**: ``Bus.publish`` turns it into the line sent to Redis (the socket write itself is left out:
   the kernel's, not ours);
 * **dispatch**: ``Bus._dispatch`` reads that line as a follower does and hands it to the follower's handler
-  (here one that keeps it, like ``LiveTable.follow_change_now`` keeping a change in order).
+  (here one that keeps it, like ``Copy.follow_change_now`` keeping a change in order).
 
 Printed: microseconds per change for each, and the engine alone (bench.server's baseline: an action and
 every seat's events and view) per action, with the ratio. Needs no Redis: nothing is sent.
 
 With ``--wake``, also what it costs a process to be woken by a message at all: this process listens on a
-channel of the Redis at ``--redis-url`` with the bus's own connection (rummoli.server.redisline.Listening)
+channel of the Redis at ``--redis-url`` with the bus's own connection (rummoli.server.cluster.redisline.Listening)
 and does nothing with what it gets, while another process publishes a change-sized message ``--rate`` times
 a second; printed: this process's CPU time per message. bench/cluster.py counts the wake-ups per action of
 each configuration; this is the price of one on the machine at hand, before any of our code runs.
@@ -44,7 +44,7 @@ def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
     for seq, mark in random_actions(table, random.Random(7), changes):
         texts = {str(s): dumps({"type": "update", "seq": table.seq, "events": table.events_since(seq, s),
                                 "view": table.view(s), "clock": None}) for s in (1, 3)}
-        texts["journal"] = dumps(table.journal[mark:])  # as TableManager.tell_change sends it
+        texts["journal"] = dumps(table.journal[mark:])  # as Cluster.publish_change sends it
         out.append(({"kind": "change", "table": "t" * 22, "owner": "p0", "fence": 3, "at": mark,
                      "entries": len(table.journal) - mark, "seq": table.seq, "status": "playing", "since": seq,
                      "clock": None}, texts))
@@ -52,7 +52,7 @@ def messages(changes: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
 
 
 async def bus_costs(changes: int) -> tuple[float, float, int]:
-    from rummoli.server.cluster import Bus
+    from rummoli.server.cluster.bus import Bus
 
     kept: list[dict[str, Any]] = []
 
@@ -87,7 +87,7 @@ async def wake_cost(url: str, rate: float, seconds: float, size: int) -> tuple[f
     import subprocess
     import sys
 
-    from rummoli.server.redisline import Address, Listening, connect
+    from rummoli.server.cluster.redisline import Address, Listening, connect
 
     channel = f"bench-wake-{random.randrange(1 << 30)}"
     received = 0

@@ -399,10 +399,10 @@ def areas(profile: Path) -> list[tuple[str, float]]:
     stats = pstats.Stats(str(profile))
     groups = {"engine (rules, views, events)": ("rummoli/stops", "rummoli/rummy", "rummoli/table", "rummoli/evening",
                                                 "rummoli/cards", "rummoli/poker", "rummoli/bots"),
-              "store (SQLAlchemy, SQLite)": ("sqlalchemy", "sqlite3", "rummoli/server/store"),
+              "store (SQLAlchemy, SQLite)": ("sqlalchemy", "sqlite3", "rummoli/server/storage"),
               "JSON": ("json/",), "websockets framing and sockets": ("websockets", "uvicorn", "ssl", "socket"),
               "asyncio and threads": ("asyncio", "threading", "concurrent", "selectors", "queue"),
-              "server (live, connection, app)": ("rummoli/server",), "HTTP framework": ("starlette", "fastapi",
+              "server (tables, api)": ("rummoli/server",), "HTTP framework": ("starlette", "fastapi",
                                                                                          "pydantic", "anyio")}
     totals: dict[str, float] = dict.fromkeys(groups, 0.0)
     totals["other"] = 0.0

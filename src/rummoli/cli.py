@@ -245,6 +245,10 @@ def serve(
                                      hand_pause=hand_pause, grace=grace,
                                      bot_workers=bot_workers, allowed_origins=tuple(origin) or None,
                                      allow_seeds=allow_seeds or None)
+        if settings.redis_url:  # a URL the bus cannot use is one line at the start, not a traceback
+            from rummoli.server.cluster.redisline import Address
+
+            Address.parse(settings.redis_url)
     except (TypeError, ValueError) as error:
         raise fail("serve", error) from None
     run_server(settings)

@@ -1,5 +1,5 @@
-"""The bus between server processes (rummoli.server.cluster and its Redis connections, rummoli.server.redisline)
-on a real Redis: what the processes rely on, seen from two buses in one event loop.
+"""The bus between server processes (rummoli.server.cluster.bus and its Redis connections,
+rummoli.server.cluster.redisline) on a real Redis: what the processes rely on, seen from two buses in one event loop.
 
 * a table's changes reach its follower complete and in order, however many are published at once, with the
   update texts that travel after their JSON exactly as they were given;
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from multi_helpers import MACHINE_REDIS, PrivateRedis, forget_prefix, free_port, missing, need_program, redis_answers
 
-from rummoli.server.cluster import Bus
-from rummoli.server.redisline import Address, Commands, RedisError, connect
+from rummoli.server.cluster.bus import Bus
+from rummoli.server.cluster.redisline import Address, Commands, RedisError, connect
 
 
 class Process:
@@ -38,7 +38,7 @@ class Process:
 
     async def on_command(self, message: dict[str, Any]) -> None:
         self.commands.append(message)
-        if message["op"] == "act":  # done: the table's change is the answer (as TableManager._on_command does)
+        if message["op"] == "act":  # done: the table's change is the answer (as Forwarding.on_command does)
             self.bus.publish("T1", {"kind": "change", "n": 0, "answers": message["ask"]})
             return
         self.bus.answer(message, {"result": {"doubled": 2 * int(message["args"]["n"])}})

@@ -1,4 +1,4 @@
-"""A dead owner's tables are taken before its leases run out (issue 14's failover, rummoli.server.store.Liveness).
+"""A dead owner's tables are taken before its leases run out (issue 14's failover: the liveness locks).
 
 Each process holds a PostgreSQL advisory lock named after it for as long as it runs. When it dies its sessions
 end and the lock goes with them, so the others may take its tables at once instead of waiting for the leases.
@@ -16,8 +16,9 @@ from pathlib import Path
 from multi_helpers import Cluster, ClusterParty, Database
 from server_helpers import open_table
 
-from rummoli.server.deaths import DeathWatch, connector
-from rummoli.server.store import LIVENESS_KEY, Liveness, SeatRow, Store
+from rummoli.server.cluster.deaths import DeathWatch, Liveness, connector
+from rummoli.server.storage.rows import SeatRow
+from rummoli.server.storage.store import LIVENESS_KEY, Store
 
 
 def _store_with_table(database: Database, owner: str) -> Store:
@@ -133,7 +134,7 @@ def test_killed_owner_loses_its_table_long_before_its_lease_ends(make_cluster: C
 
 
 def test_a_death_is_heard_when_the_lock_goes_and_not_before(database: Database) -> None:
-    """rummoli.server.deaths: a watcher waits on another process's liveness lock and speaks once it is granted
+    """rummoli.server.cluster.deaths: a watcher waits on another process's liveness lock and speaks once it is granted
     (its holder gone), never while it is held; a name that holds no lock is reported at once; closing the
     watch ends the waiting requests."""
     store = _store_with_table(database, "p0")

@@ -1,4 +1,4 @@
-"""The PostgreSQL fast path (rummoli.server.pgline) against the store's SQLAlchemy statements, on the machine's
+"""The PostgreSQL fast path (rummoli.server.storage.pgline) against the store's SQLAlchemy statements, on the machine's
 PostgreSQL: the same answers and the same rows for the same changes, a batch that fails stores nothing, and a
 connection the server ended is replaced at the next call."""
 
@@ -10,7 +10,8 @@ import psycopg
 import pytest
 from multi_helpers import Database
 
-from rummoli.server.store import SeatRow, Store, StoreConflict
+from rummoli.server.storage.rows import SeatRow, StoreConflict
+from rummoli.server.storage.store import Store
 
 TABLES = ["ta", "tb", "tc"]
 

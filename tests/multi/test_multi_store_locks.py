@@ -15,7 +15,8 @@ import threading
 import pytest
 from multi_helpers import Database
 
-from rummoli.server.store import SeatRow, Store
+from rummoli.server.storage.rows import SeatRow
+from rummoli.server.storage.store import Store
 
 TABLES = 24
 

@@ -7,7 +7,7 @@ import sqlite3
 import httpx
 from server_helpers import Server
 
-from rummoli.server.store import token_hash
+from rummoli.server.storage.rows import token_hash
 
 
 def error_of(answer: httpx.Response, status: int, code: str) -> str:

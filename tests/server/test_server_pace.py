@@ -16,7 +16,7 @@ import pytest
 from pydantic import TypeAdapter
 from server_helpers import Client, Server, choose
 
-from rummoli.server.protocol import ServerMessage
+from rummoli.server.api.protocol import ServerMessage
 
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 PAUSE = 30.0  # the countdown of the module's server: long enough that a deal before it is the next's doing

@@ -10,8 +10,8 @@ from pathlib import Path
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from rummoli.server.schema import metadata
-from rummoli.server.store import MIGRATIONS, Store
+from rummoli.server.storage.schema import metadata
+from rummoli.server.storage.store import MIGRATIONS, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "rummoli"
@@ -22,7 +22,7 @@ def test_every_migration_file_is_package_data() -> None:
     globs = config["tool"]["setuptools"]["package-data"]["rummoli"]
     files = [p.relative_to(PACKAGE).as_posix() for p in MIGRATIONS.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts]
-    assert any(f.startswith("server/migrations/versions/") for f in files)
+    assert any(f.startswith("server/storage/migrations/versions/") for f in files)
     for name in files:
         assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} would be left out of the wheel"
 

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from rummoli.server.store import SeatRow, Store, StoreConflict
-from rummoli.server.updates import Updates, seat_view
-from rummoli.server.writer import StoreWriter
+from rummoli.server.storage.rows import SeatRow, StoreConflict
+from rummoli.server.storage.store import Store
+from rummoli.server.storage.writer import StoreWriter
+from rummoli.server.tables.updates import Updates, seat_view
 from rummoli.table import Seat, Table
 
 RULESETS = ["rummoli", "michigan", "rummy", "gin-rummy", "500-rum"]

@@ -17,7 +17,7 @@ from pydantic import TypeAdapter
 from server_helpers import Client, Server, choose, play
 from websockets.exceptions import ConnectionClosed
 
-from rummoli.server.protocol import ServerMessage
+from rummoli.server.api.protocol import ServerMessage
 
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 

@@ -14,7 +14,7 @@ import httpx
 from server_helpers import choose
 from web_helpers import CARD, cards_in
 
-from rummoli.server.web import web_dir
+from rummoli.server.api.web import web_dir
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "rummoli" / "web"
 

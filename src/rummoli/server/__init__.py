@@ -1,12 +1,14 @@
-"""The game server: ``rummoli serve``.
+"""The game server: ``rummoli serve``. Its floors, each importing only those below it:
 
-* :mod:`~rummoli.server.settings` -- where the data lives, limits, pace;
-* :mod:`~rummoli.server.protocol` -- every message, as pydantic models, and their JSON Schema;
-* :mod:`~rummoli.server.store`, :mod:`~rummoli.server.schema`, ``migrations/`` -- the database (SQLAlchemy 2,
-  Alembic migrations applied at start);
-* :mod:`~rummoli.server.live` -- tables in play: changes stored before anyone is told, bots, clocks;
-* :mod:`~rummoli.server.hub` -- fan-out of "this table changed" to its clients;
-* :mod:`~rummoli.server.connection` -- one websocket client;
-* :mod:`~rummoli.server.workers` -- bots decide in worker processes;
-* :mod:`~rummoli.server.app` -- the FastAPI application; :mod:`~rummoli.server.run` starts it on uvicorn.
+* :mod:`~rummoli.server.api` -- what clients speak to: the FastAPI application, one websocket client, the
+  protocol's models, the page's routes and replays;
+* :mod:`~rummoli.server.tables` -- the tables this process holds: each one's room and host (changes stored,
+  then told), its schedule (bots, forced plays, deals, clocks), the registry, the fan-out to clients;
+* :mod:`~rummoli.server.storage` -- the database: the store, its writing thread, the schema and migrations;
+* :mod:`~rummoli.server.cluster` -- several processes (leases, follower copies, the bus), an add-on to the
+  tables that only ``--redis-url`` brings in.
+
+Beside them: :mod:`~rummoli.server.settings`, :mod:`~rummoli.server.rulesets` (rulesets in words),
+:mod:`~rummoli.server.jsontext`, :mod:`~rummoli.server.heap` (the garbage collector's pauses), and
+:mod:`~rummoli.server.run`, which starts the application on uvicorn.
 """

@@ -50,7 +50,7 @@ def serve(settings: Settings, announce: bool = True) -> None:
     """Serve until interrupted; print the address to open first."""
     import uvicorn
 
-    from rummoli.server.app import create_app
+    from rummoli.server.api.app import create_app
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

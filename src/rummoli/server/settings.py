@@ -47,7 +47,7 @@ class Settings:
     #: Browser origins allowed on the websocket besides the server's own address (``https://example.org``).
     allowed_origins: tuple[str, ...] = ()
     #: Seconds between a bot's turn coming up and its move being shown (so people can follow), for a table
-    #: whose creator chose no pace (rummoli.server.pace).
+    #: whose creator chose no pace (rummoli.server.tables.schedule).
     bot_pace: float = 1.0
     #: Seconds between forced plays (each its own step, shown one at a time), for a table whose creator chose
     #: no pace; 0: they are made inside the action that caused them, all at once.
@@ -96,10 +96,6 @@ class Settings:
         self.data_dir = Path(self.data_dir)
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'rummoli.sqlite3'}"
-        if self.redis_url:
-            from rummoli.server.redisline import Address
-
-            Address.parse(self.redis_url)  # a URL the bus cannot use is one line at the start, not a traceback
         if not self.process_name:
             self.process_name = f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
 

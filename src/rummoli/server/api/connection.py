@@ -16,9 +16,11 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rummoli.server.api.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
 from rummoli.server.jsontext import dumps
-from rummoli.server.live import LiveTable, ServerError, TableManager
-from rummoli.server.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
+from rummoli.server.tables.errors import ServerError
+from rummoli.server.tables.registry import Registry
+from rummoli.server.tables.room import Room
 
 log = logging.getLogger("rummoli.server")
 
@@ -87,16 +89,16 @@ class ConnectionLimit:
 class Connection:
     """A client of one table (see the module's docstring)."""
 
-    def __init__(self, websocket: WebSocket, manager: TableManager) -> None:
+    def __init__(self, websocket: WebSocket, registry: Registry) -> None:
         self.ws = websocket
-        self.manager = manager
-        self.live: LiveTable | None = None
+        self.registry = registry
+        self.room: Room | None = None
         self.seat: int | None = None
         self.last_seq = 0
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self._update_pending = False
         self.closing = False
-        settings = manager.settings
+        settings = registry.settings
         self.limit = RateLimit(settings.rate, settings.burst)
 
     # ------------------------------------------------------------------------------------- hub side
@@ -133,21 +135,21 @@ class Connection:
         ws = self.ws
         while True:
             item = await self.queue.get()
-            live = self.live
-            if item == "update" and live is not None:
+            room = self.room
+            if item == "update" and room is not None:
                 self._update_pending = False
-                async with live.lock:
-                    seq = live.seq
-                    if seq <= self.last_seq or live.stale:
+                async with room.lock:
+                    seq = room.seq
+                    if seq <= self.last_seq or room.stale:
                         continue  # a stale table is poked again once it is rebuilt
-                    text = live.update_text(self.seat, self.last_seq)
+                    text = room.update_text(self.seat, self.last_seq)
                     self.last_seq = seq
                 await ws.send_text(text)
-            elif item == "seats" and live is not None:
-                await ws.send_text(dumps({"type": "seats", "seats": live.seat_infos()}))
-            elif item == "next_hand" and live is not None:
+            elif item == "seats" and room is not None:
+                await ws.send_text(dumps({"type": "seats", "seats": room.seat_infos()}))
+            elif item == "next_hand" and room is not None:
                 # Read as it is sent: a countdown that ended meanwhile is told by the update of the deal.
-                shown = None if live.stale else live.next_hand_info()
+                shown = None if room.stale else room.next_hand_info()
                 if shown is not None:
                     await ws.send_text(dumps({"type": "next_hand", **shown}))
             elif isinstance(item, tuple):
@@ -169,7 +171,7 @@ class Connection:
 
     def _check(self, text: str) -> Hello | Act | Next | Ping | None:
         """The message read and checked, or ``None`` after sending the client its error."""
-        settings = self.manager.settings
+        settings = self.registry.settings
         if not self.limit.allow(time.monotonic()):
             self.send(error_message("rate_limited", f"too many messages: at most {settings.rate:g} a second"))
             if self.limit.refused > 3 * settings.burst:
@@ -197,10 +199,10 @@ class Connection:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
-            if self.live is not None:
-                self.manager.hub.unsubscribe(self.live.id, self)
+            if self.room is not None:
+                self.registry.hub.unsubscribe(self.room.id, self)
                 with contextlib.suppress(Exception):
-                    await self.live.depart(self.seat)
+                    await self.room.depart(self.seat)
             # Let the writer send what is queued (an error, a close), then stop it.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._drain()), 1.0)
@@ -234,45 +236,36 @@ class Connection:
                                                 f"not {hello.protocol}"))
             self.close(CLOSE_POLICY, "protocol version")
             return
-        live = await self.manager.get(table_id)
-        if live is None:
+        room = await self.registry.get(table_id)
+        if room is None:
             self.send(error_message("malformed", "no such table"))
             self.close(4004, "no such table")
             return
         if hello.token is not None:
-            self.seat = live.seat_of_token(hello.token)
-            if self.seat is None and live.role == "follower":
-                await live.refresh()  # a seat just taken through another process
-                self.seat = live.seat_of_token(hello.token)
+            self.seat = await room.seat_of(hello.token)
             if self.seat is None:
                 self.send(error_message("unauthorized", "that seat token holds no seat at this table"))
                 self.close(4003, "bad token")
                 return
-        self.live = live
-        async with live.lock:
+        self.room = room
+        async with room.lock:
             try:
-                await live._fresh()
+                await room.ready_for(hello.since)
             except ServerError as error:
                 self.send(error_message(error.code, error.message))
                 self.close(1013, "try again later")
                 return
-            if hello.since is not None and hello.since > live.seq and live.role == "follower":
-                # The client saw more than this process's copy holds yet (it was on a process that died, and
-                # this copy had not heard of the last changes): bring the copy up to the store first, or the
-                # welcome would move the client back to the copy's seq and the next update repeat events it
-                # has (seen once in tests/multi/test_multi_failover.py: seq 2803 back to 2765).
-                await live._reload()
-            since = hello.since if hello.since is not None and hello.since <= live.seq else live.seq
-            self.last_seq = live.seq
-            seats = live.seat_infos()
+            since = hello.since if hello.since is not None and hello.since <= room.seq else room.seq
+            self.last_seq = room.seq
+            seats = room.seat_infos()
             if self.seat is not None:
                 seats[self.seat]["connected"] = True  # this very client (counted just below)
-            self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": live.id, "seat": self.seat,
-                       "seq": live.seq, "view": live.view(self.seat), "events": live.events_since(since, self.seat),
-                       "seats": seats, "clock": live.clock_info(), "next_hand": live.next_hand_info(self.seat),
-                       "pace": live.pace.info()})
-            self.manager.hub.subscribe(live.id, self)
-        await live.arrive(self.seat)
+            self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": room.id, "seat": self.seat,
+                       "seq": room.seq, "view": room.view(self.seat), "events": room.events_since(since, self.seat),
+                       "seats": seats, "clock": room.clock_info(), "next_hand": room.next_hand_info(self.seat),
+                       "pace": room.pace.info()})
+            self.registry.hub.subscribe(room.id, self)
+        await room.arrive(self.seat)
         while True:
             text = await self._receive()
             if text is None:
@@ -290,11 +283,11 @@ class Connection:
                 self.send(error_message("unauthorized", "spectators cannot act: say hello with a seat token"))
             elif isinstance(message, Next):
                 try:
-                    await live.next_ready(self.seat, message.seq)
+                    await room.next_ready(self.seat, message.seq)
                 except ServerError as error:
                     self.send(error_message(error.code, error.message, error.rule, error.seq))
             else:
                 try:
-                    await live.act(self.seat, message.action, message.seq)
+                    await room.act(self.seat, message.action, message.seq)
                 except ServerError as error:
                     self.send(error_message(error.code, error.message, error.rule, error.seq))

@@ -3,7 +3,7 @@
 Which: storing changes (:meth:`PgLine.append_many`, the store-writer thread's, once or more per action) and
 the cluster's upkeep (:meth:`PgLine.unowned`, :meth:`PgLine.renew` and :meth:`PgLine.owners` every second,
 :meth:`PgLine.seqs` every other second, all in the lease thread). Everything else, and everything on SQLite,
-goes through SQLAlchemy in :class:`rummoli.server.store.Store`, whose methods of the same names these match
+goes through SQLAlchemy in :class:`rummoli.server.storage.store.Store`, whose methods of the same names these match
 row for row (tests/multi/test_multi_pgline.py holds them to that).
 
 Why not SQLAlchemy for these: measured on this project's machine, storing one change through
@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from rummoli.server.jsontext import dumps
+from rummoli.server.storage.rows import StoreConflict
 
 _NOW = "extract(epoch FROM clock_timestamp())"
 
@@ -92,9 +93,7 @@ class PgLine:
 
     # ------------------------------------------------------------------------------------- changes
     def append_many(self, changes: list[tuple[Any, ...]]) -> list[Any]:
-        """:meth:`rummoli.server.store.Store.append_many`: the same rows, the same answers, one round trip."""
-        from rummoli.server.store import StoreConflict
-
+        """:meth:`rummoli.server.storage.store.Store.append_many`: the same rows, the same answers, one round trip."""
         now = time.time()
         order = sorted(range(len(changes)), key=lambda k: changes[k][0])  # rows locked in id order (see Store)
         conn = self._connection()
@@ -140,7 +139,7 @@ class PgLine:
 
     # ------------------------------------------------------------------------------------- upkeep
     def unowned(self, older_than: float, limit: int = 200, early: float = 0.0) -> list[str]:
-        """:meth:`rummoli.server.store.Store.unowned`."""
+        """:meth:`rummoli.server.storage.store.Store.unowned`."""
         free = f"lease_until < {_NOW} - %(older)s"
         if early:
             free = f"({free} OR {self._owner_gone})"
@@ -149,7 +148,7 @@ class PgLine:
         return [r[0] for r in rows]
 
     def renew(self, owner: str, table_ids: list[str], seconds: float) -> set[str]:
-        """:meth:`rummoli.server.store.Store.renew` (the rows locked in the order of their ids)."""
+        """:meth:`rummoli.server.storage.store.Store.renew` (the rows locked in the order of their ids)."""
         if not table_ids:
             return set()
         rows = self._run(f"UPDATE tables SET lease_until = {_NOW} + %(seconds)s WHERE id IN (SELECT id FROM tables"
@@ -158,13 +157,13 @@ class PgLine:
         return {r[0] for r in rows}
 
     def owners(self, other_than: str) -> set[str]:
-        """:meth:`rummoli.server.store.Store.owners`."""
+        """:meth:`rummoli.server.storage.store.Store.owners`."""
         rows = self._run("SELECT DISTINCT owner FROM tables WHERE status <> 'over' AND owner IS NOT NULL"
                          " AND owner <> %(me)s", {"me": other_than})
         return {r[0] for r in rows}
 
     def seqs(self, table_ids: list[str]) -> dict[str, int]:
-        """:meth:`rummoli.server.store.Store.seqs`."""
+        """:meth:`rummoli.server.storage.store.Store.seqs`."""
         if not table_ids:
             return {}
         rows = self._run("SELECT id, seq FROM tables WHERE id = ANY(%(ids)s)", {"ids": list(table_ids)})

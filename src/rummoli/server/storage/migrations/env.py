@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from rummoli.server.schema import metadata
+from rummoli.server.storage.schema import metadata
 
 
 def run() -> None:

@@ -18,7 +18,7 @@ and after Redis comes back every follower does. While Redis is down a process ke
 owns for its own clients; forwarded commands get "unavailable" (`/healthz` says ``redis: unreachable``).
 
 What is ours: the two channel kinds above, the request/answer pairing (:meth:`Bus.request`), and the two
-connections that publish (and set this process's heartbeat key) and listen (rummoli.server.redisline: redis-py's
+connections that publish (and set this process's heartbeat key) and listen (rummoli.server.cluster.redisline: redis-py's
 per-command cost was most of what a second process added per action; hiredis still writes and reads the
 protocol). redis-py reads the other processes' heartbeat keys.
 """
@@ -34,9 +34,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from rummoli.server.cluster.redisline import Address, Listening, Quiet, RedisError, connect
 from rummoli.server.jsontext import dumps as _dumps
 from rummoli.server.jsontext import loads as _loads
-from rummoli.server.redisline import Address, Listening, Quiet, RedisError, connect
 
 log = logging.getLogger("rummoli.server")
 
@@ -58,7 +58,7 @@ class Bus:
         self.name, self.prefix = name, prefix
         self._address = Address.parse(url)
         # redis-py reads the other processes' heartbeat keys; publishing and listening go through connections of
-        # our own (rummoli.server.redisline says why)
+        # our own (rummoli.server.cluster.redisline says why)
         self._redis = redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=5.0,
                                            health_check_interval=5)
         self._publisher: Quiet | None = None
@@ -205,7 +205,7 @@ class Bus:
     # ------------------------------------------------------------------------------------- tasks
     def _queue(self, *command: str) -> None:
         """Send ``command`` (a publish, the heartbeat) at the loop's next turn, in one write with whatever else
-        is queued by then: no task, no queue, and no reply to read (rummoli.server.redisline.Quiet)."""
+        is queued by then: no task, no queue, and no reply to read (rummoli.server.cluster.redisline.Quiet)."""
         self._outbox.append(command)
         if not self._flushing:
             self._flushing = True
@@ -346,7 +346,7 @@ class Bus:
             answers = data.get("answers")
             if answers is not None:
                 # The change that an action forwarded by this process made is that action's answer (the owner
-                # sends no answer of its own: one message fewer per forwarded action; TableManager._on_command).
+                # sends no answer of its own: one message fewer per forwarded action; Forwarding.on_command).
                 future = self._waiting.get(str(answers))
                 if future is not None and not future.done():
                     future.set_result({"kind": "answer", "ask": answers, "result": {}})

@@ -5,7 +5,7 @@ transaction from a worker thread cost a thread hop, a transaction and a commit p
 hundred actions a second those were most of the server's time outside the engine. Here the event loop hands
 each change to :class:`StoreWriter`, whose single thread takes every change waiting when it is free and
 stores them in one transaction with ``append_many`` (:meth:`Store.append_many`; on PostgreSQL
-:meth:`rummoli.server.pgline.PgLine.append_many`, one round trip): each keeps its own compare-and-set on its
+:meth:`rummoli.server.storage.pgline.PgLine.append_many`, one round trip): each keeps its own compare-and-set on its
 table's ``seq`` and fence (a refused one writes nothing and is answered :class:`StoreConflict`; the others are
 stored). Only after the commit does each caller's ``await`` return, so the rule holds: nothing is announced
 that is not stored. A table has at most one change waiting (it awaits its change under its lock), so the
@@ -28,7 +28,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rummoli.server.store import Change, Store, StoreConflict
+from rummoli.server.storage.rows import Change, StoreConflict
+from rummoli.server.storage.store import Store
 
 log = logging.getLogger("rummoli.server")
 
@@ -69,7 +70,7 @@ class StoreWriter:
 
     # ------------------------------------------------------------------------------------- the thread
     def _run(self) -> None:
-        # This thread's own way to the database (on PostgreSQL a connection it holds: rummoli.server.pgline)
+        # This thread's own way to the database (on PostgreSQL a connection it holds: rummoli.server.storage.pgline)
         self._line = self.store.line()
         try:
             self._loop()

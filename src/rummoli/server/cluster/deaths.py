@@ -1,11 +1,12 @@
-"""Hearing at once that another server process died, without polling for it (PostgreSQL advisory locks).
+"""A process's sign of life to the others (:class:`Liveness`), and hearing at once that another server process
+died, without polling for it (:class:`DeathWatch`): PostgreSQL advisory locks.
 
-Each process holds its liveness lock for as long as it runs (:class:`rummoli.server.store.Liveness`). To hear
+Each process holds its liveness lock for as long as it runs (:class:`Liveness`). To hear
 when another one dies, a process asks PostgreSQL, on a connection of its own, for a *shared* hold on that
 lock. The request waits, costing nothing on either side, while the other process holds its lock, and is
 granted the moment the other's sessions end, which PostgreSQL sees as soon as a dead process's sockets close
 (``kill -9`` included). The waiting thread lets the lock go at once and says whose it was; the upkeep then
-looks for free tables straight away (``TableManager._maintain``).
+looks for free tables straight away (rummoli.server.cluster.upkeep).
 
 Why: the upkeep used to look for dead owners' tables four times a second. Each look woke the event loop,
 hopped to the lease thread and ran a query, and those looks were most of what an idle process of a cluster
@@ -28,7 +29,77 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from sqlalchemy import Connection, Engine, func, select
+
+from rummoli.server.storage.store import LIVENESS_KEY
+
 log = logging.getLogger("rummoli.server")
+
+class Liveness:
+    """A process's sign of life to the others, on PostgreSQL: a session advisory lock named after the process,
+    held on a connection of its own for as long as the process runs.
+
+    Why: a lease shows a dead owner only when it runs out (up to a whole lease after the death). When a process
+    dies, even by ``kill -9``, the kernel closes its sockets, PostgreSQL ends its sessions and drops their locks
+    at once; the other processes, which wait for that lock (rummoli.server.cluster.deaths), then see a table whose owner
+    holds no lock and take it over at once (``Store.unowned`` and ``Store.claim`` with ``early``): once the database has
+    run for a lease, since when it starts every lock is gone until each process takes its own again. Safety never
+    depends on this: a process wrongly thought dead (a lost connection, a name whose hash another process
+    shares) loses its tables to the fence, as with a lease that ran out, and writes nothing more.
+
+    A process stopped without dying (SIGSTOP, a long pause) keeps its connection and its lock: its tables are
+    taken only when their leases run out. A machine that vanishes without closing its sockets keeps the lock
+    until PostgreSQL's keep-alives give up: the lease bounds that case too.
+
+    Only the lease thread calls :meth:`keep`; the connection is never shared.
+    """
+
+    def __init__(self, engine: Engine, name: str) -> None:
+        self.engine = engine
+        self.name = name
+        self._conn: Connection | None = None
+
+    def keep(self) -> None:
+        """Take the lock, or check that the connection holding it still answers (a lock held by a dead
+        connection is gone: it is taken again on a new one). Raises what the database raises."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        if self._conn is not None:
+            try:
+                self._conn.execute(select(1)).scalar()
+                return
+            except Exception:
+                self.drop()  # the session ended (the database restarted?): its lock went with it; again below
+        conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            taken = conn.execute(select(func.pg_try_advisory_lock(LIVENESS_KEY, func.hashtext(self.name)))).scalar()
+        except Exception:
+            conn.invalidate()
+            conn.close()
+            raise
+        if not taken:
+            # Another session holds it: this process's own previous one, not yet ended by the server, or
+            # another process whose name has the same hash. Tried again at the next renewal.
+            conn.close()
+            return
+        self._conn = conn
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds its lock (as far as the last :meth:`keep` knows)."""
+        return self._conn is not None
+
+    def drop(self) -> None:
+        """Give the lock up (closing its connection; the pool never gets it back, since the lock would go
+        with it)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.invalidate()
+                conn.close()
+            except Exception:
+                pass
+
 
 #: The most processes one process watches at once (one connection each): a site runs a few processes, and
 #: a name that keeps owning tables without a lock would otherwise cost a connection per name.

@@ -25,7 +25,7 @@ PROTOCOL_VERSION = 1
 MAX_NAME = 24
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 Level = Literal["random", "easy", "normal", "hard"]
-PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.pace.PACES
+PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.tables.schedule.PACES
 
 
 def clean_name(text: str, limit: int = MAX_NAME) -> str:

@@ -1,7 +1,7 @@
 """Finished evenings leave memory: a table whose evening is over is dropped from the process once nobody has
 watched it for a while, or sooner when too many finished ones are held. Nothing is lost: the store keeps
 every table, and the next request for it (its summary, a seat's history, the evening's record, a client
-connecting) loads it again (:meth:`TableManager.get`).
+connecting) loads it again (:meth:`rummoli.server.tables.registry.Registry.get`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 def over_to_drop(tables: Iterable[Any], watched: Callable[[str], bool], now: float, keep: float,
                  cap: int) -> list[Any]:
-    """The finished tables to drop now, from ``tables`` (:class:`LiveTable`): those nobody has watched for
+    """The finished tables to drop now, from ``tables`` (rooms): those nobody has watched for
     ``keep`` seconds, and then, while more than ``cap`` finished tables would stay, the longest unwatched.
     A table being watched, or busy (its lock held), stays. Marks when each table's last client left
     (``idle_since``, on the monotonic clock of ``now``).

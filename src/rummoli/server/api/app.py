@@ -22,14 +22,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
-from rummoli.server.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
-from rummoli.server.heap import HeapKeeper
-from rummoli.server.history import FORMAT as HISTORY_FORMAT
-from rummoli.server.history import seat_history
-from rummoli.server.hub import Hub
-from rummoli.server.jsontext import dumps
-from rummoli.server.live import LiveTable, ServerError, TableManager
-from rummoli.server.protocol import (
+from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
+from rummoli.server.api.history import FORMAT as HISTORY_FORMAT
+from rummoli.server.api.history import seat_history
+from rummoli.server.api.protocol import (
     PROTOCOL_VERSION,
     CreateTable,
     ErrorResponse,
@@ -41,8 +37,14 @@ from rummoli.server.protocol import (
     first_problem,
     protocol_schema,
 )
+from rummoli.server.heap import HeapKeeper
+from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
-from rummoli.server.store import Store
+from rummoli.server.storage.store import Store
+from rummoli.server.tables.errors import ServerError
+from rummoli.server.tables.hub import Hub
+from rummoli.server.tables.registry import Registry
+from rummoli.server.tables.room import Room, invite_link
 
 log = logging.getLogger("rummoli.server")
 
@@ -121,10 +123,13 @@ def create_app(settings: Settings) -> FastAPI:
         store = Store(settings.database_url)
         await asyncio.to_thread(store.migrate)
         workers = BotWorkers(worker_count(settings.bot_workers)) if settings.bot_workers >= 0 else None
-        manager = TableManager(settings, store, Hub(), workers)
-        state["manager"] = manager
-        manager.start_cluster()
-        restored = await manager.recover_all()
+        registry = Registry(settings, store, Hub(), workers)
+        if settings.redis_url:  # one of several processes; a single one never imports the cluster
+            from rummoli.server.cluster import Cluster
+
+            registry.placement = Cluster(registry)
+        state["registry"] = registry
+        restored = await registry.start()
         if restored:
             log.warning("brought back %d table(s) from %s", restored, settings.database_url.split("://")[0])
         heap = HeapKeeper(settings.gc_freeze, settings.gc_sweep)
@@ -133,7 +138,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await heap.stop()
-            await manager.close()
+            await registry.close()
             if workers is not None:
                 await asyncio.to_thread(workers.close)
             store.close()
@@ -142,8 +147,8 @@ def create_app(settings: Settings) -> FastAPI:
                   lifespan=lifespan)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
-    def manager() -> TableManager:
-        found: TableManager = state["manager"]
+    def tables() -> Registry:
+        found: Registry = state["registry"]
         return found
 
     def base_url(request: Request) -> str:
@@ -169,16 +174,16 @@ def create_app(settings: Settings) -> FastAPI:
         return _error(500, "internal", "the server failed to answer; nothing was changed")
 
     # ----------------------------------------------------------------------------------- helpers
-    async def table_of(table_id: str) -> LiveTable:
-        live = await manager().get(table_id)
-        if live is None:
+    async def table_of(table_id: str) -> Room:
+        room = await tables().get(table_id)
+        if room is None:
             raise ServerError("not_found", "no such table", status=404)
-        return live
+        return room
 
-    def seat_of(live: LiveTable, authorization: str | None) -> int:
+    def seat_of(room: Room, authorization: str | None) -> int:
         if authorization is None or not authorization.startswith("Bearer "):
             raise ServerError("unauthorized", "send your seat token as 'Authorization: Bearer TOKEN'", status=401)
-        seat = live.seat_of_token(authorization.removeprefix("Bearer ").strip())
+        seat = room.seat_of_token(authorization.removeprefix("Bearer ").strip())
         if seat is None:
             raise ServerError("unauthorized", "that seat token holds no seat at this table", status=403)
         return seat
@@ -189,16 +194,16 @@ def create_app(settings: Settings) -> FastAPI:
         """`200` when the server and its database answer (`503` when the database does not). With several
         processes it also says whether Redis answers (without it this process serves only the tables it
         owns), this process's name and how many tables it drives."""
-        m = manager()
+        registry = tables()
         try:
-            ok = await asyncio.to_thread(m.store.ping)
+            ok = await asyncio.to_thread(registry.store.ping)
         except Exception:
             ok = False
-        redis = "off" if m.bus is None else "ok" if m.bus.up else "unreachable"
-        body = {"status": "ok" if ok and redis != "unreachable" else "degraded",
-                "database": "ok" if ok else "unreachable", "redis": redis, "process": m.name,
-                "owned": len(m.owned()), "tables": len(m.tables), "clients": m.hub.count(),
-                "protocol": PROTOCOL_VERSION}
+        placed = registry.placement.health()
+        body = {"status": "ok" if ok and placed["redis"] != "unreachable" else "degraded",
+                "database": "ok" if ok else "unreachable", "redis": placed["redis"],
+                "process": settings.process_name, "owned": placed["owned"], "tables": len(registry.rooms),
+                "clients": registry.hub.count(), "protocol": PROTOCOL_VERSION}
         return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.get("/api/protocol.json", summary="The websocket protocol", tags=["service"])
@@ -214,14 +219,14 @@ def create_app(settings: Settings) -> FastAPI:
         LEVEL}` or `{}` for a person), starting chips, evening length and optional turn timer. Answers the id,
         the invite link, the creator's seat and **seat token** (shown only here). The evening starts when
         every person's seat is taken."""
-        live, seat, token = await manager().create(body.model_dump())
-        return TableCreated(id=live.id, invite=live.summary(base_url(request))["invite"], seat=seat, token=token)
+        room, seat, token = await tables().create(body.model_dump())
+        return TableCreated(id=room.id, invite=invite_link(base_url(request), room.id), seat=seat, token=token)
 
     @app.get("/api/tables", response_model=TableList, summary="List tables", tags=["tables"])
     async def list_tables(request: Request, open: bool = False) -> TableList:
         """The tables waiting or in play (newest first, at most 100); with `open=true`, only those with a
         seat free to take."""
-        summaries = await manager().listing(base_url(request))
+        summaries = await tables().listing(base_url(request))
         if open:
             summaries = [s for s in summaries if s["open_seats"] > 0]
         return TableList(tables=[TableSummary(**s) for s in summaries[:100]])
@@ -238,39 +243,39 @@ def create_app(settings: Settings) -> FastAPI:
     async def join(table_id: str, body: JoinTable) -> Joined:
         """Take an open seat with a display name (text, at most 24 characters): the answer holds its seat
         token. `409` when no seat is open (the evening has started) or the name is taken."""
-        live = await table_of(table_id)
-        seat, token = await manager().join(live, body.name, body.seat)
-        return Joined(id=live.id, seat=seat, token=token)
+        room = await table_of(table_id)
+        seat, token = await room.join(body.name, body.seat)
+        return Joined(id=room.id, seat=seat, token=token)
 
     @app.post("/api/tables/{table_id}/leave", summary="Leave your seat", tags=["seats"],
               responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
     async def leave(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
         """Give up your seat: the token stops working. Before the evening starts the seat opens again;
         during it, a bot plays the seat to the end."""
-        live = await table_of(table_id)
-        await manager().leave(live, seat_of(live, authorization))
-        return TableSummary(**live.summary(base_url(request)))
+        room = await table_of(table_id)
+        await room.leave(seat_of(room, authorization))
+        return TableSummary(**room.summary(base_url(request)))
 
     @app.post("/api/tables/{table_id}/start", summary="Start now (creator)", tags=["seats"],
               responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
     async def start(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
         """The creator deals the first hand without waiting: bots take the seats still open."""
-        live = await table_of(table_id)
-        creator_only(live, seat_of(live, authorization))
-        await manager().start_now(live)
-        return TableSummary(**live.summary(base_url(request)))
+        room = await table_of(table_id)
+        creator_only(room, seat_of(room, authorization))
+        await room.start_now()
+        return TableSummary(**room.summary(base_url(request)))
 
     @app.post("/api/tables/{table_id}/end", summary="End the evening (creator)", tags=["tables"],
               responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
     async def end(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
         """The creator ends the evening: no new hand is dealt; the hand in play is played to its end."""
-        live = await table_of(table_id)
-        creator_only(live, seat_of(live, authorization))
-        await live.end()
-        return TableSummary(**live.summary(base_url(request)))
+        room = await table_of(table_id)
+        creator_only(room, seat_of(room, authorization))
+        await room.end()
+        return TableSummary(**room.summary(base_url(request)))
 
-    def creator_only(live: LiveTable, seat: int) -> None:
-        if seat != live.creator_seat:
+    def creator_only(room: Room, seat: int) -> None:
+        if seat != room.creator_seat:
             raise ServerError("unauthorized", "only the table's creator may do that", status=403)
 
     # ----------------------------------------------------------------------------------- history
@@ -281,13 +286,13 @@ def create_app(settings: Settings) -> FastAPI:
         hand's final view from your chair (your cards, never another seat's hidden ones):
         `{"format": "rummoli-seat-history/2", "seat", "name", "seq", "evening": [events between hands],
         "hands": [{"hand_no", "hand_seats", "players", "you", "first_seq", "last_seq", "events", "view"}]}`."""
-        live = await table_of(table_id)
-        seat = seat_of(live, authorization)
-        async with live.lock:
-            if live.table is None:
-                return {"format": HISTORY_FORMAT, "seat": seat, "name": live.seats[seat].name, "seq": 0,
+        room = await table_of(table_id)
+        seat = seat_of(room, authorization)
+        async with room.lock:
+            if room.table is None:
+                return {"format": HISTORY_FORMAT, "seat": seat, "name": room.seats[seat].name, "seq": 0,
                         "evening": [], "hands": []}
-            return {**seat_history(live.table, seat), "table": live.id}
+            return {**seat_history(room.table, seat), "table": room.id}
 
     @app.get("/api/tables/{table_id}/record", summary="The evening's record (when it is over)",
              tags=["history"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
@@ -295,12 +300,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def record(table_id: str, authorization: Auth = None) -> dict[str, Any]:
         """The full `rummoli-evening/1` record (every hand with every card), for the table's players once
         the evening is over; `rummoli replay FILE` checks it. `409` while the evening goes on."""
-        live = await table_of(table_id)
-        seat_of(live, authorization)
-        if live.status != "over" or live.table is None:
+        room = await table_of(table_id)
+        seat_of(room, authorization)
+        if room.status != "over" or room.table is None:
             raise ServerError("unavailable", "the record is available once the evening is over", status=409)
-        async with live.lock:
-            data: dict[str, Any] = live.table.evening_record()
+        async with room.lock:
+            data: dict[str, Any] = room.table.evening_record()
         return data
 
     # ----------------------------------------------------------------------------------- live play
@@ -321,12 +326,12 @@ def create_app(settings: Settings) -> FastAPI:
             await websocket.close(CLOSE_POLICY, "too many connections")
             return
         try:
-            await Connection(websocket, manager()).run(table_id)
+            await Connection(websocket, tables()).run(table_id)
         finally:
             connections.leave(address)
 
     # The browser table (rummoli/web/) and the few endpoints only it uses; mounted last, under "/".
-    from rummoli.server.web import add_routes
+    from rummoli.server.api.web import add_routes
 
     add_routes(app, table_of, seat_of, ServerError)
     return app

@@ -6,8 +6,9 @@ seat may see since the last thing it was sent. That keeps redaction in one place
 ``events_since`` and ``view``) and makes a slow client cost nobody else anything: updates it could not take
 yet are merged into its next one.
 
-:class:`Hub` is the in-process fan-out of a single server. Several processes (PostgreSQL and Redis) keep the
-same two calls and add a bus behind them.
+:class:`Hub` is the fan-out of one process to its own clients. With several processes each keeps its own; the
+other processes hear of a change from its host's placement (rummoli.server.cluster), and their hubs tell their
+clients.
 """
 
 from __future__ import annotations

@@ -9,16 +9,13 @@ PostgreSQL.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Connection,
     Engine,
     String,
     Update,
@@ -36,77 +33,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from rummoli.server import schema
 from rummoli.server.jsontext import dumps, loads
+from rummoli.server.storage import schema
+from rummoli.server.storage.rows import Change, Recovery, SeatRow, StoreConflict, TableRow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-
-
-class StoreConflict(Exception):
-    """The table's ``seq`` in the database is not the one the writer started from."""
-
-    @classmethod
-    def moved(cls, table_id: str, seen_seq: int, fence: int | None) -> StoreConflict:
-        """A change refused by its compare-and-set (every store path words it so)."""
-        return cls(f"table {table_id} is no longer at seq {seen_seq}"
-                   + ("" if fence is None else f" with fence {fence}"))
-
-
-def token_hash(token: str) -> str:
-    """How a seat token is kept: its SHA-256 (tokens are 192 random bits, so no salt or stretching is needed).
-
-    >>> len(token_hash("abc")), token_hash("abc") == token_hash("abc")
-    (64, True)
-    """
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def _dumps(data: Any) -> str:
     # orjson: a deal's snapshot and each change's journal are written on every change (see jsontext)
     return dumps(data)
-
-
-@dataclass
-class SeatRow:
-    """One seat (its number is its place in the table's list): a name, a bot level (``None``: a person's
-    seat), the hash of its token (``None``: open), and whether its person left during the evening."""
-
-    name: str
-    bot: str | None
-    token_hash: str | None
-    left: bool = False
-
-    @property
-    def person(self) -> bool:
-        return self.bot is None
-
-
-@dataclass
-class TableRow:
-    id: str
-    created_at: float
-    game: str
-    ruleset: str
-    options: dict[str, Any]
-    creator_seat: int
-    seq: int
-    status: str
-    seats: list[SeatRow]
-    hand_no: int = 0
-
-
-#: One change of a table: the arguments :meth:`Store.append` takes, in order.
-Change = tuple[Any, ...]
-
-
-@dataclass
-class Recovery:
-    """What a restart needs to rebuild one table: its latest snapshot and the actions stored after it."""
-
-    table: TableRow
-    snapshot_seq: int
-    snapshot: dict[str, Any]
-    actions: list[dict[str, Any]]  # {"seq", "kind", "seat", "payload"} in order
 
 
 def make_engine(url: str) -> Engine:
@@ -174,9 +110,10 @@ _LOG = insert(schema.actions)
 #: a process name.
 LIVENESS_KEY = 0x52554D4D
 
-#: A table has an owner that holds no liveness lock (see :class:`Liveness`) in this database: it died. Only once
-#: the database has run for ``{settle}`` seconds: after it starts, every process's lock is gone until the process
-#: takes it again (within a lease renewal). One uncorrelated subquery, so PostgreSQL reads its lock table once per
+#: A table has an owner that holds no liveness lock (each process holds one while it runs:
+#: rummoli.server.cluster.deaths) in this database: it died. Only once the database has run for ``{settle}``
+#: seconds: after it starts, every process's lock is gone until the process takes it again (within a lease
+#: renewal). One uncorrelated subquery, so PostgreSQL reads its lock table once per
 #: statement, not once per row. (``{settle}`` becomes the parameter's place: SQLAlchemy's or psycopg's.)
 OWNER_GONE = (
     "(tables.owner IS NOT NULL"
@@ -190,72 +127,6 @@ OWNER_GONE = (
 def _owner_gone(settle: float) -> Any:
     """:data:`OWNER_GONE` for SQLAlchemy."""
     return text(OWNER_GONE.format(settle=":settle")).bindparams(settle=settle)
-
-
-class Liveness:
-    """A process's sign of life to the others, on PostgreSQL: a session advisory lock named after the process,
-    held on a connection of its own for as long as the process runs.
-
-    Why: a lease shows a dead owner only when it runs out (up to a whole lease after the death). When a process
-    dies, even by ``kill -9``, the kernel closes its sockets, PostgreSQL ends its sessions and drops their locks
-    at once; the other processes, which wait for that lock (rummoli.server.deaths), then see a table whose owner
-    holds no lock and take it over at once (``Store.unowned`` and ``Store.claim`` with ``early``): once the database has
-    run for a lease, since when it starts every lock is gone until each process takes its own again. Safety never
-    depends on this: a process wrongly thought dead (a lost connection, a name whose hash another process
-    shares) loses its tables to the fence, as with a lease that ran out, and writes nothing more.
-
-    A process stopped without dying (SIGSTOP, a long pause) keeps its connection and its lock: its tables are
-    taken only when their leases run out. A machine that vanishes without closing its sockets keeps the lock
-    until PostgreSQL's keep-alives give up: the lease bounds that case too.
-
-    Only the lease thread calls :meth:`keep`; the connection is never shared.
-    """
-
-    def __init__(self, engine: Engine, name: str) -> None:
-        self.engine = engine
-        self.name = name
-        self._conn: Connection | None = None
-
-    def keep(self) -> None:
-        """Take the lock, or check that the connection holding it still answers (a lock held by a dead
-        connection is gone: it is taken again on a new one). Raises what the database raises."""
-        if self.engine.dialect.name != "postgresql":
-            return
-        if self._conn is not None:
-            try:
-                self._conn.execute(select(1)).scalar()
-                return
-            except Exception:
-                self.drop()  # the session ended (the database restarted?): its lock went with it; again below
-        conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-        try:
-            taken = conn.execute(select(func.pg_try_advisory_lock(LIVENESS_KEY, func.hashtext(self.name)))).scalar()
-        except Exception:
-            conn.invalidate()
-            conn.close()
-            raise
-        if not taken:
-            # Another session holds it: this process's own previous one, not yet ended by the server, or
-            # another process whose name has the same hash. Tried again at the next renewal.
-            conn.close()
-            return
-        self._conn = conn
-
-    @property
-    def held(self) -> bool:
-        """Whether this process holds its lock (as far as the last :meth:`keep` knows)."""
-        return self._conn is not None
-
-    def drop(self) -> None:
-        """Give the lock up (closing its connection; the pool never gets it back, since the lock would go
-        with it)."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.invalidate()
-                conn.close()
-            except Exception:
-                pass
 
 
 class Store:
@@ -278,11 +149,11 @@ class Store:
 
     def line(self) -> Any:
         """What one thread uses for the statements it runs many times a second (``append_many``, ``unowned``,
-        ``renew``, ``seqs``): on PostgreSQL a connection of its own (rummoli.server.pgline says why); elsewhere
+        ``renew``, ``seqs``): on PostgreSQL a connection of its own (rummoli.server.storage.pgline says why); elsewhere
         this store."""
         if self.engine.dialect.name != "postgresql":
             return self
-        from rummoli.server.pgline import PgLine
+        from rummoli.server.storage.pgline import PgLine
 
         return PgLine(self.engine, OWNER_GONE.format(settle="%(settle)s"))
 
@@ -450,7 +321,7 @@ class Store:
     def claim(self, table_id: str, owner: str, seconds: float, early: bool = False) -> int | None:
         """Become the owner of a table whose lease is free, has run out or is already ``owner``'s (with
         ``early``, also one whose owner holds no liveness lock, once the database has run for ``seconds``: see
-        :class:`Liveness`), for ``seconds``: its fencing number (raised when the owner changes), or ``None`` if
+        :data:`OWNER_GONE`), for ``seconds``: its fencing number (raised when the owner changes), or ``None`` if
         another holds it."""
         now = self.now
         t = schema.tables.c
@@ -492,7 +363,7 @@ class Store:
     def unowned(self, older_than: float, limit: int = 200, early: float = 0.0) -> list[str]:
         """Tables waiting or in play with no owner, or whose lease ran out more than ``older_than`` ago (with
         ``early`` seconds, also those whose owner holds no liveness lock, once the database has run that long:
-        see :class:`Liveness`)."""
+        see :data:`OWNER_GONE`)."""
         t = schema.tables.c
         free = t.lease_until < self.now - older_than
         if early and self.engine.dialect.name == "postgresql":
@@ -504,7 +375,7 @@ class Store:
 
     def owners(self, other_than: str) -> set[str]:
         """The processes other than ``other_than`` that own tables waiting or in play (the ones whose death
-        matters to the others: rummoli.server.deaths)."""
+        matters to the others: rummoli.server.cluster.deaths)."""
         t = schema.tables.c
         with self.engine.connect() as conn:
             rows = conn.execute(select(t.owner).distinct().where(t.status != "over", t.owner.is_not(None),

@@ -1,0 +1,136 @@
+"""What the browser table needs from the server besides the game protocol: its static files, the
+rulesets described in words and the rules texts (rummoli.server.rulesets), and replays of finished hands as a
+seat saw them.
+
+The page itself lives in ``rummoli/web/`` (package data, no build step). Its addresses (``/``,
+``/tables/{id}`` — the invite link —, ``/tables/{id}/hands/{n}``, ``/replay``, ``/rules/{name}``) all
+answer the same ``index.html``; the page's own module reads the address and draws the right screen.
+
+A replay is a list of frames, each the viewing seat's own view after one more step of the hand (a forced
+play is a step of its own, so a run can be followed card by card) and the events that step added, as
+that seat may see them, with their sentences; and the hand's ``result`` (in the hand's own seats), once
+the record plays to its end. A player of a table replays its finished hands as their seat saw them; a
+spectator as a spectator; an uploaded record (which holds every card already) from the seat asked for.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, Header
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+
+from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.games import family_of
+from rummoli.records import RecordError, check_envelope
+from rummoli.server.rulesets import rules_text, ruleset_catalogue
+
+#: The view keys that hold the whole public history: a replay frame carries only the step's new events.
+HISTORY_KEYS = ("events", "actions", "history")
+MAX_FRAMES = 2000
+
+
+def web_dir() -> Path:
+    """The folder of the page's static files (inside the installed package)."""
+    return Path(str(resources.files("rummoli") / "web"))
+
+
+# ============================================================================================ replays
+def _frame(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"view": {k: v for k, v in view.items() if k not in HISTORY_KEYS}, "events": events}
+
+
+def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module)."""
+    check_envelope(record)
+    family = family_of(record.get("ruleset"))
+    players = record.get("players")
+    if seat is not None and (not isinstance(players, list) or not 0 <= seat < len(players)):
+        raise RecordError(f"seat {seat} is not at this hand", rule="R-NOTE-2")
+    frames: list[dict[str, Any]] = []
+    seen = 0
+
+    def snap(hand: Any) -> None:
+        nonlocal seen
+        events = hand.events_since(seen, seat)
+        seen = int(hand.seq)
+        frames.append(_frame(hand.view(seat, guide=True), events))
+        if len(frames) > MAX_FRAMES:
+            raise RecordError(f"a replay holds at most {MAX_FRAMES} steps", rule="R-NOTE-2")
+
+    if not isinstance(record.get("actions"), list):
+        raise RecordError("'actions' must be a list", rule="R-NOTE-3")
+    hand: Any = None
+    try:
+        for hand in family.steps(record):  # a forced play is a step of its own
+            snap(hand)
+    except IllegalAction as error:
+        raise RecordError(error.message, index=len(frames) - 1, rule=error.rule) from None
+    return {"format": "rummoli-replay/1", "game": family.name, "seat": seat, "frames": frames, "result": hand.result()}
+
+
+# ============================================================================================ routes
+PAGES = ("/", "/tables/{table_id}", "/tables/{table_id}/hands/{hand_no}", "/replay", "/rules", "/rules/{name}")
+
+
+def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None:
+    """The page's addresses, its static files and the few JSON endpoints only the page uses."""
+    folder = web_dir()
+    index = folder / "index.html"
+
+    @app.get("/api/rulesets", summary="The built-in rulesets in words", tags=["rules"])
+    async def rulesets() -> dict[str, Any]:
+        """Each built-in ruleset: game, title, players, starting chips, board and its options in words."""
+        return {"rulesets": ruleset_catalogue()}
+
+    @app.get("/api/rules/{name}", summary="How to play a ruleset (Markdown)", tags=["rules"],
+             response_class=PlainTextResponse)
+    async def rules(name: str) -> PlainTextResponse:
+        """The same text `rummoli rules NAME` prints, as Markdown."""
+        try:
+            text = rules_text(name[:64])
+        except MalformedInput as error:
+            raise server_error("not_found", str(error)[:200], status=404) from None
+        return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/api/tables/{table_id}/hands/{hand_no}/replay", summary="Replay a finished hand", tags=["history"])
+    async def table_replay(table_id: str, hand_no: int,
+                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """A finished hand of this table step by step, as your seat saw it (send your seat token), or as a
+        spectator sees it (no token). `409` while the hand is in play."""
+        room = await table_of(table_id)
+        seat = seat_of(room, authorization) if authorization else None
+        async with room.lock:
+            table = room.table
+            records = [] if table is None else table.records
+            if not 1 <= hand_no <= len(records):
+                raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table",
+                                   status=409)
+            record = records[hand_no - 1]
+            names = list(table.names)
+        players = record["players"]
+        hand_seat = players.index(names[seat]) if seat is not None and names[seat] in players else None
+        frames = replay_frames(record, hand_seat)
+        return {**frames, "hand_no": hand_no, "table": table_id}
+
+    @app.post("/api/replay", summary="Replay an uploaded hand record", tags=["history"])
+    async def uploaded_replay(record: Annotated[dict[str, Any], Body()], seat: int | None = None) -> dict[str, Any]:
+        """A `rummoli-hand/1` record played back step by step from `seat`'s chair (none: every hand hidden,
+        as a spectator sees it). A bad record is one line naming the action and the rule."""
+        try:
+            return replay_frames(record, seat)
+        except RecordError as error:
+            where = f"action {error.index}: " if error.index is not None else ""
+            raise server_error("malformed", f"{where}{error.message}"[:200], rule=error.rule) from None
+        except MalformedInput as error:
+            raise server_error("malformed", str(error)[:200]) from None
+
+    async def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    app.mount("/", StaticFiles(directory=folder), name="web")

@@ -1,0 +1,381 @@
+"""The host of a table: what drives one room's table in this process.
+
+The rule every change follows (docs/ARCHITECTURE.md): under the room's lock, hand the change to the table
+(which checks it and changes nothing on error), store what it added to the table's journal in one transaction
+that moves the stored ``seq`` from the value seen before to the new one, and only then tell the hub, whose
+listeners each fetch what their own seat may see, and the placement, which tells other processes that show the
+table (none on a single process). If the store refuses, the table is rebuilt from the store and the change is
+reported as not made.
+
+What is stored per change (``actions.payload``) is the journal entries the change added (the deck of a deal,
+a decision, a bot taking a seat over...) and the state of each bot that changed (its generator and
+memory). A restart restores the latest snapshot, appends those journal entries and bot states, and lets
+:meth:`Table.restore` replay them: the same views, legal actions, chips and cards to come.
+
+A host drives its table until it is replaced (:meth:`Host.retire`: another process took the table over): from
+then on every command that reaches it raises :class:`~rummoli.server.tables.errors.Moved` and its room runs the
+command again with the keeper it has now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import Any
+
+from rummoli.errors import IllegalAction, MalformedInput, StaleAction
+from rummoli.server.storage.rows import SeatRow, StoreConflict, token_hash
+from rummoli.server.tables.errors import Moved, ServerError
+from rummoli.server.tables.room import Room
+from rummoli.server.tables.schedule import Schedule
+
+log = logging.getLogger("rummoli.server")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def bot_name(seat: int, level: str) -> str:
+    return f"Bot {seat + 1} ({level})"
+
+
+class Host:
+    """Drives one room's table in this process (see the module's docstring). ``fence``: the fencing number of
+    this process's lease on the table (None: a single process, where nothing else writes it)."""
+
+    ahead = 0  # a host plays every change as it makes it
+
+    def __init__(self, room: Room, fence: int | None = None) -> None:
+        self.room = room
+        self.fence = fence
+        self.retired = False
+        self.schedule = Schedule(self)
+        # Other processes' clients of this table, per process and seat (they report them: rummoli.server.cluster).
+        self.elsewhere: dict[str, dict[int, int]] = {}
+        self._bot_states: list[Any] = []
+        self._change: dict[str, Any] | None = None  # the stored change the placement is told of next
+        if room.held is not None:
+            self.loaded()
+
+    # ------------------------------------------------------------------------------------- reading
+    def catch_up(self) -> None:
+        return
+
+    def loaded(self) -> None:
+        self._bot_states = [None if b is None else b.state() for b in self.room.held.bots]
+
+    def connected(self, seat: int) -> int:
+        """How many clients of ``seat`` are connected, to this process and to the others."""
+        return self.room.present.get(seat, 0) + sum(counts.get(seat, 0) for counts in self.elsewhere.values())
+
+    def clock_info(self) -> dict[str, Any] | None:
+        return self.schedule.clock_info()
+
+    def clock_key(self) -> tuple[Any, ...] | None:
+        return self.schedule.clock_key()
+
+    def next_hand_info(self, also: int | None = None) -> dict[str, Any] | None:
+        return self.schedule.next_hand_info(also)
+
+    def told_text(self, seat: int | None, since: int) -> str | None:
+        return None
+
+    def check_driving(self) -> None:
+        """Under the lock, before a command: a host that was replaced while the command waited hands it back."""
+        if self.retired:
+            raise Moved()
+
+    # ------------------------------------------------------------------------------------- storing
+    def _changed_bots(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for seat, bot in enumerate(self.room.held.bots):
+            state = None if bot is None else bot.state()
+            if state != self._bot_states[seat]:
+                out[str(seat)] = state
+                self._bot_states[seat] = state
+        return out
+
+    async def commit(self, kind: str, seat: int | None, seen_seq: int, journal_from: int,
+                     extra: dict[str, Any] | None = None, full: bool = False, answers: str | None = None) -> None:
+        """Under the lock: store the change the table just made (see the module's docstring), then tell the
+        listeners; the placement is told by :meth:`plan`, which comes next. ``answers``: the id of the command
+        another process forwarded, which this change answers."""
+        room = self.room
+        registry = room.registry
+        t = room.held
+        payload = {"journal": t.journal[journal_from:], "bots": self._changed_bots(), **(extra or {})}
+        new_seq = int(t.seq)
+        snapshot = t.snapshot() if full or new_seq == seen_seq else None
+        status = "over" if t.over else "playing"
+        try:
+            await registry.writer.append(room.id, seen_seq, new_seq, kind, seat, payload, snapshot, status,
+                                         self.fence, t.hand_no)
+        except StoreConflict:
+            if self.fence is None:
+                # Nothing else writes this table in a single process: the store is not what this process
+                # thinks. Believe the store.
+                log.error("table %s: the store is no longer at seq %s; rebuilding the table from it", room.id,
+                          seen_seq)
+                await room.rebuild()
+                raise ServerError("unavailable", "the table was not where this server thought; nothing changed, "
+                                                 "try again", seq=room.seq, status=503) from None
+            # Another process took the table over (this one's lease ran out): it may write nothing more.
+            log.warning("table %s: fenced off (fence %s); another process drives it now", room.id, self.fence)
+            registry.placement.lost(self)
+            raise ServerError("unavailable", "another server process drives this table now; nothing changed, "
+                                             "try again", status=503) from None
+        except Exception as error:
+            log.error("table %s: storing a %s failed (%s); rebuilding it from the store", room.id, kind,
+                      type(error).__name__)
+            await room.rebuild()
+            raise ServerError("unavailable", "the change could not be stored (the database does not answer); "
+                                             "nothing changed, try again", seq=room.seq, status=503) from None
+        room.status = status
+        if snapshot is not None and kind == "deal":
+            with contextlib.suppress(Exception):  # old snapshots only cost space
+                registry.writer.later(registry.store.prune_snapshots, room.id, new_seq)
+        registry.hub.publish(room.id)
+        self._change = {"at": journal_from, "journal": payload["journal"], "seq": new_seq, "status": status,
+                        "since": seen_seq}
+        if answers is not None:
+            self._change["answers"] = answers
+
+    def plan(self) -> None:
+        """After a change: schedule what the table does next by itself, then tell the placement of the change
+        (with the clock that goes with it)."""
+        self.schedule.cancel_next()
+        if self.retired:
+            return
+        try:
+            self.schedule.plan_next()
+        finally:
+            self.tell()
+
+    def tell(self) -> None:
+        change, self._change = self._change, None
+        if change is not None and not self.retired:
+            self.room.registry.placement.publish_change(self, change)
+
+    def seats_changed(self) -> None:
+        self.room.registry.hub.publish_seats(self.room.id)
+        if not self.retired:
+            self.room.registry.placement.publish_seats(self)
+
+    def next_hand_changed(self) -> None:
+        """Who is ready for the next hand (or awaited) changed, with no new seq: every client is told."""
+        self.room.registry.hub.publish_next(self.room.id)
+        if not self.retired:
+            self.room.registry.placement.publish_next_hand(self)
+
+    # ------------------------------------------------------------------------------------- changes
+    async def act(self, seat: int, action: Any, seq: int, kind: str = "act", answers: str | None = None,
+                  timed_out: bool = False) -> None:
+        """A person's decision at ``seat``, chosen from the view at ``seq``; ``answers``: the id of the forwarded
+        command it is; ``timed_out``: the turn timer's choice (every seat is told so by a timeout event)."""
+        room = self.room
+        async with room.lock:
+            self.check_driving()
+            await room.fresh()
+            t = room.table
+            if t is None:
+                raise ServerError("not_your_turn", "the evening has not started: seats are still open")
+            if t.over:
+                raise ServerError("over", "the evening is over")
+            seen, mark = int(t.seq), len(t.journal)
+            try:
+                t.act(seat, action, seq=seq, timed_out=timed_out)
+            except StaleAction:
+                raise ServerError("stale", f"stale action: sent for seq {seq}, the table is at seq {t.seq}",
+                                  seq=int(t.seq)) from None
+            except IllegalAction as error:
+                code = "not_your_turn" if seat not in t.to_act() else "illegal"
+                raise ServerError(code, str(error), rule=error.rule, seq=int(t.seq)) from None
+            except MalformedInput as error:
+                raise ServerError("malformed", str(error), seq=int(t.seq)) from None
+            except Exception:
+                log.exception("table %s: an action raised", room.id)
+                await room.rebuild()
+                raise ServerError("internal", "the server could not apply that action; nothing changed") from None
+            self.schedule.clock = None
+            await self.commit(kind, seat, seen, mark, answers=answers)
+            self.plan()
+
+    async def next_ready(self, seat: int, seq: int) -> None:
+        await self.schedule.mark_ready(seat, seq)
+
+    async def set_bot(self, seat: int, level: str | None) -> bool:
+        """A bot takes a person's seat over (``level``) or hands it back (``None``); True if it changed."""
+        room = self.room
+        async with room.lock:
+            t = room.table
+            if t is None or t.over or self.retired:
+                return False
+            await room.fresh()
+            current = t.bots[seat]
+            if (current.level if current is not None else None) == level:
+                return False
+            seen, mark = int(t.seq), len(t.journal)
+            t.set_bot(seat, level)
+            await self.commit("seat", seat, seen, mark)
+            self.plan()
+        self.seats_changed()
+        return True
+
+    async def end(self) -> None:
+        room = self.room
+        registry = room.registry
+        async with room.lock:
+            self.check_driving()
+            await room.fresh()
+            t = room.table
+            if t is None:
+                room.status = "over"
+                await asyncio.to_thread(registry.store.set_status, room.id, "over")
+            elif not t.over:
+                seen, mark = int(t.seq), len(t.journal)
+                t.end()
+                await self.commit("end", None, seen, mark, full=True)
+                self.plan()
+        if t is None:
+            self._change = {"at": None, "seq": 0, "status": "over"}  # other processes read it from the store
+            self.tell()
+        registry.hub.publish(room.id)
+
+    # ------------------------------------------------------------------------------------- seats
+    async def start(self, table: Any = None) -> None:
+        """Deal the first hand: every seat has its player (or bot). ``table``: one made already."""
+        room = self.room
+        registry = room.registry
+        async with room.lock:
+            self.check_driving()
+            if room.held is not None:
+                return
+            if table is None:
+                table = registry.new_table(room.options, [s.name for s in room.seats], [s.bot for s in room.seats])
+            await asyncio.to_thread(registry.store.start_table, room.id, int(table.seq), table.snapshot(),
+                                    self.fence)
+            room.load(table)
+            room.status = "playing"
+            self._change = {"at": None, "seq": int(table.seq), "status": "playing"}  # followers: read the store
+            self.start_clocks()  # a person who never comes is played by a bot after the grace period
+        registry.hub.publish(room.id)
+        self.seats_changed()
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        room = self.room
+        async with room.lock:
+            self.check_driving()
+            if room.status != "waiting":
+                raise ServerError("over" if room.status == "over" else "unavailable",
+                                  "this table has no open seat: its evening has started" if room.status == "playing"
+                                  else "this table's evening is over", status=409)
+            open_seats = [i for i, s in enumerate(room.seats) if s.person and s.token_hash is None]
+            if seat is None:
+                if not open_seats:
+                    raise ServerError("unavailable", "this table has no open seat", status=409)
+                seat = open_seats[0]
+            elif seat not in open_seats:
+                raise ServerError("unavailable", f"seat {seat} is not open", status=409)
+            if any(s.name.casefold() == name.casefold() for i, s in enumerate(room.seats) if i not in open_seats):
+                raise ServerError("malformed", f"someone at this table is already called {name!r}", status=409)
+            token = new_token()
+            hashed = token_hash(token)
+            if not await asyncio.to_thread(room.registry.store.take_seat, room.id, seat, name, hashed):
+                raise ServerError("unavailable", f"seat {seat} was just taken", status=409)
+            room.seats[seat] = SeatRow(name, None, hashed)
+            full = all(s.token_hash is not None for s in room.seats if s.person)
+        self.seats_changed()
+        if full:
+            try:
+                await self.start()
+            except Moved:  # the seat is taken and stored; the table's new keeper deals
+                with contextlib.suppress(ServerError):
+                    await room.start_now()
+        return seat, token
+
+    async def start_now(self) -> None:
+        room = self.room
+        registry = room.registry
+        async with room.lock:
+            self.check_driving()
+            if room.status != "waiting":
+                raise ServerError("unavailable", "this table's evening has already started", status=409)
+            level = registry.settings.takeover_level
+            for seat, state in enumerate(room.seats):
+                if state.person and state.token_hash is None:
+                    room.seats[seat] = SeatRow(bot_name(seat, level), level, None)
+                    await asyncio.to_thread(registry.store.make_bot_seat, room.id, seat, room.seats[seat].name, level)
+        await self.start()
+
+    async def leave(self, seat: int) -> None:
+        room = self.room
+        async with room.lock:
+            self.check_driving()
+            state = room.seats[seat]
+            await asyncio.to_thread(room.registry.store.leave_seat, room.id, seat, room.status != "waiting")
+            if room.status == "waiting":
+                room.seats[seat] = SeatRow(f"Seat {seat + 1}", None, None)
+            else:
+                state.token_hash, state.left = None, True
+        room.close_clients(seat)
+        if room.status == "playing":
+            await self.set_bot(seat, room.registry.settings.takeover_level)
+        self.seats_changed()
+
+    # ------------------------------------------------------------------------------------- presence
+    async def presence_changed(self, seat: int) -> None:
+        """A seat's first client came or its last one went (here or elsewhere): hand the seat back from its
+        bot, or start the grace period after which a bot plays it."""
+        room = self.room
+        if self.connected(seat) > 0:
+            self.schedule.back(seat)
+            state = room.seats[seat]
+            if state.person and not state.left and room.table is not None and room.table.bots[seat] is not None:
+                await self.set_bot(seat, None)
+        else:
+            self.schedule.start_away(seat)
+        self.seats_changed()
+        await self.schedule.presence_changed()  # between hands, the only person awaited may have gone
+
+    async def presence_elsewhere(self, process: str, counts: dict[int, int]) -> None:
+        """The clients another process holds, per seat (it sends all of them at each change; none: forget it)."""
+        before = {seat: self.connected(seat) for seat in range(len(self.room.seats))}
+        if counts:
+            self.elsewhere[process] = counts
+        else:
+            self.elsewhere.pop(process, None)
+        for seat in range(len(self.room.seats)):
+            if (self.connected(seat) > 0) != (before[seat] > 0):
+                await self.presence_changed(seat)
+
+    # ------------------------------------------------------------------------------------- life
+    async def ready_for(self, since: int | None) -> None:
+        await self.room.fresh()
+
+    async def recheck_seats(self) -> bool:
+        return False  # a host's seats are the table's
+
+    def start_clocks(self) -> None:
+        """At the start of the evening, after a restart or a takeover: the grace periods of the seats nobody
+        plays, then the table's next move of its own, if it has one."""
+        self.schedule.start_clocks()
+        self.plan()
+
+    def begin(self) -> None:
+        """Just loaded: a table waiting or in play goes on (its clocks), and other processes learn who drives it."""
+        if self.room.status != "over":
+            self.start_clocks()
+            self.room.registry.placement.announce(self)
+
+    def resumed(self) -> None:
+        self.plan()
+
+    def halt(self) -> list[asyncio.Task[None]]:
+        return self.schedule.cancel()
+
+    def retire(self) -> None:
+        self.retired = True
+        self.schedule.cancel()
