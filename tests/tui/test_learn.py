@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from test_play import first_of, first_screen, options  # type: ignore[import-not-found]
+from test_play import first_of, first_screen, options, screen_text  # type: ignore[import-not-found]
 from textual.app import App, ComposeResult
 from textual.widgets import RichLog
 
 from rummoli.rummy.words import Speaker
-from rummoli.tui.app import PlayApp, screen_text
+from rummoli.tui.app import PlayApp
 from rummoli.tui.help import KEYS, HelpScreen
 from rummoli.tui.rummy_screen import rummy_choices
 from rummoli.tui.tables import PlayOptions, open_table

@@ -13,18 +13,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.widgets import RichLog
 
 from rummoli.cards import CARDS, cards_of
 from rummoli.games import replay
 from rummoli.records import read_record
-from rummoli.tui.app import PlayApp, screen_text
+from rummoli.tui.app import PlayApp
 from rummoli.tui.tables import PlayOptions, open_table
 from rummoli.tui.widgets import ActionBar, Choice, Notice, ShowdownScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SUITS = "♠♥♦♣"
 RIGHT_PANEL = 53  # columns from here on hold the board and the players: no card of a hand is drawn there
+
+
+def screen_text(app: App[Any]) -> str:
+    """The screen as plain text, one line per row (read from Textual's compositor, which only tests may)."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
 
 
 def options(tmp_path: Path, **kw: Any) -> PlayOptions:

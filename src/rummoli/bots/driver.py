@@ -26,25 +26,6 @@ class GameState(Protocol):
     def apply(self, action: Any) -> list[dict[str, Any]]: ...
 
 
-def game_of_state(state: object) -> str:
-    module = type(state).__module__
-    if module.startswith("rummoli.stops"):
-        return "stops"
-    if module.startswith("rummoli.rummy"):
-        return "rummy"
-    raise TypeError(f"not a hand of a Rummoli engine: {type(state).__name__}")
-
-
-def action_reader(game: str) -> Callable[[ActionJSON], Any]:
-    if game == "stops":
-        from rummoli.stops import Action as StopsAction
-
-        return StopsAction.from_json
-    from rummoli.rummy import Action as RummyAction
-
-    return RummyAction.from_json
-
-
 def seat_to_act(state: Any) -> int | None:
     """The seat whose decision the hand waits for, or ``None`` when it is over."""
     if state.over:
@@ -117,7 +98,7 @@ def play_out(
     With ``until_human`` the loop stops as soon as a seat without a bot (``None``) is to act and
     returns that seat, so a client can ask its player.  ``fast`` is :func:`bot_decision`'s.
     """
-    read = action_reader(game_of_state(state))
+    read = state.read_action  # the engine's own reader of R-NOTE-3 objects
     while True:
         seat = seat_to_act(state)
         if seat is None:

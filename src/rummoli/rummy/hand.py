@@ -79,6 +79,9 @@ class RummyHand(SearchPath, Views):
     """A hand in play.  ``scores`` are the running scores before the hand (they are not changed here;
     ``deltas`` holds what the hand adds to each once it is over)."""
 
+    #: An R-NOTE-3 action object as this engine's :class:`Action` (a driver of either engine reads with it).
+    read_action = staticmethod(Action.from_json)
+
     __slots__ = ("_action_at", "_actions_seen", "_arranged", "_drawn", "_events", "_shuffle_key", "_static",
                  "_tracking", "dealer", "dealt", "dealt_stock", "deltas", "end_rule", "events_log", "flips", "hands",
                  "has_laid", "laid_before", "log", "melds", "melds_table", "must", "n", "offer", "outcome", "owners",

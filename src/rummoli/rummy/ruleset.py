@@ -27,6 +27,8 @@ from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_NAME
 
+#: The ``game`` a ruleset of this engine names (rummoli.games finds the engine by it).
+GAME: Final = "rummy"
 STYLES: Final = ("straight", "500", "knock", "gin")
 ACES: Final = ("low", "high", "around", "either")
 STOCK_ENDS: Final = ("flip_once", "block", "shuffle_once")
@@ -119,7 +121,7 @@ def builtin_names() -> list[str]:
     for entry in folder.iterdir():
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            if data.get("game") == "rummy":
+            if data.get("game") == GAME:
                 names.append(entry.name.removesuffix(".toml"))
     return sorted(names)
 
@@ -163,7 +165,7 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
     unknown = sorted(str(key) for key in set(data) - _KNOWN)
     if unknown:
         raise fail(f"unknown option {quote(unknown[0])}")
-    if data.get("game") != "rummy":
+    if data.get("game") != GAME:
         raise fail(f"'game' must be 'rummy', got {quote(data.get('game'))}")
 
     def choice(key: str, allowed: tuple[str, ...], default: str) -> str:

@@ -54,6 +54,9 @@ _RULE_OF_KIND: Final = {
 class Hand(Bidding, Play, SearchPath, Views):
     """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
+    #: An R-NOTE-3 action object as this engine's :class:`Action` (a driver of either engine reads with it).
+    read_action = staticmethod(Action.from_json)
+
     __slots__ = (
         "_bid",
         "_bidder",

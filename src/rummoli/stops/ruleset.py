@@ -29,6 +29,8 @@ from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_ANTE, MAX_BET, MAX_NAME, MAX_POTS, MAX_START_CHIPS
 
 CENTRE, POKER, CARD, COMBO = "centre", "poker", "card", "combo"
+#: The ``game`` a ruleset of this engine names (rummoli.games finds the engine by it; the default here).
+GAME: Final = "stops"
 
 #: Every option with its allowed values; the first value is the default.
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
@@ -320,7 +322,7 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
     unknown = set(data) - set(CHOICES) - set(NUMBERS) - set(_TEXT_KEYS)
     if unknown:
         raise MalformedInput(f"unknown ruleset option(s) {quote(sorted(map(str, unknown)))}")
-    if data.get("game", "stops") != "stops":
+    if data.get("game", GAME) != GAME:
         raise MalformedInput(f"not a stops ruleset: game = {quote(data.get('game'))}")
     board_ref = data.get("board", "copp-clark")
     if not isinstance(board_ref, str | dict):

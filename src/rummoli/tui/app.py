@@ -7,7 +7,7 @@ The screens draw from the human seat's view only (:meth:`rummoli.tui.tables.Tabl
 from __future__ import annotations
 
 import importlib
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App
@@ -19,12 +19,6 @@ from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.tables import PlayOptions, TerminalTable, open_table
 from rummoli.tui.widgets import ActionBar, Notice, ShowdownScreen
 from rummoli.wording import ascii_text
-
-
-def screen_text(app: App[Any]) -> str:
-    """The screen as plain text, one line per row (for tests and snapshots)."""
-    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
-
 
 #: The table screen of each game family (rummoli.games), imported when a table of it opens.
 SCREENS = {"stops": "rummoli.tui.stops_screen:StopsScreen", "rummy": "rummoli.tui.rummy_screen:RummyScreen"}
