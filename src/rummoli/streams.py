@@ -22,14 +22,15 @@ from typing import Any
 
 from rummoli.cards import CARDS
 from rummoli.errors import MalformedInput
+from rummoli.shapes import Event
 
 #: The readers of an entry that every seat reads its own way (the deal).
 ALL_SEATS: tuple[int, ...] = (-1,)
 
 #: ``(event, readers)``: entry ``k`` as a spectator reads it, and the seats that read it otherwise (or None).
-PublicRender = Callable[[Any, int], tuple[dict[str, Any], Any]]
+PublicRender = Callable[[Any, int], tuple[Event, Any]]
 #: Entry ``k`` as seat ``reader`` reads it, where that differs from a spectator's reading.
-PrivateRender = Callable[[Any, int, int], dict[str, Any]]
+PrivateRender = Callable[[Any, int, int], Event]
 
 
 def check_seat(seats: int, seat: object) -> int | None:
@@ -57,9 +58,9 @@ class Stream:
         self.at = -1  # the entry the latest mark rides on (the log's length when it was taken)
         self.state: Any = None  # the latest mark: the hand's state now, once synced
         self.states: dict[int, Any] = {}  # entry -> the mark it carries
-        self.public: list[dict[str, Any]] = []  # each entry as a spectator reads it
+        self.public: list[Event] = []  # each entry as a spectator reads it
         self.mine: dict[int, list[int]] = {}  # seat (-1: every seat) -> the entries it reads otherwise
-        self.rendered: dict[tuple[int, int], dict[str, Any]] = {}  # (entry, seat): that seat's reading
+        self.rendered: dict[tuple[int, int], Event] = {}  # (entry, seat): that seat's reading
         self.legal_at = -1  # the mark whose legal actions legal_made holds
         self.legal_made: dict[int, list[dict[str, Any]]] = {}
         self.speaker: Any = None  # the hand's words (its engine's Speaker), made at the first event read
@@ -90,7 +91,7 @@ class Stream:
         return [action.copy() for action in made]
 
     def since(self, hand: Any, seq: int, total: int, reader: int | None, render_public: PublicRender,
-              render_private: PrivateRender) -> list[dict[str, Any]]:
+              render_private: PrivateRender) -> list[Event]:
         """Events ``seq + 1`` to ``total`` as ``reader`` (``None``: a spectator) reads them, as copies."""
         public = self.public
         if len(public) < total:
@@ -104,7 +105,7 @@ class Stream:
                             seats[seat].append(k)
                         else:
                             seats[seat] = [k]
-        result = list(map(dict.copy, public[seq:total]))
+        result = [event.copy() for event in public[seq:total]]
         if reader is None:
             return result
         rendered = self.rendered
@@ -131,7 +132,7 @@ def check_read(seq: object, seat: object, seats: int) -> None:
         check_seq(seq)
 
 
-def finish_public(stream: Stream, k: int, out: dict[str, Any], actor: int) -> tuple[dict[str, Any], Any]:
+def finish_public(stream: Stream, k: int, out: Event, actor: int) -> tuple[Event, Any]:
     """Entry ``k`` as a spectator reads it (``out``), numbered and with the state it carries, and the seats
     that read it otherwise: all for the start, else ``actor`` (a seat whose own move reads otherwise,
     ``-1``: none) and, on an entry that carries a state, the seats to act (their legal actions)."""
@@ -149,8 +150,8 @@ def finish_public(stream: Stream, k: int, out: dict[str, Any], actor: int) -> tu
     return out, seats or None
 
 
-def finish_private(stream: Stream, k: int, out: dict[str, Any], reader: int,
-                   legal_json: Callable[[Any, int], list[dict[str, Any]]]) -> dict[str, Any]:
+def finish_private(stream: Stream, k: int, out: Event, reader: int,
+                   legal_json: Callable[[Any, int], list[dict[str, Any]]]) -> Event:
     """Entry ``k`` as ``reader`` reads it (``out``): with its legal actions if the state it carries
     waits for ``reader`` (``legal_json(options, reader)`` makes them)."""
     state = stream.states.get(k)

@@ -36,7 +36,7 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rummoli.bots.base import LEVELS, Bot, make_bot
 from rummoli.bots.driver import bot_decision, show_hand_over, view_for
@@ -44,6 +44,8 @@ from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAction
 from rummoli.evening import amount, in_evening_seats
 from rummoli.games import family_of
+from rummoli.games.family import Hand
+from rummoli.shapes import Event, HandResult, HandView, TableView
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
 from rummoli.wording import said, sentence
 
@@ -134,10 +136,10 @@ class Table:
         self.journal: list[list[Any]] = []
         self.records: list[dict[str, Any]] = []
         self.settlement: list[dict[str, Any]] = []
-        self.results: list[dict[str, Any]] = []  # each finished hand's result, in evening seats
+        self.results: list[HandResult] = []  # each finished hand's result, in evening seats
         self.ledger: list[dict[str, Any]] = []  # hands and the evening's own moves between them, in order
         self._ledger_seen = 0
-        self.hand: Any = None
+        self.hand: Hand | None = None
         self.hand_seats: list[int] = []
         self._hands: list[dict[str, Any]] = []  # per hand: the engine hand, its seats, deck, first seq
         # (seq before it, "event", the event) or (seq before it, "hand", (hand index, hand seq it starts after)):
@@ -196,7 +198,7 @@ class Table:
 
     def bot_view(self, seat: int) -> dict[str, Any]:
         """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
-        return view_for(self.hand, self.hand_seats.index(self._seat(seat)))
+        return view_for(self.in_play(), self.hand_seats.index(self._seat(seat)))
 
     def play_bot(self) -> None:
         """Let the due bot decide here and now, and apply its choice (nothing when no bot is due)."""
@@ -221,7 +223,7 @@ class Table:
         """Make one move that no person makes: a forced action (``auto=False``) or a bot's decision."""
         if self.forced_due():
             self.journal.append(["forced"])
-            self.hand.step_forced()
+            self.in_play().step_forced()
             self._after_move()
             return True
         if self.bot_due() is None:
@@ -230,6 +232,12 @@ class Table:
         return True
 
     # ---------------------------------------------------------------------------------- people
+    def in_play(self) -> Hand:
+        """The hand being played (or just finished); MalformedInput before the first deal."""
+        if self.hand is None:
+            raise MalformedInput("no hand has been dealt yet")
+        return self.hand
+
     def _seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise MalformedInput(f"no seat {str(seat)[:80]!r} at this table (seats 0 to {len(self.seats) - 1})")
@@ -276,7 +284,7 @@ class Table:
     def play(self, seat: int, action: dict[str, Any]) -> None:
         """A decision for evening ``seat``, journalled, without a person's checks (a bot's, or the journal's)."""
         parsed = self._parse(seat, action)
-        self.hand.make(parsed)
+        self.in_play().make(parsed)
         self.journal.append(["act", seat, parsed.to_json()])
         self._after_move()
 
@@ -284,7 +292,7 @@ class Table:
         return self.family.read_action(data)
 
     def _after_move(self) -> None:
-        if self.hand.over and not self._hands[-1]["finished"]:
+        if self.in_play().over and not self._hands[-1]["finished"]:
             self._finish_hand()
 
     # ---------------------------------------------------------------------------------- hands
@@ -342,7 +350,7 @@ class Table:
     def _finish_hand(self) -> None:
         entry = self._hands[-1]
         entry["finished"] = True
-        hand = self.hand
+        hand = self.in_play()
         show_hand_over(hand, [self.bots[s] for s in self.hand_seats], self.fast)
         result = in_evening_seats(hand.result(), self.hand_seats)
         result["hand_no"] = self.hand_no
@@ -393,7 +401,7 @@ class Table:
         """The evening seats the table waits for now (``[]`` between hands)."""
         if self.hand_over:
             return []
-        return [self.hand_seats[s] for s in self.hand.to_act()]
+        return [self.hand_seats[s] for s in self.in_play().to_act()]
 
     def chips(self) -> list[int | str]:
         """Every seat's stack (stops) or score (Rummy) now."""
@@ -415,7 +423,7 @@ class Table:
         return [{**r, "chips": amount(r["chips"]) if isinstance(r["chips"], int | Fraction) else r["chips"]}
                 for r in rows]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TableView:
         """What evening ``seat`` may know now (``None``: a spectator), JSON-ready."""
         if seat is not None:
             seat = self._seat(seat)
@@ -444,13 +452,13 @@ class Table:
             "bonuses": self.bonuses() if self.over else [],
         }
 
-    def hand_view(self, seat: int | None) -> dict[str, Any] | None:
+    def hand_view(self, seat: int | None) -> HandView | None:
         """The hand in play as evening ``seat`` (``None``: a spectator) is shown it at the table: its view, with
         what a person is told beside it (the prompt, their best five or their melds and deadwood)."""
         if self.hand is None:
             return None
         hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
-        view: dict[str, Any] = self.hand.view(hand_seat, guide=True)
+        view = self.hand.view(hand_seat, guide=True)
         if hand_seat is not None and self.forced_due():
             # A forced play waits for the table's pace (auto=False): its seat is told it is coming, not asked.
             forced = self.hand.forced_action()
@@ -491,13 +499,13 @@ class Table:
             # The hand goes on after this event: its next events are numbered after it.
             self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, self.hand.seq)))
 
-    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+    def events_since(self, seq: int, seat: int | None) -> list[Event]:
         """Events ``seq + 1`` to :attr:`seq` as evening ``seat`` may learn them (``None``: a spectator),
         each carrying its ``seq``; a hand's events keep the hand's seat numbers and name the ``hand_no``."""
         seq = _whole(seq, "seq")
         if seat is not None:
             seat = self._seat(seat)
-        out: list[dict[str, Any]] = []
+        out: list[Event] = []
         # Blocks are contiguous and in order: only the one holding seq + 1 and those after it have news.
         first = max(0, bisect.bisect_right(self._blocks, seq, key=lambda block: block[0]) - 1)
         blocks = self._blocks[first:]
@@ -511,7 +519,7 @@ class Table:
         for k, (base, kind, payload) in enumerate(blocks):
             if kind == "event":
                 if base + 1 > seq:
-                    out.append({**payload, "seq": base + 1})
+                    out.append(cast(Event, {**payload, "seq": base + 1}))  # a table event (hand_over, ...)
                 continue
             index, start = payload
             entry = self._hands[index]

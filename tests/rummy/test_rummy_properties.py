@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rummoli.cards import CARDS
 from rummoli.errors import IllegalAction
 from rummoli.rummy import RummyHand, builtin_names, deal_cards, load_ruleset, replay_record
-from rummoli.rummy.hand import DISCARD, KNOCK, LAYOFF, MELD
+from rummoli.rummy.base import DISCARD, KNOCK, LAYOFF, MELD
 
 FULL = (1 << 52) - 1
 RULESETS = builtin_names()

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import pickle
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rummoli.bots.base import ActionJSON, Bot, RandomBot
+from rummoli.shapes import Event, HandView
 
 
 class GameState(Protocol):
@@ -21,9 +22,9 @@ class GameState(Protocol):
     @property
     def over(self) -> bool: ...
 
-    def view(self, seat: int | None, history: bool = False) -> dict[str, Any]: ...
+    def view(self, seat: int | None, history: bool = False) -> HandView: ...
 
-    def apply(self, action: Any) -> list[dict[str, Any]]: ...
+    def apply(self, action: Any) -> list[Event]: ...
 
 
 def seat_to_act(state: Any) -> int | None:
@@ -50,7 +51,7 @@ def fast_view_for(state: GameState, seat: int, history: bool = True, copy: bool 
     nothing with the engine (tests/bots/test_fast_view.py compares it with :func:`view_for`).  Without
     ``copy`` it is the engine's own view, which shares some lists with the engine's caches: only for a
     bot that never writes into its view (:attr:`Bot.writes_views`)."""
-    view: dict[str, Any] = state.view(seat, history=history)
+    view = cast(dict[str, Any], state.view(seat, history=history))  # a bot reads its view as plain JSON data
     if copy:
         view = pickle.loads(pickle.dumps(view, pickle.HIGHEST_PROTOCOL))
     return view

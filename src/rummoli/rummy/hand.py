@@ -26,6 +26,7 @@ rummoli.errors.IllegalAction: R-RU-3: you do not hold 2s
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import random
 import secrets
@@ -61,9 +62,9 @@ from rummoli.rummy.result import hand_result
 from rummoli.rummy.ruleset import Ruleset, load_ruleset
 from rummoli.rummy.search_path import SearchPath
 from rummoli.rummy.views import Views
+from rummoli.shapes import Event, RummyResult
 
-__all__ = ["DISCARD", "DRAW", "DRAW_DISCARD", "DRAW_STOCK", "KNOCK", "LAYOFF", "MELD", "OVER", "PASS", "PLAY", "Move",
-           "RummyHand"]
+__all__ = ["RummyHand"]  # the move codes are rummoli.rummy.base's
 
 _KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock", "pass")
 _STOCK_DRAW: Final = (DRAW_STOCK, 0, 0)
@@ -420,13 +421,18 @@ class RummyHand(SearchPath, Views):
 
     def can(self, action: Action) -> bool:
         """Whether :meth:`verify` accepts ``action`` (never raises)."""
-        try:
+        with contextlib.suppress(IllegalAction, MalformedInput):
             self.verify(action)
-        except (IllegalAction, MalformedInput):
-            return False
-        return True
+            return True
+        return False
 
-    def apply(self, action: Action) -> list[dict[str, Any]]:
+    def forced_action(self) -> None:  # a forced move (a draw with nothing else legal) is made inside the move
+        return None  # before it: none waits for the table's pace, as a stops hand's can (games.family.Hand)
+
+    def step_forced(self) -> bool:
+        return False
+
+    def apply(self, action: Action) -> list[Event]:
         """Play ``action``; returns the events it caused (forced draws after it too) as the actor may learn them."""
         start = len(self.events_log)
         self.make(action)
@@ -566,7 +572,7 @@ class RummyHand(SearchPath, Views):
     def over(self) -> bool:
         return self.phase == OVER
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> RummyResult | None:
         """What the finished hand came to (:func:`rummoli.rummy.result.hand_result`); None while in play."""
         if self.phase != OVER:
             return None

@@ -19,11 +19,12 @@ is over every hand is shown to everyone, so nothing here is hidden.  Seats are t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rummoli.cards import Card, cards_of
 from rummoli.rummy.melds import meld_names
 from rummoli.rummy.words import Speaker, outcome_name
+from rummoli.shapes import Change, RummyResult, SettledHand
 from rummoli.wording import cards_word, sentence
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _mask(cards: list[str]) -> int:
     return mask
 
 
-def hand_result(hand: RummyHand) -> dict[str, Any]:
+def hand_result(hand: RummyHand) -> RummyResult:
     """The result of a finished hand (see the module's docstring); hand-level seats."""
     outcome = hand.outcome
     speak = Speaker(hand.players, hand.rules.style)
@@ -46,7 +47,7 @@ def hand_result(hand: RummyHand) -> dict[str, Any]:
     counts = outcome.get("counts")
     knocker = outcome.get("knocker")
     laid = list(outcome.get("laid_off") or [])
-    hands = []
+    hands: list[SettledHand] = []
     for seat in range(hand.n):
         cards = [str(c) for c in sorted((Card(i) for i in range(52) if hand.hands[seat] >> i & 1),
                                         key=lambda c: c.index)]
@@ -63,10 +64,11 @@ def hand_result(hand: RummyHand) -> dict[str, Any]:
     scores = [{"seat": e["seat"], "from": e.get("from"), "points": e["points"], "why": e.get("reason", ""),
                "text": sentence(speak.score_text(e))}
               for e in hand.events() if e["type"] == "score"]
-    changes = [{"seat": s, "name": hand.players[s], "before": hand.scores[s], "after": hand.scores[s] + hand.deltas[s],
-                "change": hand.deltas[s]} for s in range(hand.n)]
+    changes: list[Change] = [{"seat": s, "name": hand.players[s], "before": hand.scores[s],
+                              "after": hand.scores[s] + hand.deltas[s], "change": hand.deltas[s]}
+                             for s in range(hand.n)]
     winner = outcome.get("winner")
-    result: dict[str, Any] = {
+    result: RummyResult = {
         "game": "rummy",
         "reason": outcome.get("reason"),
         "outcome": outcome_name(outcome),
@@ -76,12 +78,13 @@ def hand_result(hand: RummyHand) -> dict[str, Any]:
         "hands": hands,
         "points": scores,
         "changes": changes,
+        "lines": [],
     }
     result["lines"] = _lines(speak, result)
     return result
 
 
-def _lines(speak: Speaker, result: dict[str, Any]) -> list[str]:
+def _lines(speak: Speaker, result: RummyResult) -> list[str]:
     """The result in sentences, in the order a player tells it."""
     lines = [result["headline"]]
     for shown in result["hands"]:

@@ -13,7 +13,7 @@ keeps only the event stream and the views' caches (which a clone starts afresh).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rummoli import streams
 from rummoli.cards import CARDS, Card
@@ -22,6 +22,7 @@ from rummoli.rummy.base import DRAW_DISCARD, LAYOFF, MELD, PASS, Entry, HandStat
 from rummoli.rummy.melds import meld_cards
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 from rummoli.rummy.words import Speaker, prompt
+from rummoli.shapes import Event, HandView
 
 
 def _names(mask: int) -> list[str]:
@@ -56,24 +57,18 @@ class Views(HandState):
         __slots__ = ()
 
     # --------------------------------------------------------------------- events and the record
-    def _render(self, event: Entry | dict[str, Any]) -> dict[str, Any]:
+    def _render(self, event: Entry | dict[str, Any]) -> Event:
         """An event in the full record's form (every forced move marked; no card drawn blind)."""
         if isinstance(event, dict):
-            return event
-        seat, code, x, y, forced = event
-        out: dict[str, Any] = {"type": "action", **self.move_json(seat, (code, x, y))}
-        if code == DRAW_DISCARD:
-            out["card"] = str(CARDS[x])  # everyone saw it: the (deepest) card taken from the pile
-        if forced:
-            out["forced"] = True
-        return out
+            return cast(Event, event)  # flips, blocks, scores, the show and the end are logged as events
+        return self._render_action(event, -1, True)
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
         """Every event so far, as the full record (R-NOTE-4): actions (forced ones marked), flips, blocks,
         scores, the show and the end.  What a seat may see of them: :meth:`events_since`."""
         return [self._render(e) for e in self.events_log]
 
-    def history(self) -> list[dict[str, Any]]:
+    def history(self) -> list[Event]:
         """The actions so far, as R-NOTE-3 objects (forced ones marked, pile draws naming the card)."""
         return [self._render(e) for e in self.log]
 
@@ -112,7 +107,7 @@ class Views(HandState):
                 flips.append(actions)
         return flips
 
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> HandView:
         """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``: the hand's
         state, costing what is new.
 
@@ -126,7 +121,7 @@ class Views(HandState):
         seq = self._sync()
         phase, to_act, moves, state = self._events.state
         turn = state["turn"]
-        out: dict[str, Any] = dict(self._static_view())
+        out = cast(HandView, dict(self._static_view()))  # the static keys, checked where _static_view makes them
         out.update({
             "seq": seq,
             "seat": reader,
@@ -161,7 +156,7 @@ class Views(HandState):
             self._guide(out, reader)
         return out
 
-    def _guide(self, out: dict[str, Any], reader: int | None) -> None:
+    def _guide(self, out: HandView, reader: int | None) -> None:
         """What a person at the table is shown beside the view: their hand ``arranged`` into the melds that
         leave the least deadwood (with the deadwood's ``count``), the deadwood each legal ``knock`` would
         keep, and the ``prompt`` (what happens now, in words)."""
@@ -237,10 +232,10 @@ class Views(HandState):
         """How many events the hand has produced so far (they are numbered 1..seq)."""
         return self._sync()
 
-    def _render_action(self, entry: Entry, log_index: int, reader: int | bool | None) -> dict[str, Any]:
+    def _render_action(self, entry: Entry, log_index: int, reader: int | bool | None) -> Event:
         """A logged move as ``reader`` may see it (``True``: the full record, with every card drawn blind)."""
         seat, code, x, y, forced = entry
-        out: dict[str, Any] = {"type": "action", **self.move_json(seat, (code, x, y))}
+        out = cast(Event, {"type": "action", **self.move_json(seat, (code, x, y))})  # an action object's keys
         if code == DRAW_DISCARD:  # everyone saw it: the (deepest) card taken from the pile
             out["card"] = str(CARDS[x])
         if shown_forced(forced, seat, reader):
@@ -255,13 +250,13 @@ class Views(HandState):
     def _legal_json(self, moves: list[Move], seat: int) -> list[dict[str, Any]]:
         return [self.move_json(seat, m) for m in moves]
 
-    def _start_event(self) -> dict[str, Any]:
+    def _start_event(self) -> Event:
         """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
-        return {"type": "start", **self._static_view(), "seat": None, "hand": None,
-                "hand_sizes": [len(h) for h in self.dealt], "stock": len(self.dealt_stock) - 1,
-                "discard": [str(self.dealt_stock[0])]}
+        return cast(Event, {"type": "start", **self._static_view(), "seat": None, "hand": None,
+                            "hand_sizes": [len(h) for h in self.dealt], "stock": len(self.dealt_stock) - 1,
+                            "discard": [str(self.dealt_stock[0])]})
 
-    def _render_public(self, k: int) -> tuple[dict[str, Any], Any]:
+    def _render_public(self, k: int) -> tuple[Event, Any]:
         """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
         actor = -1
         if k == 0:
@@ -274,7 +269,7 @@ class Views(HandState):
                 if event[4] or index in self._drawn:
                     actor = event[0]
             else:
-                out = dict(event)
+                out = self._render(event).copy()
             self._say(out, k)
         return streams.finish_public(self._events, k, out, actor)
 
@@ -291,7 +286,7 @@ class Views(HandState):
                 cards |= 1 << x
         return cards
 
-    def _say(self, event: dict[str, Any], k: int) -> None:
+    def _say(self, event: Event, k: int) -> None:
         """Put the event's sentence (rummoli.rummy.words) into it as ``text``, with what it needs to know:
         whether an action answers Gin's upcard offer, and whose meld a lay-off goes on."""
         stream = self._events
@@ -310,7 +305,7 @@ class Views(HandState):
         if text:
             event["text"] = text
 
-    def _render_private(self, k: int, reader: int) -> dict[str, Any]:
+    def _render_private(self, k: int, reader: int) -> Event:
         """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
         hand, its own forced moves and cards drawn blind, its legal actions."""
         public = self._events.public[k]
@@ -325,7 +320,7 @@ class Views(HandState):
                 self._say(out, k)
         return streams.finish_private(self._events, k, out, reader, self._legal_json)
 
-    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+    def events_since(self, seq: int, seat: int | None) -> list[Event]:
         """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
         with its number ``"seq"`` (copies); :func:`rebuild` makes the view from them."""
         streams.check_read(seq, seat, self.n)

@@ -93,8 +93,8 @@ def run_task(config: SimConfig, task: int) -> TaskResult:
         while not table.hand_over:
             table.play_bot()
         won = dict.fromkeys(pots, 0)
-        for entry in table.results[-1].get("pots_won", []):  # the hand's own result, as every table shows it
-            won[entry["pot"]] += entry["amount"]
+        for pot_won in table.results[-1].get("pots_won", []):  # the hand's own result, as every table shows it
+            won[pot_won["pot"]] += pot_won["amount"]
         left = table.evening.pots(None)
         for pot, amount in won.items():
             if amount:

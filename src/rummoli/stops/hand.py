@@ -33,6 +33,7 @@ from rummoli.cards import CARDS, Card, CardError, cards_of, mask_of
 from rummoli.dealing import deal_sizes
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_NAME
+from rummoli.shapes import Event, StopsResult
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding, shown_five
@@ -353,7 +354,7 @@ class Hand(Bidding, Play, SearchPath, Views):
             return False
         return True
 
-    def apply(self, action: Action) -> list[dict[str, Any]]:
+    def apply(self, action: Action) -> list[Event]:
         """Check and make ``action``, then any forced actions; return the events they caused as the acting
         seat may learn them (:meth:`events_since`: numbered, nothing another seat may hide from it)."""
         start = len(self.log)
@@ -486,7 +487,7 @@ class Hand(Bidding, Play, SearchPath, Views):
         """``(seat, card index)`` of every card laid, in order."""
         return [(e[1], e[3]) for e in self.log if e[0] == "act" and (e[2] == "play" or e[2] == "lead")]
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> StopsResult | None:
         """What the finished hand came to (:func:`rummoli.stops.result.hand_result`); None while in play."""
         if self.phase != OVER:
             return None

@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rummoli.cards import names_of
+from rummoli.shapes import Change, PotWon, Shown, StopsResult
 from rummoli.stops.words import Speaker, five_name, pot_label
 from rummoli.wording import cards_word, chips, said, sentence
 
@@ -47,11 +48,11 @@ def _pot(party: str) -> str | None:
     return key if kind == "pot" else None
 
 
-def hand_result(hand: Hand) -> dict[str, Any]:
+def hand_result(hand: Hand) -> StopsResult:
     """The result of a finished hand (see the module's docstring); hand-level seats."""
     speak = Speaker.of(hand)
     board = {p.id: p for p in hand.rules.board.pots}
-    won: dict[tuple[str, int], dict[str, Any]] = {}
+    won: dict[tuple[str, int], PotWon] = {}
     payments: list[dict[str, Any]] = []
     folded_to = len(hand.poker_winners) == 1 and not hand.showdown
     paid = [e for e in hand.log if e[0] == "chips" and e[4] != "ante" and e[4] != "bet"]
@@ -62,23 +63,23 @@ def hand_result(hand: Hand) -> dict[str, Any]:
             if why == "card" and board[pot].kind == "combo":
                 why = "combo"
             entry = won.setdefault((pot, seat), {"pot": pot, "name": board[pot].name, "seat": seat, "amount": 0,
-                                                "why": why})
+                                                "why": why, "text": ""})
             entry["amount"] += amount
         else:
             payments.append({"from": _seat(event["from"]), "to": seat, "pot": _pot(event["to"]), "amount": amount,
                              "why": reason, "text": speak.line(event) or ""})
     shown = hand.showdown
     winners = set(hand.poker_winners)
-    showdown = [{"seat": s, "player": hand.names[s], "cards": names_of(m), "name": five_name(names_of(m)),
+    showdown: list[Shown] = [{"seat": s, "player": hand.names[s], "cards": names_of(m), "name": five_name(names_of(m)),
                  "won": s in winners} for s, m in sorted(shown.items())]
     pots_won = list(won.values())
     for entry in pots_won:
         entry["text"] = _win_text(speak, entry, folded_to)
-    changes = [{"seat": s, "name": hand.names[s], "before": hand.start_chips[s], "after": hand.chips[s],
+    changes: list[Change] = [{"seat": s, "name": hand.names[s], "before": hand.start_chips[s], "after": hand.chips[s],
                 "change": hand.chips[s] - hand.start_chips[s]} for s in range(hand.n)]
     board_left = hand.pot_balances()
     winner = None if hand.winner < 0 else hand.winner
-    result: dict[str, Any] = {
+    result: StopsResult = {
         "game": "stops",
         "reason": "out" if winner is not None else "stall",
         "outcome": "out" if winner is not None else "stall",
@@ -89,12 +90,13 @@ def hand_result(hand: Hand) -> dict[str, Any]:
         "showdown": showdown,
         "board": board_left,
         "changes": changes,
+        "lines": [],
     }
     result["lines"] = _lines(speak, result, board)
     return result
 
 
-def _win_text(speak: Speaker, entry: dict[str, Any], folded_to: bool) -> str:
+def _win_text(speak: Speaker, entry: PotWon, folded_to: bool) -> str:
     who, pot, amount, why = speak.who(entry["seat"]), pot_label(entry["name"]), entry["amount"], entry["why"]
     how = {
         "card": "for laying its card",
@@ -106,7 +108,7 @@ def _win_text(speak: Speaker, entry: dict[str, Any], folded_to: bool) -> str:
     return sentence(said(who, f"wins {pot}: {chips(amount)}, {how}"))
 
 
-def _headline(speak: Speaker, winner: int | None, pots_won: list[dict[str, Any]], board: dict[str, Any]) -> str:
+def _headline(speak: Speaker, winner: int | None, pots_won: list[PotWon], board: dict[str, Any]) -> str:
     if winner is None:
         return "Nobody could lead: the hand stalled, and its chips stay on the board."
     centre = next((w for w in pots_won if w["why"] == "out"), None)
@@ -114,7 +116,7 @@ def _headline(speak: Speaker, winner: int | None, pots_won: list[dict[str, Any]]
     return sentence(said(speak.who(winner), f"goes out first{took}"))
 
 
-def _lines(speak: Speaker, result: dict[str, Any], board: dict[str, Any]) -> list[str]:
+def _lines(speak: Speaker, result: StopsResult, board: dict[str, Any]) -> list[str]:
     """The result in sentences, in the order a player tells it."""
     lines = [result["headline"]]
     for shown in result["showdown"]:
@@ -150,7 +152,7 @@ def settlement_entry(rules: Ruleset, names: Sequence[str], pot: str, amount: int
     board = {p.id: p.name for p in rules.board.pots}
     name = "the whole board" if pot == "all" else pot_label(board.get(pot, pot))
     payments = [{"seat": s, "name": names[s], "amount": exact(a)} for s, a in paid.items()]
-    showdown = [{"seat": s, "player": names[s], "name": five_name(c), "cards": list(c), "won": s in won}
+    showdown: list[Shown] = [{"seat": s, "player": names[s], "name": five_name(c), "cards": list(c), "won": s in won}
                 for s, c in shown.items()]
     shares = ", ".join(f"{p['name']} {chips(p['amount'])}" for p in payments)
     if how == "share":

@@ -12,10 +12,11 @@ was forced, since that can tell what the seat holds.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rummoli import streams
 from rummoli.cards import CARDS, NAMES, Card, mask_of, names_of
+from rummoli.shapes import Event, HandView
 from rummoli.stops.actions import KINDS
 from rummoli.stops.base import OVER, HandState, Option
 from rummoli.stops.bidding import shown_five
@@ -70,10 +71,10 @@ class Views(HandState):
         """A chip party as events name it: ``seat:N`` or ``pot:ID``."""
         return f"seat:{code}" if code >= 0 else f"pot:{self.rules.board.pots[-1 - code].id}"
 
-    def render(self, log: Sequence[tuple[Any, ...]], reader: int | bool | None = True) -> list[dict[str, Any]]:
+    def render(self, log: Sequence[tuple[Any, ...]], reader: int | bool | None = True) -> list[Event]:
         """Log entries as JSON-ready events: no hidden card is ever in an event; the ``forced`` flags are
         as ``reader`` (a seat, ``None`` for a spectator, ``True`` for the full record) may see them."""
-        out: list[dict[str, Any]] = []
+        out: list[Event] = []
         pots = self.rules.board.pots
         for e in log:
             tag = e[0]
@@ -81,7 +82,8 @@ class Views(HandState):
                 out.append({"type": "chips", "from": self._party(e[1]), "to": self._party(e[2]),
                             "amount": e[3], "reason": e[4]})
             elif tag == "act":
-                out.append({"type": "action", **action_json(e), "forced": shown_forced(e, reader)})
+                # an R-NOTE-3 action object's keys (seat, action, card, amount) are an event's
+                out.append(cast(Event, {"type": "action", **action_json(e), "forced": shown_forced(e, reader)}))
             elif tag == "show":
                 out.append({"type": "showdown", "seat": e[1], "cards": names_of(shown_five(e[2], e[3]))})
             elif tag == "stop":
@@ -94,7 +96,7 @@ class Views(HandState):
                 out.append({"type": tag})
         return out
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
         """Every event so far: each action (forced ones marked) and every chip moved."""
         return self.render(self.log)
 
@@ -146,7 +148,7 @@ class Views(HandState):
         self._played_at = len(log)
         return played
 
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> HandView:
         """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``, costing
         what is new: the hand's state, not its history.  ``history=True`` adds the seat's ``events`` (all of
         them, as :meth:`events_since` gives them) and ``actions`` (R-NOTE-3 objects: for bots and
@@ -155,7 +157,7 @@ class Views(HandState):
         reader = self._check_seat(seat)
         seq = self._sync()
         phase, to_act, opts, state = self._events.state
-        out: dict[str, Any] = dict(self._static_view())
+        out = cast(HandView, dict(self._static_view()))  # the static keys, checked where _static_view makes them
         played = self._played_json()
         out.update({
             "seq": seq,
@@ -219,7 +221,7 @@ class Views(HandState):
         """How many events the hand has produced so far (they are numbered 1..seq)."""
         return self._sync()
 
-    def _start_event(self) -> dict[str, Any]:
+    def _start_event(self) -> Event:
         """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
         pots = self.rules.board.pots
         sizes = [len(h) for h in self.dealt]
@@ -233,9 +235,10 @@ class Views(HandState):
             "hand_sizes": sizes, "widow_size": len(self.dealt_widow),
         }
 
-    def _render_public(self, k: int) -> tuple[dict[str, Any], Any]:
+    def _render_public(self, k: int) -> tuple[Event, Any]:
         """Stream entry ``k`` as a spectator reads it, and the seats that read it otherwise (None: nobody)."""
         actor = -1
+        out: Event
         if k == 0:
             out = self._start_event()
         else:
@@ -261,7 +264,7 @@ class Views(HandState):
             self._say(out, self._events.public[k - 1] if k > 0 else None)
         return streams.finish_public(self._events, k, out, actor)
 
-    def _say(self, event: dict[str, Any], previous: dict[str, Any] | None) -> None:
+    def _say(self, event: Event, previous: Event | None) -> None:
         """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line."""
         stream = self._events
         if stream.speaker is None:
@@ -270,7 +273,7 @@ class Views(HandState):
         if text:
             event["text"] = text
 
-    def _render_private(self, k: int, reader: int) -> dict[str, Any]:
+    def _render_private(self, k: int, reader: int) -> Event:
         """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt
         hand, its own forced choice, its swap (the hand it took and the one it gave up), its legal actions."""
         public = self._events.public[k]
@@ -297,7 +300,7 @@ class Views(HandState):
                 mask |= 1 << e[3]
         return mask
 
-    def events_since(self, seq: int, seat: int | None) -> list[dict[str, Any]]:
+    def events_since(self, seq: int, seat: int | None) -> list[Event]:
         """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
         with its number ``"seq"`` (copies); :func:`rebuild` makes the view from them."""
         streams.check_read(seq, seat, self.n)
