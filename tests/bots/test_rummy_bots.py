@@ -126,12 +126,14 @@ def play_checked(name: str, players: int, levels: list[str], seed: int) -> tuple
     return hand, log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), tables())
 def test_easy_and_normal_play_only_legal_actions(name: str, players: int) -> None:
     for seed in range(3):
         play_checked(name, players, ["easy", "normal"] if seed % 2 else ["normal", "easy"], seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), tables())
 def test_hard_plays_only_legal_actions(name: str, players: int) -> None:
     play_checked(name, players, ["hard", "easy", "normal"], 1)
@@ -144,6 +146,7 @@ def unforced(view: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in view.items() if key not in ("seq", "events")} | {"history": history}
 
 
+@pytest.mark.slow
 def test_hard_worlds_agree_with_the_view() -> None:
     """Every sampled world replays the public history and leaves the bot's seat exactly as its view says."""
     for name, players in tables():
@@ -161,6 +164,7 @@ def test_hard_worlds_agree_with_the_view() -> None:
             act(hand, bots[seat].choose(view))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_bots_are_deterministic_under_a_seed(level: str) -> None:
     players = 2 if level == "hard" else 3

@@ -81,6 +81,7 @@ class Checked:
         self.bot.observe(view)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
 def test_every_level_plays_only_legal_actions(ruleset: str) -> None:
     rules = load_ruleset(ruleset)

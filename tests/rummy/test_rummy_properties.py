@@ -10,6 +10,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,6 +122,7 @@ def check_scores(hand: RummyHand) -> None:
         assert out["reason"] == "blocked" and hand.deltas == [0] * hand.n
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(RULESETS), st.integers(2, 6), st.integers(0, 2**32 - 1))
 def test_random_hands_keep_every_guarantee(name: str, players: int, seed: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stops_helpers import pick, visible_cards
@@ -58,6 +59,7 @@ def check_views(hand: Hand) -> None:
         assert visible_cards(view) <= allowed, seat
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ruleset=rulesets(), players=st.integers(2, 8), seed=st.integers(0, 2**32), chips=st.integers(20, 150))
 def test_random_hands_keep_every_guarantee(ruleset: Any, players: int, seed: int, chips: int) -> None:
