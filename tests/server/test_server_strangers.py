@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import random
 import socket
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-from server_helpers import Client, Server, choose
+from server_helpers import Server, choose, play_until
 
 from rummoli.server.api.web import whole_views
 
@@ -23,19 +22,6 @@ def one_line(answer: httpx.Response, status: int) -> str:
     message: str = answer.json()["error"]["message"]
     assert message and "\n" not in message and "Traceback" not in message
     return message
-
-
-def play_until(client: Client, done: object, rng: random.Random, timeout: float = 60) -> None:
-    """Answer the client's turns at random until ``done(client)``."""
-    deadline = time.monotonic() + timeout
-    while not done(client):  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"not reached in {timeout} s: {client.view}"
-        if client.my_turn():
-            seq = client.seq
-            client.act(choose(client.view, rng))
-            client.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
-        else:
-            client.recv(20)
 
 
 # ------------------------------------------------------------------------------------ 1: names and seats

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import choose
+from server_helpers import play_until
 from web_helpers import CARD, cards_in
 
 from rummoli.server.api.web import web_dir, whole_views
@@ -74,14 +74,7 @@ def test_a_finished_hand_replays_as_the_seat_saw_it(server: Any) -> None:
     early = server.get(path, token=token)
     assert early.status_code == 409 and early.json()["error"]["code"] == "unavailable"
     client = server.client(created["id"], token)
-    rng = random.Random(3)
-    while not client.view.get("over"):
-        if client.my_turn():
-            seq = client.seq
-            client.act(choose(client.view, rng))
-            client.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
-        else:
-            client.recv(20)
+    play_until(client, lambda c: c.view.get("over"), random.Random(3))
     client.close()
     mine = server.get(path, token=token).json()
     frames = [{**f, "view": v} for f, v in zip(mine["frames"], whole_views(mine["frames"]), strict=True)]
