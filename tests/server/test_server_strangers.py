@@ -82,7 +82,8 @@ def test_a_foreign_host_is_refused_and_invites_name_the_servers_own_address(serv
 
 
 def test_behind_a_proxy_the_public_url_is_the_address(fresh_dir: Path) -> None:
-    server = Server(fresh_dir, "--public-url", "https://cards.example.org").start()
+    server = Server(fresh_dir, "--public-url", "https://cards.example.org", "--origin", "https://friends.example.net")
+    server.start()
     try:
         created = httpx.post(server.url + "/api/tables", json={"name": "Ann"},
                              headers={"Host": "cards.example.org"}, timeout=10)
@@ -90,9 +91,11 @@ def test_behind_a_proxy_the_public_url_is_the_address(fresh_dir: Path) -> None:
         summary = server.get(f"/api/tables/{created.json()['id']}").json()  # asked at the listening address
         assert summary["invite"].startswith("https://cards.example.org/tables/")
         one_line(httpx.get(server.url + "/api/tables", headers={"Host": "evil.example"}, timeout=10), 400)
-        browser = server.client(created.json()["id"], origin="https://cards.example.org")
-        assert browser.welcome["type"] == "welcome"
-        browser.close()
+        for origin, answer in (("https://cards.example.org", "welcome"), ("https://friends.example.net", "welcome"),
+                               ("https://evil.example", "error")):  # the site's own, one --origin allows, another
+            browser = server.client(created.json()["id"], origin=origin)
+            assert browser.welcome["type"] == answer, (origin, browser.welcome)
+            browser.close()
     finally:
         server.stop()
     bad = Server(fresh_dir, "--public-url", "cards.example.org/x")
