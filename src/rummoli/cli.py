@@ -232,6 +232,8 @@ def serve(
     grace: float | None = typer.Option(None, "--grace", min=0, help="Seconds away before a bot plays a seat (60)."),
     bot_workers: int | None = typer.Option(
         None, "--bot-workers", min=-1, help="Bot worker processes (0: one per core; -1: none, a thread)."),
+    public_url: str | None = typer.Option(
+        None, "--public-url", help="The address people use (behind a proxy: its address); other Hosts are refused."),
     origin: list[str] = typer.Option([], "--origin", help="Another web origin allowed on the websocket."),
     allow_seeds: bool = typer.Option(False, "--allow-seeds", help="Let tables fix their shuffle (practice, tests)."),
 ) -> None:
@@ -243,12 +245,16 @@ def serve(
         settings = Settings.from_env(host=host, port=port, data_dir=data, database_url=database_url,
                                      redis_url=redis_url, bot_pace=bot_pace, play_pace=play_pace,
                                      hand_pause=hand_pause, grace=grace,
-                                     bot_workers=bot_workers, allowed_origins=tuple(origin) or None,
+                                     bot_workers=bot_workers, public_url=public_url,
+                                     allowed_origins=tuple(origin) or None,
                                      allow_seeds=allow_seeds or None)
         if settings.redis_url:  # a URL the bus cannot use is one line at the start, not a traceback
             from rummoli.server.cluster.redisline import Address
 
             Address.parse(settings.redis_url)
+        from rummoli.server.api.guard import Addresses
+
+        Addresses(settings.host, settings.port, settings.public_url)  # a bad --public-url is one line
     except (TypeError, ValueError) as error:
         raise fail("serve", error) from None
     run_server(settings)

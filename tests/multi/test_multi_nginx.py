@@ -1,7 +1,7 @@
 """The example reverse proxy works (issue 14): Debian's nginx, run with deploy/nginx.conf (only its ports
 changed), in front of two server processes; a table is created, its seats taken and a whole evening played
-through it, over HTTP and websockets, with the requests shared between both processes. A browser's Origin
-(nginx's own address) is let in, and the invite link names nginx's address."""
+through it, over HTTP and websockets, with the requests shared between both processes. The processes are told
+nginx's address (--public-url): a browser's Origin there is let in, and the invite link names it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 from multi_helpers import Cluster, close_all, missing, play_out
-from server_helpers import Server, open_table
+from server_helpers import Server, free_port, open_table
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 NGINX = Path("/usr/sbin/nginx")
@@ -21,10 +22,11 @@ class Nginx(Server):
     """nginx as a real process on a free port, in front of ``upstreams``; the clients of ``Server`` speak to
     it as to a server."""
 
-    def __init__(self, root: Path, upstreams: list[Server]) -> None:
+    def __init__(self, root: Path, upstreams: list[Server], port: int) -> None:
         if not NGINX.exists():
             missing(f"no nginx at {NGINX}: apt-get install -y nginx (the README's test command does)")
         super().__init__(root)
+        self.port = port  # chosen before the processes, which are told it (--public-url)
         site = EXAMPLE.read_text()
         line = re.compile(r"^(\s*server )127\.0\.0\.1:\d+( .*)?;$", re.M)
         template = line.search(site)
@@ -57,13 +59,16 @@ http {{
                             "-e", str(self.data / "error.log")], seconds=15)
 
 def test_two_processes_behind_nginx(tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
-    cluster = make_cluster(2)
+    port = free_port()
+    cluster = make_cluster(2, args=("--public-url", f"http://127.0.0.1:{port}"))
     (tmp_path / "nginx").mkdir()
-    front = Nginx(tmp_path / "nginx", cluster.nodes).start()
+    front = Nginx(tmp_path / "nginx", cluster.nodes, port).start()
     try:
         party = open_table(front, "rummoli", 4, [], None, hands=1)
         summary = front.get(f"/api/tables/{party.table_id}").json()
-        assert summary["invite"].startswith(front.url + "/")  # made from the address the browser used
+        assert summary["invite"].startswith(front.url + "/")  # the public address: the proxy's
+        rebound = httpx.get(front.url + "/api/tables", headers={"Host": "evil.example"}, timeout=10)
+        assert rebound.status_code == 400  # a name that is not the site's, though nginx passes it on
         browser = front.client(party.table_id, origin=front.url)  # a page served by nginx may connect
         assert browser.welcome["type"] == "welcome"
         play_out(party, [browser], random.Random(80))

@@ -232,6 +232,19 @@ def play(clients: list[Client], rng: random.Random, until: Any, timeout: float =
                     client.recv(0.05)
 
 
+def play_until(client: Client, done: Callable[[Client], object], rng: random.Random, timeout: float = 60) -> None:
+    """Let one client answer its turns at random until ``done(client)`` holds."""
+    deadline = time.monotonic() + timeout
+    while not done(client):
+        assert time.monotonic() < deadline, f"not reached in {timeout} s: {client.view}"
+        if client.my_turn():
+            seq = client.seq
+            client.act(choose(client.view, rng))
+            client.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
+        else:
+            client.recv(20)
+
+
 # ------------------------------------------------------------------ the same table on two servers
 # (tests/server/test_server_crash.py; tests/multi/ plays them on several processes)
 

@@ -28,10 +28,10 @@ from rummoli.server.settings import Settings
 settings = Settings(data_dir=Path(sys.argv[1]), bot_workers=-1, bot_pace=0, play_pace=0, hand_pause=0, gc_freeze=0)
 seats = [{}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}]
 over = False
-with TestClient(create_app(settings)) as client:
+with TestClient(create_app(settings), base_url="http://127.0.0.1:8000") as client:  # the address it would listen on
     made = client.post("/api/tables", json={"ruleset": "rummoli", "name": "Ann", "seats": seats, "hands": 1,
                                             "pace": "instant"}).json()
-    with client.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+    with client.websocket_connect(f"ws://127.0.0.1:8000/ws/tables/{made['id']}") as ws:
         ws.send_json({"type": "hello", "token": made["token"]})
         while not over:
             message = ws.receive_json()

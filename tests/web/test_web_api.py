@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import choose
+from server_helpers import play_until
 from web_helpers import CARD, cards_in
 
-from rummoli.server.api.web import web_dir
+from rummoli.server.api.web import web_dir, whole_views
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "rummoli" / "web"
 
@@ -74,18 +74,12 @@ def test_a_finished_hand_replays_as_the_seat_saw_it(server: Any) -> None:
     early = server.get(path, token=token)
     assert early.status_code == 409 and early.json()["error"]["code"] == "unavailable"
     client = server.client(created["id"], token)
-    rng = random.Random(3)
-    while not client.view.get("over"):
-        if client.my_turn():
-            seq = client.seq
-            client.act(choose(client.view, rng))
-            client.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
-        else:
-            client.recv(20)
+    play_until(client, lambda c: c.view.get("over"), random.Random(3))
     client.close()
     mine = server.get(path, token=token).json()
-    frames = mine["frames"]
+    frames = [{**f, "view": v} for f, v in zip(mine["frames"], whole_views(mine["frames"]), strict=True)]
     assert mine["game"] == "stops" and mine["seat"] == 0 and len(frames) > 20
+    assert all("board" not in f["view"] for f in mine["frames"][1:])  # sent once, not with every step
     assert frames[0]["view"]["phase"] in ("widow", "auction", "poker", "play")
     assert frames[-1]["view"]["phase"] == "over"
     assert all("events" not in f["view"] for f in frames)  # each frame carries only its own step's events
@@ -95,7 +89,8 @@ def test_a_finished_hand_replays_as_the_seat_saw_it(server: Any) -> None:
     # A spectator's replay holds no card that was never laid or shown.
     watcher = server.get(path).json()
     public: set[str] = set()
-    for frame in watcher["frames"]:
+    for frame, view in zip(watcher["frames"], whole_views(watcher["frames"]), strict=True):
+        frame = {**frame, "view": view}
         assert frame["view"]["hand"] is None
         for event in frame["events"]:
             public |= cards_in(event)
@@ -103,7 +98,7 @@ def test_a_finished_hand_replays_as_the_seat_saw_it(server: Any) -> None:
         assert cards_in(frame) <= public
     record = server.get(f"/api/tables/{created['id']}/record", token=token).json()
     uploaded = server.post("/api/replay?seat=0", record["hands"][0]).json()
-    assert [f["view"] for f in uploaded["frames"]] == [f["view"] for f in frames]
+    assert whole_views(uploaded["frames"]) == [f["view"] for f in frames]
 
 
 def test_an_uploaded_record_that_breaks_a_rule_is_one_clear_line(server: Any) -> None:

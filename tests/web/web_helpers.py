@@ -17,7 +17,8 @@ DESKTOP = {"width": 1280, "height": 800}
 
 def new_page(browser: Any, **options: Any) -> Any:
     """A page in a fresh context (its own storage: another person), recording every websocket frame it
-    receives in ``page.frames_in`` and every page error in ``page.errors``."""
+    receives in ``page.frames_in`` and every page error in ``page.errors`` (what the server's
+    Content-Security-Policy blocked included)."""
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", **options)
     page = context.new_page()
     page.frames_in = []
@@ -25,6 +26,8 @@ def new_page(browser: Any, **options: Any) -> Any:
     page.dialogs = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: page.frames_in.append(payload)))
     page.on("pageerror", lambda error: page.errors.append(str(error)))
+    # What the server's Content-Security-Policy refused (an inline style or script, a foreign address).
+    page.on("console", lambda m: page.errors.append(m.text) if "Content Security Policy" in m.text else None)
 
     def dialog(d: Any) -> None:
         page.dialogs.append(d.message)

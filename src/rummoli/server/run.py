@@ -57,8 +57,8 @@ def serve(settings: Settings, announce: bool = True) -> None:
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     if announce:
         where = settings.database_url if not settings.database_url.startswith("sqlite") else settings.data_dir
-        print(f"Rummoli is at http://{host}:{settings.port}/  (API: http://{host}:{settings.port}/docs; "
-              f"data: {where})", flush=True)
+        address = settings.public_url.rstrip("/") or f"http://{host}:{settings.port}"
+        print(f"Rummoli is at {address}/  (API: {address}/docs; data: {where})", flush=True)
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
                             ws_ping_timeout=20, ws_per_message_deflate=settings.ws_deflate, lifespan="on",

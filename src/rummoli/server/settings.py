@@ -44,6 +44,10 @@ class Settings:
     lease_seconds: float = 3.0
     #: This process's name among several (default: host, process id and a random part).
     process_name: str = ""
+    #: The address people use to reach the server (``https://cards.example.org``), behind a reverse proxy
+    #: or a name; empty: the address it listens on. Requests naming another host are refused and invite
+    #: links are made from it (rummoli.server.api.guard).
+    public_url: str = ""
     #: Browser origins allowed on the websocket besides the server's own address (``https://example.org``).
     allowed_origins: tuple[str, ...] = ()
     #: Seconds between a bot's turn coming up and its move being shown (so people can follow), for a table

@@ -24,6 +24,8 @@ function setAttrs(el, attrs) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "text") el.textContent = value;
+    // Through the CSSOM: the server's Content-Security-Policy refuses style attributes.
+    else if (key === "style") el.style.cssText = String(value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
 }

@@ -1,6 +1,7 @@
 // Replays: a finished hand (from a table's history, or an uploaded rummoli-hand/1 record) stepped forwards
-// and backwards in the same table view. Each frame is the seat's own view after one step, made by the server,
-// and its events with their sentences (the captions); the last step adds the hand's result, as the server made it.
+// and backwards in the same table view. Each frame is the seat's own view after one step, made by the server
+// (sent as what changed since the step before), and its events with their sentences (the captions); the last
+// step adds the hand's result, as the server made it.
 import { fill, h, seatToken } from "./dom.js";
 import { api } from "./net.js";
 import { renderStops } from "./stops.js";
@@ -27,7 +28,15 @@ export async function replayPage(root, { tableId, handNo }) {
       h("p", {}, h("a", { href: tableId ? `/tables/${tableId}` : "/" }, "Back"))));
     return () => {};
   }
-  const frames = data.frames;
+  // Each frame's view holds only what changed since the step before ("more": the new items of a list that
+  // grew, "gone": the keys it lost).
+  let whole = {};
+  const frames = data.frames.map((f) => {
+    const grown = Object.fromEntries(Object.entries(f.more || {}).map(([k, items]) => [k, [...whole[k], ...items]]));
+    whole = { ...whole, ...f.view, ...grown };
+    for (const key of f.gone || []) delete whole[key];
+    return { ...f, view: whole };
+  });
   let at = 0;
   const stage = h("div", { class: "game replay-stage" });
   const caption = h("ol", { class: "caption", "aria-live": "polite" });

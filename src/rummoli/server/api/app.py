@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
 from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
+from rummoli.server.api.guard import Addresses, Guard
 from rummoli.server.api.history import FORMAT as HISTORY_FORMAT
 from rummoli.server.api.history import seat_history
 from rummoli.server.api.protocol import (
@@ -37,6 +38,7 @@ from rummoli.server.api.protocol import (
     first_problem,
     protocol_schema,
 )
+from rummoli.server.api.web import REPLAY_BODY
 from rummoli.server.heap import HeapKeeper
 from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
@@ -69,18 +71,20 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes (413) before any of it is parsed."""
+    """Refuse request bodies over ``limit`` bytes (413) before any of it is parsed; ``paths``: smaller limits
+    of some paths."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, paths: dict[str, int] | None = None) -> None:
+        self.app, self.most, self.paths = app, limit, paths or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.paths.get(scope.get("path", ""), self.most)
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(send, self.limit)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _too_large(send, limit)
             return
         seen = 0
 
@@ -88,14 +92,14 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > limit:
                 raise _BodyTooLarge
             return message
 
         try:
             await self.app(scope, limited, send)
         except _BodyTooLarge:
-            await _too_large(send, self.limit)
+            await _too_large(send, limit)
 
 
 class _BodyTooLarge(Exception):
@@ -145,14 +149,17 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="Rummoli", version=f"protocol {PROTOCOL_VERSION}", description=DESCRIPTION,
                   lifespan=lifespan)
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    addresses = Addresses(settings.host, settings.port, settings.public_url)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, paths={"/api/replay": REPLAY_BODY})
+    app.add_middleware(Guard, addresses=addresses)  # added last: the outermost
 
     def tables() -> Registry:
         found: Registry = state["registry"]
         return found
 
     def base_url(request: Request) -> str:
-        return str(request.base_url).rstrip("/")
+        """The base of the links the server makes: its public address, never what the request's Host says."""
+        return addresses.base_url(request.headers.get("host", ""))
 
     # ----------------------------------------------------------------------------------- errors
     @app.exception_handler(ServerError)
@@ -315,7 +322,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def play(websocket: WebSocket, table_id: str) -> None:
         """Live play (see /api/protocol.json)."""
         await websocket.accept()
-        if not origin_allowed(websocket, settings):
+        if not origin_allowed(websocket, settings, addresses):
             await websocket.send_text(dumps(error_message("unauthorized", "this page's origin may not connect")))
             await websocket.close(CLOSE_POLICY, "origin not allowed")
             return
@@ -342,13 +349,11 @@ def worker_count(asked: int) -> int:
     return asked if asked > 0 else max(1, min(4, os.cpu_count() or 1))
 
 
-def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
-    """A browser's ``Origin`` must be this server's own address or one the settings allow; a client that
-    sends none (a program, not a page a stranger could load) may connect."""
+def origin_allowed(websocket: WebSocket, settings: Settings, addresses: Addresses) -> bool:
+    """A browser's ``Origin`` must be this server's own address (its ``Host`` was checked already: see
+    rummoli.server.api.guard) or one the settings allow; a client that sends none (a program, not a page a
+    stranger could load) may connect."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
-    host = websocket.headers.get("host", "")
-    if origin in (f"http://{host}", f"https://{host}"):
-        return True
-    return origin in settings.allowed_origins
+    return origin in addresses.origins(websocket.headers.get("host", "")) or origin in settings.allowed_origins

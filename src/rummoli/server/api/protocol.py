@@ -145,7 +145,14 @@ class ErrorResponse(BaseModel):
 
 
 # ============================================================================================ websocket
-class Hello(Strict):
+class Message(Strict):
+    """A client's websocket message, read strictly: each field has exactly the JSON type the published schema
+    gives it (``"29"`` is not the integer 29, ``true`` is not 1)."""
+
+    model_config = ConfigDict(extra="forbid", str_max_length=4096, strict=True)
+
+
+class Hello(Message):
     """The first message of a client: a seat token to play, none to watch; ``since`` asks for missed events."""
 
     type: Literal["hello"]
@@ -154,7 +161,7 @@ class Hello(Strict):
     since: int | None = Field(None, ge=0, description="The last seq this client saw (after a reconnect).")
 
 
-class Act(Strict):
+class Act(Message):
     """A decision: an R-NOTE-3 action object as listed in the view's ``legal_actions`` (``seat`` is filled in
     by the server) and the ``seq`` of the view it was chosen from."""
 
@@ -163,7 +170,7 @@ class Act(Strict):
     action: dict[str, Any]
 
 
-class Next(Strict):
+class Next(Message):
     """Between hands: this seat is ready for the next one. ``seq`` is that of the view the client saw at the
     hand's end; sent at another seq or during a hand it is ignored (no error). The next hand is dealt once every
     person connected has said so, or when the countdown ends."""
@@ -172,7 +179,7 @@ class Next(Strict):
     seq: int = Field(ge=0)
 
 
-class Ping(Strict):
+class Ping(Message):
     type: Literal["ping"]
 
 

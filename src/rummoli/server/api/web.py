@@ -9,8 +9,12 @@ answer the same ``index.html``; the page's own module reads the address and draw
 A replay is a list of frames, each the viewing seat's own view after one more step of the hand (a forced
 play is a step of its own, so a run can be followed card by card) and the events that step added, as
 that seat may see them, with their sentences; and the hand's ``result`` (in the hand's own seats), once
-the record plays to its end. A player of a table replays its finished hands as their seat saw them; a
-spectator as a spectator; an uploaded record (which holds every card already) from the seat asked for.
+the record plays to its end. A frame's view holds only what changed since the step before (``more``: the
+new items of a list that grew, ``gone``: the keys it lost; :func:`whole_views` puts them back together),
+so a replay's size follows what happened in the hand, not its length times the whole table: the board and
+the rules are sent once. A player of a table replays its finished hands as their seat saw them (their seat
+found by number, never by name); a spectator as a spectator; an uploaded record (which holds every card
+already) from the seat asked for.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from rummoli.server.rulesets import rules_text, ruleset_catalogue
 #: The view keys that hold the whole public history: a replay frame carries only the step's new events.
 HISTORY_KEYS = ("events", "actions", "history")
 MAX_FRAMES = 2000
+#: The largest record ``POST /api/replay`` reads, in bytes (a long Rummy hand's record is about 12 KiB).
+REPLAY_BODY = 32 * 1024
 
 
 def web_dir() -> Path:
@@ -39,8 +45,46 @@ def web_dir() -> Path:
 
 
 # ============================================================================================ replays
-def _frame(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"view": {k: v for k, v in view.items() if k not in HISTORY_KEYS}, "events": events}
+def _frame(view: dict[str, Any], before: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """A step: the parts of the view that changed since ``before`` (the previous step's whole view; the first
+    step's is empty, so it carries all of it), with a list that only grew given as its new items (``more``),
+    the keys it no longer has (``gone``), and its events."""
+    changed: dict[str, Any] = {}
+    more: dict[str, Any] = {}
+    for key, value in view.items():
+        old = before.get(key, _NONE)
+        if old == value:
+            continue
+        if isinstance(old, list) and old and isinstance(value, list) and value[:len(old)] == old:
+            more[key] = value[len(old):]
+        else:
+            changed[key] = value
+    frame: dict[str, Any] = {"view": changed, "events": events}
+    if more:
+        frame["more"] = more
+    gone = [k for k in before if k not in view]
+    if gone:
+        frame["gone"] = gone
+    return frame
+
+
+_NONE = object()
+
+
+def whole_views(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each step's whole view again from the changes the frames carry (what the page does to show them).
+
+    >>> whole_views([{"view": {"a": 1, "b": [2]}, "events": []},
+    ...              {"view": {}, "more": {"b": [3]}, "gone": ["a"], "events": []}])
+    [{'a': 1, 'b': [2]}, {'b': [2, 3]}]
+    """
+    views: list[dict[str, Any]] = []
+    view: dict[str, Any] = {}
+    for frame in frames:
+        grown = {k: [*view[k], *items] for k, items in frame.get("more", {}).items()}
+        view = {k: v for k, v in {**view, **frame["view"], **grown}.items() if k not in frame.get("gone", ())}
+        views.append(view)
+    return views
 
 
 def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -52,12 +96,16 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
         raise RecordError(f"seat {seat} is not at this hand", rule="R-NOTE-2")
     frames: list[dict[str, Any]] = []
     seen = 0
+    before: dict[str, Any] = {}
 
     def snap(hand: Any) -> None:
-        nonlocal seen
-        events = hand.events_since(seen, seat)
+        nonlocal seen, before
+        # An event's "state" (where the hand stood after it) is the frame's own view: not sent twice.
+        events = [{k: v for k, v in e.items() if k != "state"} for e in hand.events_since(seen, seat)]
         seen = int(hand.seq)
-        frames.append(_frame(hand.view(seat, guide=True), events))
+        view = {k: v for k, v in hand.view(seat, guide=True).items() if k not in HISTORY_KEYS}
+        frames.append(_frame(view, before, events))
+        before = view
         if len(frames) > MAX_FRAMES:
             raise RecordError(f"a replay holds at most {MAX_FRAMES} steps", rule="R-NOTE-2")
 
@@ -69,7 +117,7 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
             snap(hand)
     except IllegalAction as error:
         raise RecordError(error.message, index=len(frames) - 1, rule=error.rule) from None
-    return {"format": "rummoli-replay/1", "game": family.name, "seat": seat, "frames": frames, "result": hand.result()}
+    return {"format": "rummoli-replay/2", "game": family.name, "seat": seat, "frames": frames, "result": hand.result()}
 
 
 # ============================================================================================ routes
@@ -110,16 +158,18 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
                 raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table",
                                    status=409)
             record = records[hand_no - 1]
-            names = list(table.names)
-        players = record["players"]
-        hand_seat = players.index(names[seat]) if seat is not None and names[seat] in players else None
-        frames = replay_frames(record, hand_seat)
+            # The hand's own seats, by number (a name may look like another's): a seat that sat the hand
+            # out sees it as a spectator does.
+            seats = next(s for n, _hand, s in table.finished_hands() if n == hand_no)
+        frames = replay_frames(record, seats.index(seat) if seat in seats else None)
         return {**frames, "hand_no": hand_no, "table": table_id}
 
     @app.post("/api/replay", summary="Replay an uploaded hand record", tags=["history"])
     async def uploaded_replay(record: Annotated[dict[str, Any], Body()], seat: int | None = None) -> dict[str, Any]:
-        """A `rummoli-hand/1` record played back step by step from `seat`'s chair (none: every hand hidden,
-        as a spectator sees it). A bad record is one line naming the action and the rule."""
+        """A `rummoli-hand/1` record (at most 32 KiB) played back step by step from `seat`'s chair (none: every
+        hand hidden, as a spectator sees it). A bad record is one line naming the action and the rule."""
+        # Anyone may send a record here, without a token: the per-address limits (the server's options)
+        # apply to this path; the body's size is capped by REPLAY_BODY (rummoli.server.api.app.BodyLimit).
         try:
             return replay_frames(record, seat)
         except RecordError as error:

@@ -76,8 +76,10 @@ def migrate(engine: Engine) -> None:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # Alembic keeps its options in a ConfigParser, where "%" starts an interpolation: a data folder, a
+    # password or a query (a PostgreSQL socket's path) holding one would stop the server at start.
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # Several processes start at once on one database: one migrates, the others wait for it (the

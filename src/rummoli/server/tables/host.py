@@ -22,24 +22,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from typing import Any
 
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction
 from rummoli.server.storage.rows import SeatRow, StoreConflict, token_hash
 from rummoli.server.tables.errors import Moved, ServerError
+from rummoli.server.tables.names import bot_name, clash, new_token
 from rummoli.server.tables.room import Room
 from rummoli.server.tables.schedule import Schedule
 
 log = logging.getLogger("rummoli.server")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def bot_name(seat: int, level: str) -> str:
-    return f"Bot {seat + 1} ({level})"
 
 
 class Host:
@@ -247,21 +239,29 @@ class Host:
     # ------------------------------------------------------------------------------------- seats
     async def start(self, table: Any = None) -> None:
         """Deal the first hand: every seat has its player (or bot). ``table``: one made already."""
+        async with self.room.lock:
+            self.check_driving()
+            dealt = await self._deal(table)
+        if dealt:
+            self._dealt()
+
+    async def _deal(self, table: Any) -> bool:
+        """Under the lock: deal the first hand unless it is dealt already; True if it was dealt now."""
         room = self.room
         registry = room.registry
-        async with room.lock:
-            self.check_driving()
-            if room.held is not None:
-                return
-            if table is None:
-                table = registry.new_table(room.options, [s.name for s in room.seats], [s.bot for s in room.seats])
-            await asyncio.to_thread(registry.store.start_table, room.id, int(table.seq), table.snapshot(),
-                                    self.fence)
-            room.load(table)
-            room.status = "playing"
-            self._change = {"at": None, "seq": int(table.seq), "status": "playing"}  # followers: read the store
-            self.start_clocks()  # a person who never comes is played by a bot after the grace period
-        registry.hub.publish(room.id)
+        if room.held is not None:
+            return False
+        if table is None:
+            table = registry.new_table(room.options, [s.name for s in room.seats], [s.bot for s in room.seats])
+        await asyncio.to_thread(registry.store.start_table, room.id, int(table.seq), table.snapshot(), self.fence)
+        room.load(table)
+        room.status = "playing"
+        self._change = {"at": None, "seq": int(table.seq), "status": "playing"}  # followers: read the store
+        self.start_clocks()  # a person who never comes is played by a bot after the grace period
+        return True
+
+    def _dealt(self) -> None:
+        self.room.registry.hub.publish(self.room.id)
         self.seats_changed()
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
@@ -279,8 +279,9 @@ class Host:
                 seat = open_seats[0]
             elif seat not in open_seats:
                 raise ServerError("unavailable", f"seat {seat} is not open", status=409)
-            if any(s.name.casefold() == name.casefold() for i, s in enumerate(room.seats) if i not in open_seats):
-                raise ServerError("malformed", f"someone at this table is already called {name!r}", status=409)
+            problem = clash(name, [s.name for i, s in enumerate(room.seats) if i not in open_seats])
+            if problem is not None:
+                raise ServerError("malformed", problem, status=409)
             token = new_token()
             hashed = token_hash(token)
             if not await asyncio.to_thread(room.registry.store.take_seat, room.id, seat, name, hashed):
@@ -300,15 +301,18 @@ class Host:
         room = self.room
         registry = room.registry
         async with room.lock:
+            # The checks and the deal under one lock: of several starts at once, the first deals and the
+            # others find the evening started (409), however their requests interleave.
             self.check_driving()
-            if room.status != "waiting":
+            if room.status != "waiting" or room.held is not None:
                 raise ServerError("unavailable", "this table's evening has already started", status=409)
             level = registry.settings.takeover_level
             for seat, state in enumerate(room.seats):
                 if state.person and state.token_hash is None:
                     room.seats[seat] = SeatRow(bot_name(seat, level), level, None)
                     await asyncio.to_thread(registry.store.make_bot_seat, room.id, seat, room.seats[seat].name, level)
-        await self.start()
+            await self._deal(None)
+        self._dealt()
 
     async def leave(self, seat: int) -> None:
         room = self.room

@@ -23,8 +23,9 @@ from rummoli.server.storage.writer import StoreWriter
 from rummoli.server.tables import schedule
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.eviction import over_to_drop
-from rummoli.server.tables.host import Host, bot_name, new_token
+from rummoli.server.tables.host import Host
 from rummoli.server.tables.hub import Hub
+from rummoli.server.tables.names import bot_name, clash, new_token
 from rummoli.server.tables.placement import LocalPlacement, Placement
 from rummoli.server.tables.room import Room
 
@@ -140,6 +141,9 @@ class Registry:
         creator = request["creator_seat"]
         if creator >= len(specs) or specs[creator].get("bot") is not None:
             raise ServerError("malformed", f"creator_seat {creator} must be one of the people's seats")
+        problem = clash(request["name"], [])
+        if problem is not None:
+            raise ServerError("malformed", f"name: {problem}")
         ruleset = request["ruleset"]
         try:
             game = game_of(ruleset)

@@ -1,0 +1,50 @@
+"""The names at a table: unique among its seats, people's and bots' alike, as a person would read them.
+
+A name identifies nobody to the server (a seat is its number, a person is their seat token), but the hands'
+records and their texts name the players, so two seats of one table never share a name. Names are compared
+by :func:`name_key`: Unicode-normalised (NFKC), case-folded and with their spaces collapsed, so "Bot 1
+(EASY)", "bot 1 (easy)" and the same in full-width letters are one name. The names the computer players get
+(:func:`bot_name`) are kept for them: a person may take none of them, at any seat.
+
+>>> name_key("  Ｂｏｔ  1 (EASY) ") == name_key("bot 1 (easy)")
+True
+>>> clash("bot 2 (normal)", [])
+"the name 'bot 2 (normal)' is kept for the computer players"
+>>> clash("ANN", ["Ann", "Bot 2 (easy)"])
+"someone at this table is already called 'ANN'"
+>>> clash("Bob", ["Ann", "Bot 2 (easy)"]) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+from collections.abc import Iterable
+
+_BOT = re.compile(r"bot \d+ \((random|easy|normal|hard)\)")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def bot_name(seat: int, level: str) -> str:
+    return f"Bot {seat + 1} ({level})"
+
+
+def name_key(name: str) -> str:
+    """What two names that read alike have in common (see the module's docstring)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
+
+
+def clash(name: str, taken: Iterable[str]) -> str | None:
+    """Why a person may not take ``name`` beside the names ``taken`` at the table (one line), or None."""
+    key = name_key(name)
+    if _BOT.fullmatch(key):
+        return f"the name {name!r} is kept for the computer players"
+    if any(name_key(other) == key for other in taken):
+        return f"someone at this table is already called {name!r}"
+    return None
