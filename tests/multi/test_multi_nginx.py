@@ -57,7 +57,7 @@ http {{
                             "-e", str(self.data / "error.log")], seconds=15)
 
 def test_two_processes_behind_nginx(tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
-    cluster = make_cluster(2)
+    cluster = make_cluster(2, args=("--trusted-proxy", "127.0.0.1"))  # the clients' addresses, from nginx
     (tmp_path / "nginx").mkdir()
     front = Nginx(tmp_path / "nginx", cluster.nodes).start()
     try:

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from types import FrameType
 
+from rummoli.server.gate import Gate, protocols
 from rummoli.server.settings import Settings
 
 
@@ -59,10 +60,14 @@ def serve(settings: Settings, announce: bool = True) -> None:
         where = settings.database_url if not settings.database_url.startswith("sqlite") else settings.data_dir
         print(f"Rummoli is at http://{host}:{settings.port}/  (API: http://{host}:{settings.port}/docs; "
               f"data: {where})", flush=True)
+    gate = Gate(settings.max_open_per_ip, settings.request_timeout, settings.trusted_proxies)
+    http, ws = protocols(gate)
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
                             ws_ping_timeout=20, ws_per_message_deflate=settings.ws_deflate, lifespan="on",
-                            server_header=False, proxy_headers=False, loop=settings.event_loop)
+                            server_header=False, proxy_headers=False, loop=settings.event_loop, http=http, ws=ws,
+                            timeout_keep_alive=max(1, round(settings.keep_alive)),
+                            h11_max_incomplete_event_size=16 * 1024)
     server = _server_class()(config)
     profile = os.environ.get("RUMMOLI_PROFILE")  # for bench.server: where the time goes
     if not profile:

@@ -25,6 +25,7 @@ from rummoli.bots.worker import BotWorkers
 from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
 from rummoli.server.api.history import FORMAT as HISTORY_FORMAT
 from rummoli.server.api.history import seat_history
+from rummoli.server.api.limits import Limits, RateLimits
 from rummoli.server.api.protocol import (
     PROTOCOL_VERSION,
     CreateTable,
@@ -146,6 +147,8 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="Rummoli", version=f"protocol {PROTOCOL_VERSION}", description=DESCRIPTION,
                   lifespan=lifespan)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    limits = Limits(settings)
+    app.add_middleware(RateLimits, limits=limits)  # outermost: a refused request is not read
 
     def tables() -> Registry:
         found: Registry = state["registry"]
@@ -219,7 +222,10 @@ def create_app(settings: Settings) -> FastAPI:
         LEVEL}` or `{}` for a person), starting chips, evening length and optional turn timer. Answers the id,
         the invite link, the creator's seat and **seat token** (shown only here). The evening starts when
         every person's seat is taken."""
+        address = limits.address(request.scope)
+        limits.admit_table(address, lambda t: getattr(tables().rooms.get(t), "status", None) == "waiting")
         room, seat, token = await tables().create(body.model_dump())
+        limits.created(address, room.id)
         return TableCreated(id=room.id, invite=invite_link(base_url(request), room.id), seat=seat, token=token)
 
     @app.get("/api/tables", response_model=TableList, summary="List tables", tags=["tables"])
@@ -319,7 +325,7 @@ def create_app(settings: Settings) -> FastAPI:
             await websocket.send_text(dumps(error_message("unauthorized", "this page's origin may not connect")))
             await websocket.close(CLOSE_POLICY, "origin not allowed")
             return
-        address = websocket.client.host if websocket.client is not None else ""
+        address = limits.address(websocket.scope)
         if not connections.enter(address):
             await websocket.send_text(dumps(error_message(
                 "rate_limited", f"too many connections from your address: at most {connections.most} at once")))
