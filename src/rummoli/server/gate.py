@@ -92,10 +92,10 @@ def protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
     http_base: Any = AutoHTTPProtocol
     ws_base: Any = AutoWebSocketsProtocol
 
-    class GatedHTTP(http_base):
+    class GatedHTTP(http_base):  # type: ignore[misc]
         timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             if not gate.enter(transport, peer_host(transport)):
                 transport.write(gate.refusal)
@@ -138,10 +138,10 @@ def protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
             gate.leave(self.transport)
             super().connection_lost(exc)
 
-    class GatedWebSocket(ws_base):
+    class GatedWebSocket(ws_base):  # type: ignore[misc]
         timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             self.timer = asyncio.get_running_loop().call_later(gate.timeout, self.check_handshake)
 

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Header, Request, WebSocket
+from fastapi import Body, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -23,8 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
 from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
-from rummoli.server.api.history import FORMAT as HISTORY_FORMAT
-from rummoli.server.api.history import seat_history
+from rummoli.server.api.history import PAGE_HANDS, history_text
 from rummoli.server.api.limits import Limits, RateLimits
 from rummoli.server.api.protocol import (
     PROTOCOL_VERSION,
@@ -287,18 +286,16 @@ def create_app(settings: Settings) -> FastAPI:
     # ----------------------------------------------------------------------------------- history
     @app.get("/api/tables/{table_id}/history", summary="Your view of the hands played", tags=["history"],
              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
-    async def history(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-        """Each finished hand as your seat saw it: its events exactly as your live stream sent them and the
-        hand's final view from your chair (your cards, never another seat's hidden ones):
-        `{"format": "rummoli-seat-history/2", "seat", "name", "seq", "evening": [events between hands],
+    async def history(table_id: str, authorization: Auth = None, first: Annotated[int, Query(ge=1)] = 1,
+                      count: Annotated[int, Query(ge=1, le=PAGE_HANDS)] = PAGE_HANDS) -> Response:
+        """A page of finished hands (`first` on, at most `count`, 20) as your seat saw them: their events
+        exactly as your live stream sent them and each hand's final view from your chair (never another
+        seat's hidden cards): `{"format": "rummoli-seat-history/3", "table", "seat", "name", "seq", "first",
+        "next": the next page's first hand or null, "hands_total", "evening": [events between hands],
         "hands": [{"hand_no", "hand_seats", "players", "you", "first_seq", "last_seq", "events", "view"}]}`."""
         room = await table_of(table_id)
-        seat = seat_of(room, authorization)
-        async with room.lock:
-            if room.table is None:
-                return {"format": HISTORY_FORMAT, "seat": seat, "name": room.seats[seat].name, "seq": 0,
-                        "evening": [], "hands": []}
-            return {**seat_history(room.table, seat), "table": room.id}
+        text = await history_text(room, seat_of(room, authorization), first, count)
+        return Response(text, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record", summary="The evening's record (when it is over)",
              tags=["history"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
