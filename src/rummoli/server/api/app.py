@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.bots.worker import BotWorkers
 from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
-from rummoli.server.api.history import PAGE_HANDS, history_text
+from rummoli.server.api.history import PAGE_HANDS, history_text, record_text
 from rummoli.server.api.limits import Limits, RateLimits
 from rummoli.server.api.protocol import (
     PROTOCOL_VERSION,
@@ -300,16 +300,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/tables/{table_id}/record", summary="The evening's record (when it is over)",
              tags=["history"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
                                           409: {"model": ErrorResponse}})
-    async def record(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+    async def record(table_id: str, authorization: Auth = None) -> Response:
         """The full `rummoli-evening/1` record (every hand with every card), for the table's players once
         the evening is over; `rummoli replay FILE` checks it. `409` while the evening goes on."""
         room = await table_of(table_id)
         seat_of(room, authorization)
         if room.status != "over" or room.table is None:
             raise ServerError("unavailable", "the record is available once the evening is over", status=409)
-        async with room.lock:
-            data: dict[str, Any] = room.table.evening_record()
-        return data
+        return Response(await record_text(room), media_type="application/json")
 
     # ----------------------------------------------------------------------------------- live play
     connections = ConnectionLimit(settings.max_connections_per_ip)

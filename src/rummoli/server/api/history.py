@@ -101,3 +101,13 @@ async def history_text(room: Any, seat: int, first: int, count: int) -> str:
                           "first": first, "next": None, "hands_total": 0, "evening": [], "hands": []})
         return await asyncio.get_running_loop().run_in_executor(history_threads(), page_text, room.table, seat,
                                                                 first, count, room.id)
+
+
+async def record_text(room: Any) -> str:
+    """The JSON text of the evening's full record (megabytes for a long evening), built as a history is."""
+    async with room.lock:
+        return await asyncio.get_running_loop().run_in_executor(history_threads(), _record, room.table)
+
+
+def _record(table: Any) -> str:
+    return dumps(table.evening_record())
