@@ -54,6 +54,7 @@ def test_a_thousand_dropped_clients_leave_the_server_idle(tmp_path: Path) -> Non
         time.sleep(2.0)  # every dropped client's one second of grace for its queue is over
         after = idle_share(server.proc.pid)
         assert server.get("/healthz").json()["clients"] == 0
+        assert "Traceback" not in server.log()
     finally:
         server.stop()
     print(f"idle server: {before:.2%} of a core before, {after:.2%} after 1000 dropped clients")
