@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import rummoli
@@ -148,7 +149,8 @@ class Client:
         hello: dict[str, Any] = {"type": "hello", "token": token}
         if since is not None:
             hello["since"] = since
-        self.send(hello)
+        with contextlib.suppress(ConnectionClosed):  # refused at once (an origin not allowed): read below all the same
+            self.send(hello)
         self.welcome = self.recv(10)
         self.seat: int | None = self.welcome.get("seat")
 

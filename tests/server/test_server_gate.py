@@ -41,20 +41,22 @@ def closed(sock: socket.socket) -> bytes | None:
 def test_idle_partial_and_slow_connections_are_closed(tmp_path: Path) -> None:
     server = Server(tmp_path, "--request-timeout", "2").start()
     port = server.port
+    host = f"127.0.0.1:{port}".encode()  # the server's own address (another Host is refused: api/guard.py)
     try:
         table = server.create(ruleset="rummoli", seats=[{}, {}, {"bot": "easy"}])["id"]
         player = server.client(table)  # a websocket that has said hello stays, however quiet
-        keep_alive = opened(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", port=port)
+        keep_alive = opened(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n\r\n", port=port)
         assert keep_alive.recv(4096).startswith(b"HTTP/1.1 200")
         keep_alive.sendall(b"GET /healthz HTTP/1.1\r\n")  # the next request, never finished
         slow = {
             "nothing sent": opened(port=port),
             "half a request line": opened(b"GET /heal", port=port),
-            "headers unfinished": opened(b"GET /healthz HTTP/1.1\r\nHost: x\r\n", port=port),
-            "websocket upgrade unfinished": opened(b"GET /ws/tables/" + table.encode() + b" HTTP/1.1\r\nHost: x\r\n"
-                                                   b"Upgrade: websocket\r\nConnection: Upgrade\r\n", port=port),
-            "body unfinished": opened(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                      b"Content-Length: 200\r\n\r\n{", port=port),
+            "headers unfinished": opened(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n", port=port),
+            "websocket upgrade unfinished": opened(b"GET /ws/tables/" + table.encode() + b" HTTP/1.1\r\nHost: " + host
+                                                   + b"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n", port=port),
+            "body unfinished": opened(b"POST /api/tables HTTP/1.1\r\nHost: " + host
+                                      + b"\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{",
+                                      port=port),
             "headers a byte at a time": opened(b"GET /healthz HTTP/1.1\r\n", port=port),
             "second request unfinished": keep_alive,
         }
@@ -96,11 +98,12 @@ def test_one_address_holding_its_allowance_leaves_room_for_others(tmp_path: Path
     server.preexec = few_descriptors
     server.start()
     attack: list[socket.socket] = []
+    host = f"127.0.0.1:{server.port}".encode()
     try:
         # 400 connections from another address, each holding a request open (more than the server's 256
         # descriptors): the first 64 are held, the rest answered 429 and closed at once.
         for _ in range(400):
-            attack.append(opened(b"GET /healthz HTTP/1.1\r\nHost: x\r\n", "127.0.0.2", server.port))
+            attack.append(opened(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n", "127.0.0.2", server.port))
         time.sleep(0.5)
         started = time.monotonic()
         assert httpx.get(server.url + "/healthz", timeout=5).status_code == 200
