@@ -37,6 +37,12 @@ LOOK = """() => {
     if (size < min) { min = size; smallest = `${el.className || el.tagName}: ${t.textContent.trim().slice(0, 30)}`; }
   }
   const tableau = document.querySelector(".tableau");
+  // The table's parts one below the other never overlap: the seats above the board, the board and the choices above
+  // your hand (a part drawn under another would be cut off).
+  const box = (sel) => document.querySelector(sel)?.getBoundingClientRect();
+  const above = (a, b) => !box(a) || !box(b) || box(a).bottom <= box(b).top + 1;
+  const overlaps = [[".table-page > .table-body .seats", ".board, .piles"], [".board, .piles", ".my-hand"], [".phase", ".my-hand"],
+    [".tableau", ".my-hand"]].filter(([a, b]) => !above(a, b)).map((pair) => pair.join(" over "));
   return {
     scrollHeight: se.scrollHeight, scrollWidth: se.scrollWidth, innerHeight, innerWidth,
     hand: inView(".my-hand"), lastCard: inView(".my-hand .card-btn:last-of-type"), middle: inView(".board, .piles"),
@@ -44,7 +50,7 @@ LOOK = """() => {
     focusOnBody: !document.activeElement || document.activeElement === document.body,
     focus: document.activeElement?.dataset?.key || document.activeElement?.tagName,
     minFont: min, smallest, animations: document.getAnimations().length,
-    tableauScrolls: !!tableau && tableau.scrollHeight > tableau.clientHeight + 1,
+    tableauScrolls: !!tableau && tableau.scrollHeight > tableau.clientHeight + 1, overlaps,
   };
 }"""
 
@@ -62,6 +68,7 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     assert look["scrollHeight"] <= look["innerHeight"], f"the page scrolls down: {what}"
     assert look["scrollWidth"] <= look["innerWidth"], f"the page scrolls sideways: {what}"
     assert look["middle"] and look["choices"] and look["seats"], f"the table is not all in sight: {what}"
+    assert not look["overlaps"], f"parts of the table are drawn over each other: {what}"
     if look["hand"] is not None:
         assert look["hand"] and look["lastCard"] is not False, f"the hand is not in sight: {what}"
     if phone:
@@ -100,7 +107,7 @@ def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, 
         if wait_turn_or_end(page, 90) == "over":
             break
         check(page, f"turn {len(steps)}", phone, steps)
-        if not shot_mid and len(steps) >= 6:
+        if not shot_mid and (page.locator(".run .laid, .melds .meld").count() >= 1 or len(steps) >= 30):
             page.screenshot(path=str(artifacts / f"{name}-play.png"))
             shot_mid = True
         turn(page, seen)

@@ -90,7 +90,8 @@ function livePage(root, summary, mine) {
     drawer.hidden = !open;
     drawerButton.setAttribute("aria-expanded", String(open));
   };
-  openDrawer(window.innerWidth >= 1100);
+  // It fits beside the table on a wide screen, unless six or more seats need the room across the top.
+  openDrawer(window.innerWidth >= 1100 && (summary.seats.length <= 5 || window.innerWidth >= 1500));
   const switches = h("div", { class: "room-switches" }, muteSwitch(), drawerButton);
   const head = h("div", { class: "table-head" }, title, handNo, tools, switches);
   // On a phone the table's links and menus (rules, invite, leave...) move into the drawer.
