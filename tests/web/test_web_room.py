@@ -30,8 +30,8 @@ LOOK = """() => {
     if (!t.textContent.trim() || !el || el.closest("svg, .sr-only, #fx, dialog:not([open])")) continue;
     const range = document.createRange();
     range.selectNodeContents(t);
-    const seen = [...range.getClientRects()].some((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight
-      && r.right > 0 && r.left < innerWidth);
+    const seen = [...range.getClientRects()].some((r) => r.width > 0 && r.height > 0 && r.bottom > 0
+      && r.top < innerHeight && r.right > 0 && r.left < innerWidth);
     if (!seen || getComputedStyle(el).visibility === "hidden") continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (size < min) { min = size; smallest = `${el.className || el.tagName}: ${t.textContent.trim().slice(0, 30)}`; }
@@ -41,8 +41,9 @@ LOOK = """() => {
   // your hand (a part drawn under another would be cut off).
   const box = (sel) => document.querySelector(sel)?.getBoundingClientRect();
   const above = (a, b) => !box(a) || !box(b) || box(a).bottom <= box(b).top + 1;
-  const overlaps = [[".table-page > .table-body .seats", ".board, .piles"], [".board, .piles", ".my-hand"], [".phase", ".my-hand"],
-    [".tableau", ".my-hand"]].filter(([a, b]) => !above(a, b)).map((pair) => pair.join(" over "));
+  const overlaps = [[".table-page > .table-body .seats", ".board, .piles"], [".board, .piles", ".my-hand"],
+    [".phase", ".my-hand"], [".tableau", ".my-hand"]]
+    .filter(([a, b]) => !above(a, b)).map((pair) => pair.join(" over "));
   return {
     scrollHeight: se.scrollHeight, scrollWidth: se.scrollWidth, innerHeight, innerWidth,
     hand: inView(".my-hand"), lastCard: inView(".my-hand .card-btn:last-of-type"), middle: inView(".board, .piles"),
@@ -64,7 +65,8 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     steps.append(look)
     what = f"{where}: {look}"
     if look["scrollHeight"] > look["innerHeight"] or look["scrollWidth"] > look["innerWidth"]:
-        page.screenshot(path=str(Path(__file__).resolve().parents[2] / "test-artifacts" / "room-failed.png"), full_page=True)
+        failed = Path(__file__).resolve().parents[2] / "test-artifacts" / "room-failed.png"
+        page.screenshot(path=str(failed), full_page=True)
     assert look["scrollHeight"] <= look["innerHeight"], f"the page scrolls down: {what}"
     assert look["scrollWidth"] <= look["innerWidth"], f"the page scrolls sideways: {what}"
     assert look["middle"] and look["choices"] and look["seats"], f"the table is not all in sight: {what}"
@@ -77,11 +79,21 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     return look
 
 
+def play_shot(page: Any, path: Path, steps: int) -> bool:
+    """A screenshot of the hand under way, once cards are on the table (or after many steps)."""
+    if page.locator(".run .laid, .melds .meld").count() < 1 and steps < 30:
+        return False
+    page.screenshot(path=str(path))
+    return True
+
+
 def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: dict[str, int], seed: str,
-               motion: str = "reduce") -> tuple[Any, dict[str, Any]]:
+               motion: str = "reduce", init: str = "") -> tuple[Any, dict[str, Any]]:
     created = server.create(ruleset=ruleset, seats=[{}] + [{"bot": "easy"}] * (seats - 1), hands=1, seed=seed,
                             pace="instant")
     page = new_page(browser, reduced_motion=motion)
+    if init:
+        page.context.add_init_script(init)
     page.set_viewport_size(viewport)
     page.goto(server.url + "/rules")
     data = json.dumps({"token": created["token"], "seat": created["seat"], "name": "Ann", "creator": True})
@@ -107,13 +119,12 @@ def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, 
         if wait_turn_or_end(page, 90) == "over":
             break
         check(page, f"turn {len(steps)}", phone, steps)
-        if not shot_mid and (page.locator(".run .laid, .melds .meld").count() >= 1 or len(steps) >= 30):
-            page.screenshot(path=str(artifacts / f"{name}-play.png"))
-            shot_mid = True
+        shot_mid = shot_mid or play_shot(page, artifacts / f"{name}-play.png", len(steps))
         turn(page, seen)
         settle(page)
         look = check(page, f"after action {len(steps)}", phone, steps)
         assert not look["focusOnBody"], f"the focus fell to the page's body after an action: {look}"
+        shot_mid = shot_mid or play_shot(page, artifacts / f"{name}-play.png", len(steps))
     else:
         raise AssertionError("the hand did not end")
     page.wait_for_selector(".result")
@@ -155,7 +166,14 @@ def test_motion_runs_after_the_true_state_is_drawn(browser: Any, server: Any) ->
 
 
 def test_the_mute_switch_is_remembered_and_sound_waits_for_a_touch(browser: Any, server: Any) -> None:
-    page, created = open_table(browser, server, "gin-rummy", 2, PHONE, "room-mute")
+    # Count the audio contexts the page makes: none before the person touches the page.
+    count = """(() => { window.__audio = 0; const Made = window.AudioContext;
+      window.AudioContext = class extends Made { constructor(...a) { super(...a); window.__audio++; } }; })()"""
+    page, _ = open_table(browser, server, "gin-rummy", 2, PHONE, "room-mute", init=count)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__audio") == 0, "the page made sound ready before anyone touched it"
+    page.keyboard.press("Shift")
+    assert page.evaluate("() => window.__audio") == 1
     switch = page.locator("[data-key='sound']")
     assert switch.get_attribute("aria-pressed") == "true"
     switch.click()

@@ -150,6 +150,9 @@ function yourHand(hv, cardActs, ctx) {
       hv.given_up.cards.map(short).join(" ")) : null);
 }
 
+/** A phone-sized screen (the stylesheet's own breakpoint). */
+const narrow = () => !!window.matchMedia?.("(max-width: 700px)").matches;
+
 /** Whether this seat's only choice is one the table will make by itself at its pace (the view says so). */
 export function isForced(hv) {
   return !!hv.forced;
@@ -191,12 +194,15 @@ export function renderStops(hv, ctx) {
     forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
 
+  const shownNow = hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events);
   return h("div", { class: "stops-table" },
     seats,
     // The board and the fives shown at the showdown while the hand goes on (at the hand's end the result shows the
     // showdown with its winner); beside them what happens now and what lies on the table, the run.
+    // On a phone the fives go with the run, in the part of the table that may scroll.
     h("div", { class: "table-middle" },
-      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed), hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events)),
-      h("div", { class: "middle-right" }, phase, h("div", { class: "tableau" }, runBlock(hv, names, ctx.seatOf || ((i) => i))))),
+      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed), narrow() ? null : shownNow),
+      h("div", { class: "middle-right" }, phase,
+        h("div", { class: "tableau" }, runBlock(hv, names, ctx.seatOf || ((i) => i)), narrow() ? shownNow : null))),
     hv.hand ? seatWithHand(seats, yourHand(hv, cardActs, ctx)) : null);
 }

@@ -97,7 +97,8 @@ function livePage(root, summary, mine) {
   // On a phone the table's links and menus (rules, invite, leave...) move into the drawer.
   const narrow = window.matchMedia("(max-width: 700px)");
   const placeTools = () => { if (narrow.matches) drawer.insertBefore(tools, side); else head.insertBefore(tools, switches); };
-  narrow.addEventListener("change", placeTools);
+  const onNarrow = () => { placeTools(); if (state.view) render(); };
+  narrow.addEventListener("change", onNarrow);
   placeTools();
   fill(root, h("div", { class: "table-page" }, head, errorLine, h("div", { class: "table-body" }, game, drawer)));
   const banner = document.getElementById("conn");
@@ -412,7 +413,7 @@ function livePage(root, summary, mine) {
     socket.close();
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
-    narrow.removeEventListener("change", placeTools);
+    narrow.removeEventListener("change", onNarrow);
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
     document.title = "Rummoli";
