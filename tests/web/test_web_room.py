@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_table import open_seat
 from web_helpers import DESKTOP, PHONE, new_page, rummy_turn, settle, stops_turn, wait_turn_or_end
 
 # One look at the page as a player sees it: its scroll sizes, whether the main parts are in the viewport, the
@@ -95,11 +96,7 @@ def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: di
     if init:
         page.context.add_init_script(init)
     page.set_viewport_size(viewport)
-    page.goto(server.url + "/rules")
-    data = json.dumps({"token": created["token"], "seat": created["seat"], "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{created['id']}", data])
-    page.goto(f"{server.url}/tables/{created['id']}")
-    page.wait_for_selector(".my-hand .card-btn")
+    open_seat(page, server, created)
     return page, created
 
 

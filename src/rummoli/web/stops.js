@@ -28,6 +28,13 @@ function potCards(pot) {
   return [];
 }
 
+/** The pay cards as short text ("10♠", "K♦ A♦"): what a phone shows, where a little card face is too small to read. */
+function potTags(pot) {
+  const cards = pot.kind === "card" ? [pot.id] : pot.kind === "combo" ? pot.id.split("-") : [];
+  if (!cards.length || !cards.every((c) => c.length === 2)) return null;
+  return h("span", { class: "pot-tags", "aria-hidden": "true" }, cards.map((c) => h("span", { class: `pot-tag suit-${c[1]}` }, short(c))));
+}
+
 function chipStack(n) {
   const discs = Math.min(6, Math.ceil(n / 3));
   return s("svg", { viewBox: "0 0 24 30", class: "chips-icon", "aria-hidden": "true" },
@@ -51,7 +58,7 @@ export function renderBoard(hv, changed = new Set()) {
       "aria-label": `${pot.name}: ${amount} chip${amount === 1 ? "" : "s"}`,
       role: "group",
     },
-    h("div", { class: "pot-cards" }, potCards(pot)),
+    h("div", { class: "pot-cards" }, potCards(pot), potTags(pot)),
     h("div", { class: "pot-name" }, pot.name),
     h("div", { class: "pot-amount" }, chipStack(amount), h("span", { class: "pot-count" }, String(amount))));
     return el;
