@@ -98,6 +98,8 @@ function runBlock(hv, names, seatOf) {
         class: `laid seat-c${seatOf(p.seat) % 8}${p === played[played.length - 1] ? " last" : ""}`, "data-card": p.card,
         "aria-label": `${cardName(p.card)}, laid by ${names[p.seat]}`,
       }, h("span", { class: "mini" }, cardSvg(p.card, { label: false })),
+      // On a phone a card this small is its rank in text (the row is its suit).
+      h("span", { class: `laid-rank suit-${suit}`, "aria-hidden": "true" }, short(p.card).slice(0, -1)),
       // Who laid it: the name, or on a narrow screen its first letter in the seat's colour.
       h("figcaption", { title: names[p.seat] ?? "" }, h("span", { class: "who-full" }, names[p.seat] ?? "?"),
         h("span", { class: "who-short", "aria-hidden": "true" }, nameMark(names[p.seat] ?? "?"))))));
@@ -157,9 +159,6 @@ function yourHand(hv, cardActs, ctx) {
       hv.given_up.cards.map(short).join(" ")) : null);
 }
 
-/** A phone-sized screen (the stylesheet's own breakpoint). */
-const narrow = () => !!window.matchMedia?.("(max-width: 700px)").matches;
-
 /** Whether this seat's only choice is one the table will make by itself at its pace (the view says so). */
 export function isForced(hv) {
   return !!hv.forced;
@@ -201,15 +200,16 @@ export function renderStops(hv, ctx) {
     forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
 
-  const shownNow = hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events);
   return h("div", { class: "stops-table" },
     seats,
     // The board and the fives shown at the showdown while the hand goes on (at the hand's end the result shows the
     // showdown with its winner); beside them what happens now and what lies on the table, the run.
-    // On a phone the fives go with the run, in the part of the table that may scroll.
+    // The board; beside it what happens now and what lies on the table: the run, then the fives shown at the
+    // showdown while the hand goes on (at the hand's end the result shows the showdown with its winner).
     h("div", { class: "table-middle" },
-      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed), narrow() ? null : shownNow),
+      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed)),
       h("div", { class: "middle-right" }, phase,
-        h("div", { class: "tableau" }, runBlock(hv, names, ctx.seatOf || ((i) => i)), narrow() ? shownNow : null))),
+        h("div", { class: "tableau" }, runBlock(hv, names, ctx.seatOf || ((i) => i)),
+          hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events)))),
     hv.hand ? seatWithHand(seats, yourHand(hv, cardActs, ctx)) : null);
 }

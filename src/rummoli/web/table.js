@@ -97,8 +97,7 @@ function livePage(root, summary, mine) {
   // On a phone the table's links and menus (rules, invite, leave...) move into the drawer.
   const narrow = window.matchMedia("(max-width: 700px)");
   const placeTools = () => { if (narrow.matches) drawer.insertBefore(tools, side); else head.insertBefore(tools, switches); };
-  const onNarrow = () => { placeTools(); if (state.view) render(); };
-  narrow.addEventListener("change", onNarrow);
+  narrow.addEventListener("change", placeTools);
   placeTools();
   fill(root, h("div", { class: "table-page" }, head, errorLine, h("div", { class: "table-body" }, game, drawer)));
   const banner = document.getElementById("conn");
@@ -413,7 +412,7 @@ function livePage(root, summary, mine) {
     socket.close();
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
-    narrow.removeEventListener("change", onNarrow);
+    narrow.removeEventListener("change", placeTools);
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
     document.title = "Rummoli";
