@@ -9,6 +9,8 @@ import { rulesetInfo } from "./lobby.js";
 import { finalPanel, handResultBlock, standingsTable } from "./result.js";
 import { chipChart, Evening } from "./chart.js";
 import { inviteBox, ownSeatBox, takeSeatFromAddress } from "./invite.js";
+import { mountRoom } from "./room.js";
+import { gameFacts } from "./facts.js";
 
 export async function tablePage(root, tableId) {
   takeSeatFromAddress(tableId, saveSeatToken);
@@ -40,6 +42,7 @@ function joinForm(root, summary) {
   let cleanup = () => {};
   const form = h("form", { class: "panel join", "aria-labelledby": "join-title" },
     h("h1", { id: "join-title" }, `Join a table of ${tableTitle(summary)}`),
+    gameFacts(summary, rulesetInfo(summary.ruleset)),
     h("ul", { class: "seat-list" }, summary.seats.map((st) => h("li", {},
       st.open ? h("em", {}, "open seat") : st.name, st.bot && !st.person ? h("small", {}, ` (computer, ${st.bot})`) : null))),
     h("label", { for: "join-name" }, "Your name"), name,
@@ -77,10 +80,12 @@ function livePage(root, summary, mine) {
   const log = h("ol", { class: "log", "aria-label": "Game log" });
   const side = h("aside", { class: "side" });
   const tools = h("div", { class: "table-tools" });
+  // The chat, the score sheet and "Play again" (room.js): fed every message, drawn with every view.
+  const room = mountRoom({ tableId, mine, socket: { send: (m) => socket.send(m) }, say: (t) => { state.error = t; render(); } });
   fill(root, h("div", { class: "table-page" },
     h("div", { class: "table-head" }, title, tools),
     errorLine,
-    h("div", { class: "table-body" }, game, h("div", { class: "side-col" }, side,
+    h("div", { class: "table-body" }, game, h("div", { class: "side-col" }, side, room.el,
       h("details", { class: "log-box", open: window.innerWidth > 700 }, h("summary", {}, "Game log"), log)))));
   const banner = document.getElementById("conn");
 
@@ -97,6 +102,7 @@ function livePage(root, summary, mine) {
   });
 
   function receive(msg) {
+    room.receive(msg);
     if (msg.type === "welcome" || msg.type === "update") {
       const quiet = msg.type === "welcome" && state.view === null;  // a whole history: logged, not announced
       if (msg.seats) state.infos = msg.seats;
@@ -234,6 +240,7 @@ function livePage(root, summary, mine) {
         body);
     }
     renderSide(v);
+    room.render(v);
     tickClock();
     // A default that was not there before (a gin, "Next hand") takes the focus, so Enter presses it; otherwise the
     // focus stays where the player had it.
