@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import Server
-from web_helpers import new_page, shoot, stops_turn
+from web_helpers import new_page, play_together, shoot, stops_turn
 
 
 def seated(browser: Any, server: Server, table_id: str, token: str, name: str) -> Any:
@@ -95,18 +95,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     shoot(ann, artifacts, "room2-chat")
 
     # A short evening, both playing through their pages.
-    seen: set[str] = set()
-    for _ in range(600):
-        if ann.locator(".final").count() and bob.locator(".final").count():
-            break
-        moved = False
-        for page in (ann, bob):
-            if page.locator(".phase.my-turn").count() and not page.locator(".pending").count() \
-                    and not page.locator(".final").count():
-                stops_turn(page, seen)
-                moved = True
-        if not moved:
-            ann.wait_for_timeout(100)
+    play_together([ann, bob], stops_turn, [set(), set()])
     assert ann.locator(".final").count() and bob.locator(".final").count(), "the evening did not end"
 
     # The score sheet: its figures are the evening record's.

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rummoli.server.api.protocol import PROTOCOL_VERSION, Act, Chat, Hello, Next, Ping, client_message, first_problem
+from rummoli.server.buckets import RateLimit
 from rummoli.server.jsontext import dumps
 from rummoli.server.tables import chat, rematch
 from rummoli.server.tables.errors import ServerError
@@ -35,31 +36,6 @@ END = "end"
 
 def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "rule": rule, "seq": seq}
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.
-
-    >>> r = RateLimit(1.0, 2)
-    >>> r.allow(0.0), r.allow(0.0), r.allow(0.0), r.allow(1.0)
-    (True, True, False, True)
-    """
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.stamp: float | None = None
-        self.refused = 0
-
-    def allow(self, now: float) -> bool:
-        if self.stamp is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
 
 
 class ConnectionLimit:

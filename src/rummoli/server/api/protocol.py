@@ -28,16 +28,22 @@ Level = Literal["random", "easy", "normal", "hard"]
 PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.tables.schedule.PACES
 
 
+def plain_text(text: str, limit: int, what: str, allowed: str = "") -> str:
+    """``text`` as the server keeps ``what`` (a name, a chat line): one line of 1 to ``limit`` characters with its
+    spaces collapsed, and no control characters (but those in ``allowed``)."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c not in allowed for c in text):
+        raise ValueError(f"{what} may not hold control characters")
+    line = " ".join(text.split())
+    if not line:
+        raise ValueError(f"{what} needs at least one visible character")
+    if len(line) > limit:
+        raise ValueError(f"{what} has at most {limit} characters")
+    return line
+
+
 def clean_name(text: str, limit: int = MAX_NAME) -> str:
     """A display name as the server keeps it: inner spaces collapsed, 1 to ``limit`` characters, no controls."""
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
-        raise ValueError("a name may not hold control characters")
-    name = " ".join(text.split())
-    if not name:
-        raise ValueError("a name needs at least one visible character")
-    if len(name) > limit:
-        raise ValueError(f"a name has at most {limit} characters")
-    return name
+    return plain_text(text, limit, "a name")
 
 
 Name = Annotated[str, AfterValidator(clean_name)]
@@ -55,14 +61,7 @@ def clean_line(text: str) -> str:
     ...
     ValueError: a chat line has at most 200 characters
     """
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c not in "\u200d\ufe0f" for c in text):
-        raise ValueError("a chat line is one line of text, without control characters")
-    line = " ".join(text.split())
-    if not line:
-        raise ValueError("a chat line needs at least one visible character")
-    if len(line) > MAX_CHAT:
-        raise ValueError(f"a chat line has at most {MAX_CHAT} characters")
-    return line
+    return plain_text(text, MAX_CHAT, "a chat line", allowed="\u200d")  # the joiner inside emoji
 
 
 class Strict(BaseModel):

@@ -6,9 +6,10 @@ rummoli.server.api.protocol); each seat may write :attr:`Settings.chat_rate` lin
 (``chat_burst`` at once). A line names its writer by seat number; the name shown is read from the table's
 seats when the line is sent out, never from the message. Spectators read the chat but do not write.
 
-Chat lines go to every client of the table in this process. With several processes (rummoli.server.cluster)
-only the process that drives the table takes chat lines: a follower refuses them in one line, and its
-clients see the lines stored so far when they connect.
+The process that drives the table takes every line: it checks the writer's rate, stores the line and sends it
+to its own clients and, through its placement, to the other processes that show the table
+(rummoli.server.cluster), which send it to theirs. A line written on another process is forwarded to it, as an
+action is.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from rummoli.server.buckets import RateLimit
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.host import Host
 
@@ -32,36 +34,13 @@ MAX_LINE = 200
 SHOWN = 100
 
 
-class Bucket:
-    """A token bucket: ``rate`` lines a second on average, ``burst`` at once.
-
-    >>> b = Bucket(0.5, 2)
-    >>> b.allow(0.0), b.allow(0.0), b.allow(0.0), b.allow(2.0)
-    (True, True, False, True)
-    """
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.stamp: float | None = None
-
-    def allow(self, now: float) -> bool:
-        if self.stamp is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
 class Talk:
     """One table's chat in this process: its last lines as stored, and each seat's rate."""
 
     def __init__(self, lines: list[dict[str, Any]]) -> None:
         self.lines: deque[dict[str, Any]] = deque(lines, maxlen=SHOWN)
         self.last = lines[-1]["n"] if lines else 0
-        self.buckets: dict[int, Bucket] = {}
+        self.buckets: dict[int, RateLimit] = {}
         self.lock = asyncio.Lock()
 
 
@@ -94,12 +73,23 @@ async def history(room: Room) -> list[dict[str, Any]]:
 
 
 async def say(room: Room, seat: int, text: str | None, reaction: str | None) -> None:
-    """A seat writes ``text`` (already checked) or sends ``reaction``: stored, then sent to every client of the
-    table here. :class:`ServerError` (nothing kept) when it writes too fast or the store does not answer."""
+    """A seat writes ``text`` (already checked) or sends ``reaction``: kept by the process that drives the table
+    (:func:`keep`), forwarded to it from another one. :class:`ServerError` when it is refused."""
+    keeper = room.keeper
+    if isinstance(keeper, Host):
+        await keep(room, seat, text, reaction)
+        return
+    forward = getattr(keeper, "forward_chat", None)
+    if forward is None:
+        raise ServerError("unavailable", "this table's chat cannot be reached from here now; nothing was sent")
+    await forward(seat, text, reaction)
+
+
+async def keep(room: Room, seat: int, text: str | None, reaction: str | None) -> None:
+    """In the process that drives the table: check the seat's rate, store the line, then send it to every client
+    of the table, here and (through the placement) elsewhere. :class:`ServerError` (nothing kept) when it writes
+    too fast or the store does not answer."""
     settings = room.registry.settings
-    if not isinstance(room.keeper, Host):
-        raise ServerError("unavailable", "chat is taken only by the server process that drives this table, and "
-                                         "this is another one; nothing was sent")
     if reaction is not None and reaction not in REACTIONS:
         raise ServerError("malformed", f"reaction: one of {', '.join(REACTIONS)}")
     if reaction is None and not text:
@@ -108,19 +98,33 @@ async def say(room: Room, seat: int, text: str | None, reaction: str | None) -> 
         talk = await talk_of(room)
     except Exception:
         raise ServerError("unavailable", "the database does not answer; nothing was sent, try again") from None
-    bucket = talk.buckets.setdefault(seat, Bucket(settings.chat_rate, settings.chat_burst))
+    bucket = talk.buckets.setdefault(seat, RateLimit(settings.chat_rate, settings.chat_burst))
     if not bucket.allow(time.monotonic()):
         raise ServerError("rate_limited", f"you are writing too fast: {settings.chat_burst} lines at once, then "
                                           f"one every {1 / settings.chat_rate:g} s; that line was not sent")
     kind, body = ("reaction", reaction) if reaction is not None else ("line", str(text))
     async with talk.lock:
-        line = {"n": talk.last + 1, "seat": seat, "kind": kind, "text": body, "at": time.time()}
+        n, at = talk.last + 1, time.time()
         try:
-            await asyncio.to_thread(room.registry.store.add_chat, room.id, line["n"], seat, kind, body, line["at"])
+            await asyncio.to_thread(room.registry.store.add_chat, room.id, n, seat, kind, body, at)
         except Exception:
             raise ServerError("unavailable", "the database does not answer; nothing was sent, try again") from None
-        talk.last = line["n"]
+        line = {"n": n, "seat": seat, "kind": kind, "text": body, "at": at}
+        talk.last = n
         talk.lines.append(line)
     message = {"type": "chat", "line": shown(room, line)}
+    tell(room, message)
+    room.registry.placement.publish_news(room.id, {"kind": "chat", "message": message})
+
+
+def tell(room: Room, message: dict[str, Any]) -> None:
+    """Send a chat message to every client of the table in this process."""
     for listener in room.registry.hub.listeners(room.id):
         listener.send(message)
+
+
+def heard(room: Room, message: dict[str, Any]) -> None:
+    """Another process stored a line of this table: its clients here get it, and the lines a client is shown
+    when it connects are read from the store again."""
+    room.talk = None
+    tell(room, message)

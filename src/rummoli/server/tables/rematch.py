@@ -8,8 +8,9 @@ every other seat, learns only where the new table is. A seat whose person left t
 one, is a bot's at the new table. With every person's seat held, the new evening starts at once: a person
 who does not come is played by a bot after the grace period, as at any table.
 
-Made through the process that drives the old table; with several processes a follower refuses it in one line
-(its clients' invitations would have to cross to the other processes).
+The process that drives the old table makes the new one (a follower forwards the request to it, as it does an
+action) and tells the other processes that show the old table, through its placement, so that their clients
+are invited too, each with its own seat's token only.
 """
 
 from __future__ import annotations
@@ -64,9 +65,13 @@ async def play_again(room: Room, seat: int) -> tuple[str, str]:
     """``seat`` asks for a rematch of the finished evening: the new table's id and that seat's token there (the
     same table for everyone who asks)."""
     registry = room.registry
-    if not isinstance(room.keeper, Host):
-        raise ServerError("unavailable", "a rematch is made by the server process that drives this table, and "
-                                         "this is another one; try again", status=503)
+    keeper = room.keeper
+    if not isinstance(keeper, Host):
+        forward = getattr(keeper, "forward_rematch", None)
+        if forward is None:
+            raise ServerError("unavailable", "this table cannot be reached from here now; try again", status=503)
+        made_elsewhere: tuple[str, str] = await forward(seat)
+        return made_elsewhere
     async with room.lock:
         made = room.again is None
         if made:
@@ -85,8 +90,24 @@ async def play_again(room: Room, seat: int) -> tuple[str, str]:
     if token is None:
         raise ServerError("unavailable", "your seat has no place at the new table", status=409)
     if made:
-        for listener in registry.hub.listeners(room.id):
-            told = invitation(room, listener.seat)
-            if told is not None:
-                listener.send(told)
+        invite(room)
+        registry.placement.publish_news(room.id, {"kind": "rematch", "again": {
+            "table": again.table, "by": again.by, "tokens": {str(k): v for k, v in again.tokens.items()}}})
     return again.table, token
+
+
+def invite(room: Room) -> None:
+    """Every client of the table in this process is told of the rematch (a seat's own token to its clients)."""
+    for listener in room.registry.hub.listeners(room.id):
+        told = invitation(room, listener.seat)
+        if told is not None:
+            listener.send(told)
+
+
+def heard(room: Room, again: dict[str, Any]) -> None:
+    """The process that drives the table made its rematch: this process's clients of it are invited."""
+    tokens = again.get("tokens")
+    if room.again is not None or not isinstance(tokens, dict):
+        return
+    room.again = Again(str(again.get("table")), str(again.get("by")), {int(k): str(v) for k, v in tokens.items()})
+    invite(room)
