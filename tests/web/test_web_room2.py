@@ -115,6 +115,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     finals = {c["seat"]: c["total"] for c in cells["final"]}
     assert finals == {s["seat"]: str(s["chips"]) for s in record["standings"]}
     shoot(ann, artifacts, "room2-score-sheet")
+    ann.locator(".score-sheet").screenshot(path=str(artifacts / "room2-score-sheet-panel.png"))
 
     # ... and downloads as CSV.
     with ann.expect_download() as download:
