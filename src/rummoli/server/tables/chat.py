@@ -108,7 +108,8 @@ async def keep(room: Room, seat: int, text: str | None, reaction: str | None) ->
         try:
             await asyncio.to_thread(room.registry.store.add_chat, room.id, n, seat, kind, body, at)
         except Exception:
-            raise ServerError("unavailable", "the database does not answer; nothing was sent, try again") from None
+            room.talk = None  # read again next time (another process may have numbered a line meanwhile)
+            raise ServerError("unavailable", "the line could not be stored; nothing was sent, try again") from None
         line = {"n": n, "seat": seat, "kind": kind, "text": body, "at": at}
         talk.last = n
         talk.lines.append(line)
