@@ -10,8 +10,21 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from multi_helpers import Cluster, connect
+from multi_helpers import Cluster, Node, connect
 from server_helpers import Client, play
+
+
+def spread(cluster: Cluster, **table: Any) -> tuple[str, Node, str, list[Client]]:
+    """A table made on the first node, Ann's seat on its owner and Bob's on the other node: the table's id, the
+    other node, Bob's token, and the clients of Ann (on the owner), Bob and a spectator (on the other node)."""
+    first, second = cluster.nodes
+    created = first.create(**table)
+    owner = cluster.wait_owner(created["id"])
+    other = second if owner is first else first
+    bob = other.post(f"/api/tables/{created['id']}/seats", {"name": "Bob"}).json()
+    clients = [owner.client(created["id"], created["token"]), other.client(created["id"], bob["token"]),
+               other.client(created["id"])]
+    return created["id"], other, bob["token"], clients
 
 
 def chat_of(client: Client, timeout: float = 10) -> dict[str, Any]:
@@ -19,16 +32,8 @@ def chat_of(client: Client, timeout: float = 10) -> dict[str, Any]:
 
 
 def test_chat_written_on_a_follower_reaches_everyone_once(make_cluster: Callable[..., Cluster]) -> None:
-    cluster = make_cluster(2)
-    first, second = cluster.nodes
-    created = first.create(ruleset="gin-rummy", seats=[{}, {}], seed="chat-multi")
-    table = created["id"]
-    owner = cluster.wait_owner(table)
-    other = second if owner is first else first
-    bob = other.post(f"/api/tables/{table}/seats", {"name": "Bob"}).json()
-    ann = owner.client(table, created["token"])
-    bob_there = other.client(table, bob["token"])
-    watcher = other.client(table)
+    table, other, _bob, (ann, bob_there, watcher) = spread(make_cluster(2), ruleset="gin-rummy", seats=[{}, {}],
+                                                           seed="chat-multi")
     bob_there.send({"type": "chat", "text": "<b>from a follower</b>"})
     for client in (ann, bob_there, watcher):
         line = chat_of(client)
@@ -56,18 +61,12 @@ def test_play_again_asked_on_a_follower_invites_each_seat_on_its_own_process(
         make_cluster: Callable[..., Cluster]) -> None:
     cluster = make_cluster(2)
     first, second = cluster.nodes
-    created = first.create(ruleset="michigan", seats=[{}, {}, {"bot": "easy"}], seed="again-multi", hands=1,
-                           chips=30, pace="instant")
-    table = created["id"]
-    owner = cluster.wait_owner(table)
-    other = second if owner is first else first
-    bob = other.post(f"/api/tables/{table}/seats", {"name": "Bob"}).json()
-    ann = owner.client(table, created["token"])
-    bob_there = other.client(table, bob["token"])
-    watcher = other.client(table)
+    table, other, bob_token, (ann, bob_there, watcher) = spread(
+        cluster, ruleset="michigan", seats=[{}, {}, {"bot": "easy"}], seed="again-multi", hands=1, chips=30,
+        pace="instant")
     play([ann, bob_there], random.Random(5), lambda: bool(ann.view.get("over") and bob_there.view.get("over")),
          timeout=120)
-    made = other.post(f"/api/tables/{table}/rematch", token=bob["token"])
+    made = other.post(f"/api/tables/{table}/rematch", token=bob_token)
     assert made.status_code == 201, made.text
     again = made.json()
     told = {name: c.until(lambda m: m["type"] == "rematch", 10) for name, c in
