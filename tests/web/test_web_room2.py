@@ -11,16 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import Server
-from web_helpers import new_page, play_together, shoot, stops_turn
+from web_helpers import new_page, play_out, play_together, rummy_turn, shoot, stops_turn
 
 
-def seated(browser: Any, server: Server, table_id: str, token: str, name: str) -> Any:
+def seated(browser: Any, server: Server, table_id: str, token: str, name: str, waiting: bool = True) -> Any:
     page = new_page(browser)
     page.goto(server.url + "/rules")
     data = json.dumps({"token": token, "seat": 0, "name": name, "creator": True})
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table_id}", data])
     page.goto(f"{server.url}/tables/{table_id}")
-    page.wait_for_selector(".waiting")
+    page.wait_for_selector(".waiting" if waiting else ".my-hand .card-btn")
     return page
 
 
@@ -43,6 +43,7 @@ def sheet_cells(page: Any) -> dict[str, Any]:
                 change: td.querySelector('[data-sheet=change]')?.textContent ?? null,
                 total: td.querySelector('[data-sheet=total], [data-sheet=final]')?.textContent ?? null,
                 pots: td.querySelector('[data-sheet=pots]')?.textContent ?? '',
+                count: td.querySelector('[data-sheet=count]')?.textContent ?? null,
             }));
         }
         return rows;
@@ -146,3 +147,26 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     for page in (ann, bob):
         assert not page.errors, page.errors
         page.context.close()
+
+
+def test_a_rummy_score_sheet_gives_each_hands_points_and_counts(browser: Any, server: Server,
+                                                                 artifacts: Path) -> None:
+    created = server.create(ruleset="rummy", seats=[{}, {"bot": "easy"}], hands=1, seed="web-rummy-1")
+    page = seated(browser, server, created["id"], created["token"], "Ann", waiting=False)
+    play_out(page, rummy_turn, set(), timeout=150)
+    page.locator(".score-sheet summary").click()
+    record = server.get(f"/api/tables/{created['id']}/record", token=created["token"]).json()
+    (result,) = record_results(server, record)
+    row = {c["seat"]: c for c in sheet_cells(page)["1"]}
+    counts = {hand["seat"]: hand["count"] for hand in result["hands"]}
+    for change in result["changes"]:
+        assert row[change["seat"]]["change"] == signed(change["change"])
+        assert row[change["seat"]]["total"] == str(change["after"])
+        assert row[change["seat"]]["count"] == f"count {counts[change['seat']]}"
+    page.locator(".score-sheet").screenshot(path=str(artifacts / "room2-rummy-sheet.png"))
+    with page.expect_download() as download:
+        page.locator("[data-key='sheet-csv']").click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
+    assert rows[0][3] == "Ann count" and rows[1][3] == str(counts[0])
+    assert not page.errors, page.errors
+    page.context.close()
