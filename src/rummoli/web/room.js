@@ -14,15 +14,24 @@ export function mountRoom({ tableId, mine, socket, say }) {
   const sheetBox = h("div", { class: "sheet-box" });
   const el = h("div", { class: "room-box" }, again, sheetBox, chat.el);
 
+  // Drawn again only when what they show changed (a long evening's sheet is hundreds of rows; every update comes
+  // here), so a button or an open sheet keeps its focus and state between updates.
+  let drawn = { again: null, sheet: null };
   function render(v) {
     view = v;
-    fill(again, againPanel(v, { tableId, mine, told, say }));
+    const againKey = `${!!v?.over}:${told?.table ?? ""}:${told?.token ? 1 : 0}`;
+    if (againKey !== drawn.again) fill(again, againPanel(v, { tableId, mine, told, say }));
     // At the evening's end the invitation goes in the final panel, where every screen size shows it first.
     const final = document.querySelector(".table-page .final");
     if (final && again.firstChild) final.append(again);
     else if (again.parentNode !== el) el.prepend(again);
-    const open = !!sheetBox.querySelector("details[open]");
-    fill(sheetBox, v && !v.waiting && v.seats ? sheetPanel(sheet, v.seats, tableId, open) : null);
+    const names = (v?.seats || []).map((st) => st.name).join("\n");
+    const sheetKey = `${sheet.hands.length}:${sheet.final ? 1 : 0}:${v && !v.waiting ? names : ""}`;
+    if (sheetKey !== drawn.sheet) {
+      const open = !!sheetBox.querySelector("details[open]");
+      fill(sheetBox, v && !v.waiting && v.seats ? sheetPanel(sheet, v.seats, tableId, open) : null);
+    }
+    drawn = { again: againKey, sheet: sheetKey };
   }
 
   function receive(msg) {
