@@ -230,6 +230,10 @@ def serve(
     hand_pause: float | None = typer.Option(
         None, "--hand-pause", min=0, help="Seconds of the countdown between hands, unless all say next (15)."),
     grace: float | None = typer.Option(None, "--grace", min=0, help="Seconds away before a bot plays a seat (60)."),
+    waiting_keep: float | None = typer.Option(
+        None, "--waiting-keep", min=0.1, help="Seconds a waiting table nobody is at stays in the lobby (1800)."),
+    idle_end: float | None = typer.Option(
+        None, "--idle-end", min=0.1, help="Seconds an evening with no person connected goes on before it ends (600)."),
     bot_workers: int | None = typer.Option(
         None, "--bot-workers", min=-1, help="Bot worker processes (0: one per core; -1: none, a thread)."),
     public_url: str | None = typer.Option(
@@ -257,7 +261,7 @@ def serve(
     try:
         settings = Settings.from_env(host=host, port=port, data_dir=data, database_url=database_url,
                                      redis_url=redis_url, bot_pace=bot_pace, play_pace=play_pace,
-                                     hand_pause=hand_pause, grace=grace,
+                                     hand_pause=hand_pause, grace=grace, waiting_keep=waiting_keep, idle_end=idle_end,
                                      bot_workers=bot_workers, public_url=public_url,
                                      allowed_origins=tuple(origin) or None,
                                      allow_seeds=allow_seeds or None, trusted_proxies=tuple(trusted_proxy) or None,

@@ -24,8 +24,9 @@ def test_healthz_and_protocol(server: Server) -> None:
     assert health.status_code == 200 and health.json()["status"] == "ok" and health.json()["database"] == "ok"
     protocol = server.get("/api/protocol.json").json()
     assert protocol["protocol"] == 1
-    assert set(protocol["client_messages"]) == {"hello", "act", "next", "ping"}
-    assert set(protocol["server_messages"]) == {"welcome", "update", "next_hand", "seats", "error", "pong"}
+    assert set(protocol["client_messages"]) == {"hello", "act", "next", "ping", "chat"}
+    assert set(protocol["server_messages"]) == {"welcome", "update", "next_hand", "seats", "chat", "rematch",
+                                                  "error", "pong"}
     for schema in [*protocol["client_messages"].values(), *protocol["server_messages"].values()]:
         assert schema["type"] == "object" and "properties" in schema
 

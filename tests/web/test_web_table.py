@@ -17,6 +17,7 @@ from web_helpers import (
     keyboard_turn,
     new_page,
     play_out,
+    play_together,
     rummy_turn,
     settle,
     shoot,
@@ -179,17 +180,7 @@ def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: 
     assert watcher.locator(".my-hand").count() == 0 and watcher.locator(".phase .controls").count() == 0
     seen_ann: set[str] = set()
     seen_bob: set[str] = set()
-    deadline = time.monotonic() + 120
-    while not (ann.locator(".final").count() and bob.locator(".final").count()):
-        assert time.monotonic() < deadline, "the shared hand did not end"
-        moved = False
-        for page, seen in ((ann, seen_ann), (bob, seen_bob)):
-            if page.locator(".phase.my-turn").count() and not page.locator(".pending").count() \
-                    and not page.locator(".final").count():
-                stops_turn(page, seen)
-                moved = True
-        if not moved:
-            ann.wait_for_timeout(100)
+    play_together([ann, bob], stops_turn, [seen_ann, seen_bob])
     assert not ann.dialogs and not bob.dialogs  # no alert ran
     assert ann.locator(".seats").inner_text().count("<img src=x onerror=f(1)>") == 1
     assert_no_foreign_cards(ann.frames_in)

@@ -197,6 +197,22 @@ def play_out(page: Any, turn: Any, seen: set[str], timeout: float = 120) -> None
             raise TimeoutError(f"the hand did not end in {timeout} s; seen {sorted(seen)}")
 
 
+def play_together(pages: list[Any], turn: Any, seen: list[set[str]], timeout: float = 120) -> None:
+    """Let several people's pages answer their turns (``turn(page, seen)``) until every page shows the
+    evening's end."""
+    deadline = time.monotonic() + timeout
+    while not all(page.locator(".final").count() for page in pages):
+        assert time.monotonic() < deadline, f"the evening did not end in {timeout} s"
+        moved = False
+        for page, its_seen in zip(pages, seen, strict=True):
+            if page.locator(".phase.my-turn").count() and not page.locator(".pending").count() \
+                    and not page.locator(".final").count():
+                turn(page, its_seen)
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(100)
+
+
 def keyboard_turn(page: Any, limit: int = 60) -> str:
     """Tab to the first thing that acts (a choice button, a playable card, an amount) and press Enter."""
     for _ in range(limit):

@@ -107,6 +107,14 @@ class Settings:
     #: ``over_cap`` finished ones stay (the longest unwatched leave first); the store keeps them all.
     over_keep: float = 300.0
     over_cap: int = 200
+    #: A table still waiting for players that nobody has been connected to for ``waiting_keep`` seconds leaves
+    #: the lobby (it is closed); an evening in play with no person connected for ``idle_end`` seconds ends (the
+    #: hand in play is finished by the bots, no new one is dealt): bots never play on alone.
+    waiting_keep: float = 1800.0
+    idle_end: float = 600.0
+    #: Chat lines one seat may write per second on average, and in one burst.
+    chat_rate: float = 0.5
+    chat_burst: int = 5
     #: Most tables that may be in play at once (creating more answers 503).
     max_tables: int = 5000
     #: Seconds between freezing the long-lived objects out of the garbage collector's way (0: never), and

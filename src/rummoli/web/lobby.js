@@ -2,6 +2,7 @@
 // invite link, watch, the open tables, and replay an uploaded hand record.
 import { fill, go, h, saveSeatToken } from "./dom.js";
 import { api } from "./net.js";
+import { seatWords, waitingWords } from "./facts.js";
 
 let catalogue = null;
 
@@ -143,8 +144,8 @@ export async function lobbyPage(root) {
       const { tables } = await api("/api/tables");
       fill(list, tables.length ? tables.map((t) => h("li", {},
         h("span", { class: "t-name" }, t.title || rulesetInfo(t.ruleset)?.title || t.ruleset),
-        h("span", { class: "t-seats" }, t.seats.map((st) => (st.open ? "open" : st.name)).join(", ")),
-        h("span", { class: "t-state" }, t.hand_no ? `hand ${t.hand_no}` : "waiting"),
+        h("span", { class: "t-seats" }, seatWords(t.seats)),
+        h("span", { class: "t-state" }, t.hand_no ? `hand ${t.hand_no}${t.hands ? ` of ${t.hands}` : ""}` : waitingWords(t)),
         t.open_seats > 0 ? h("a", { class: "button", href: `/tables/${t.id}` }, "Join") : null,
         h("a", { class: "button quiet", href: `/tables/${t.id}`, onclick: (e) => { e.preventDefault(); sessionStorage.setItem(`rummoli:watch:${t.id}`, "1"); go(`/tables/${t.id}`); } }, "Watch")))
         : h("li", { class: "muted" }, "No table is open right now."));

@@ -88,6 +88,13 @@ export class TableSocket {
     return true;
   }
 
+  /** Any other message (a chat line): false when not connected. */
+  send(message) {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
   close() {
     this.stopped = true;
     clearTimeout(this.timer);

@@ -11,6 +11,8 @@ import { chipChart, Evening } from "./chart.js";
 import { inviteBox, ownSeatBox, takeSeatFromAddress } from "./invite.js";
 import { animateEvents, snapshot } from "./motion.js";
 import { muteSwitch, play } from "./sound.js";
+import { mountRoom } from "./room.js";
+import { gameFacts } from "./facts.js";
 
 export async function tablePage(root, tableId) {
   takeSeatFromAddress(tableId, saveSeatToken);
@@ -42,6 +44,7 @@ function joinForm(root, summary) {
   let cleanup = () => {};
   const form = h("form", { class: "panel join", "aria-labelledby": "join-title" },
     h("h1", { id: "join-title" }, `Join a table of ${tableTitle(summary)}`),
+    gameFacts(summary, rulesetInfo(summary.ruleset)),
     h("ul", { class: "seat-list" }, summary.seats.map((st) => h("li", {},
       st.open ? h("em", {}, "open seat") : st.name, st.bot && !st.person ? h("small", {}, ` (computer, ${st.bot})`) : null))),
     h("label", { for: "join-name" }, "Your name"), name,
@@ -80,10 +83,12 @@ function livePage(root, summary, mine) {
   const log = h("ol", { class: "log", "aria-label": "Game log" });
   const side = h("div", { class: "side" });
   const tools = h("div", { class: "table-tools" });
-  // The log, standings and chart live in a drawer beside the table: open at first where it fits beside it.
+  // The chat, the score sheet and "Play again" (room.js): fed every message, drawn with every view.
+  const room = mountRoom({ tableId, mine, socket: { send: (m) => socket.send(m) }, say: (t) => { state.error = t; render(); } });
+  // The log, standings, chart and the card room live in a drawer beside the table: open at first where it fits.
   const drawer = h("aside", { id: "drawer", class: "drawer side-col", "aria-label": "Log and standings" },
     h("button", { type: "button", class: "drawer-close", onclick: () => { openDrawer(false); drawerButton.focus(); } }, "Close"), side,
-    h("section", { class: "log-box", "aria-label": "Game log" }, h("h3", {}, "Game log"), log));
+    room.el, h("section", { class: "log-box", "aria-label": "Game log" }, h("h3", {}, "Game log"), log));
   const drawerButton = h("button", { type: "button", class: "quiet drawer-toggle", "data-key": "drawer", "aria-controls": "drawer",
     onclick: () => openDrawer(drawer.hidden) }, h("span", { class: "wide-only" }, "Log & standings"), h("span", { class: "narrow-only" }, "Menu"));
   const openDrawer = (open) => {
@@ -115,6 +120,7 @@ function livePage(root, summary, mine) {
   });
 
   function receive(msg) {
+    room.receive(msg);
     if (msg.type === "welcome" || msg.type === "update") {
       const quiet = msg.type === "welcome" && state.view === null;  // a whole history: logged, not announced
       if (msg.seats) state.infos = msg.seats;
@@ -265,6 +271,7 @@ function livePage(root, summary, mine) {
       fill(game, body);
     }
     renderSide(v);
+    room.render(v);
     tickClock();
     // A default that was not there before (a gin, "Next hand") takes the focus, so Enter presses it; otherwise the
     // focus stays where the player had it.

@@ -43,6 +43,7 @@ from rummoli.server.heap import HeapKeeper
 from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
 from rummoli.server.storage.store import Store
+from rummoli.server.tables import rematch
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.hub import Hub
 from rummoli.server.tables.registry import Registry
@@ -285,6 +286,18 @@ def create_app(settings: Settings) -> FastAPI:
         creator_only(room, seat_of(room, authorization))
         await room.end()
         return TableSummary(**room.summary(base_url(request)))
+
+    @app.post("/api/tables/{table_id}/rematch", status_code=201, response_model=Joined, summary="Play again",
+              tags=["seats"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
+                                         409: {"model": ErrorResponse}})
+    async def play_again(table_id: str, authorization: Auth = None) -> Joined:
+        """Once the evening is over, a person at the table makes a new one with the same seats, bots and
+        options (the first to ask makes it; the others are answered the same table): the answer holds your
+        seat token there. The table's other people are sent theirs, each on their own connection (a
+        `rematch` message); seats whose people left, or that were open, go to bots. `409` before the end."""
+        room = await table_of(table_id)
+        new_id, token = await rematch.play_again(room, seat_of(room, authorization))
+        return Joined(id=new_id, seat=seat_of(room, authorization), token=token)
 
     def creator_only(room: Room, seat: int) -> None:
         if seat != room.creator_seat:

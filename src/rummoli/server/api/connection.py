@@ -16,8 +16,10 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from rummoli.server.api.protocol import PROTOCOL_VERSION, Act, Hello, Next, Ping, client_message, first_problem
+from rummoli.server.api.protocol import PROTOCOL_VERSION, Act, Chat, Hello, Next, Ping, client_message, first_problem
+from rummoli.server.buckets import RateLimit
 from rummoli.server.jsontext import dumps
+from rummoli.server.tables import chat, rematch
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.registry import Registry
 from rummoli.server.tables.room import Room
@@ -34,31 +36,6 @@ END = "end"
 
 def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "rule": rule, "seq": seq}
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.
-
-    >>> r = RateLimit(1.0, 2)
-    >>> r.allow(0.0), r.allow(0.0), r.allow(0.0), r.allow(1.0)
-    (True, True, False, True)
-    """
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.stamp: float | None = None
-        self.refused = 0
-
-    def allow(self, now: float) -> bool:
-        if self.stamp is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
 
 
 class ConnectionLimit:
@@ -175,7 +152,7 @@ class Connection:
         text: str = message["text"]
         return text
 
-    def _check(self, text: str) -> Hello | Act | Next | Ping | None:
+    def _check(self, text: str) -> Hello | Act | Next | Ping | Chat | None:
         """The message read and checked, or ``None`` after sending the client its error."""
         settings = self.registry.settings
         if not self.limit.allow(time.monotonic()):
@@ -190,7 +167,7 @@ class Connection:
             self.send(error_message("malformed", "a message is one JSON object, sent as text"))
             return None
         try:
-            parsed: Hello | Act | Next | Ping = client_message.validate_json(text)
+            parsed: Hello | Act | Next | Ping | Chat = client_message.validate_json(text)
         except ValidationError as error:
             self.send(error_message("malformed", first_problem(
                 error.errors(include_url=False, include_input=False), "a message is one JSON object")))
@@ -250,6 +227,7 @@ class Connection:
                 self.close(4003, "bad token")
                 return
         self.room = room
+        lines = await chat.history(room)
         async with room.lock:
             try:
                 await room.ready_for(hello.since)
@@ -265,7 +243,7 @@ class Connection:
             self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": room.id, "seat": self.seat,
                        "seq": room.seq, "view": room.view(self.seat), "events": room.events_since(since, self.seat),
                        "seats": seats, "clock": room.clock_info(), "next_hand": room.next_hand_info(self.seat),
-                       "pace": room.pace.info()})
+                       "pace": room.pace.info(), "chat": lines, "rematch": rematch.invitation(room, self.seat)})
             self.registry.hub.subscribe(room.id, self)
         await room.arrive(self.seat)
         while True:
@@ -281,8 +259,16 @@ class Connection:
                 self.send({"type": "pong"})
             elif isinstance(message, Hello):
                 self.send(error_message("protocol", "hello was already said"))
+            elif isinstance(message, Chat) and self.seat is None:
+                self.send(error_message("unauthorized", "spectators read the chat but cannot write to it: "
+                                                        "take a seat to write"))
             elif self.seat is None:
                 self.send(error_message("unauthorized", "spectators cannot act: say hello with a seat token"))
+            elif isinstance(message, Chat):
+                try:
+                    await chat.say(room, self.seat, message.text, message.reaction)
+                except ServerError as error:
+                    self.send(error_message(error.code, error.message))
             elif isinstance(message, Next):
                 try:
                     await room.next_ready(self.seat, message.seq)

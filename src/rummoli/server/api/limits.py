@@ -1,6 +1,6 @@
 """Per-address limits on the REST endpoints that write or cost CPU (issue 33, item 4).
 
-Each address has two token buckets (:class:`~rummoli.server.api.connection.RateLimit`): one for creating
+Each address has two token buckets (:class:`~rummoli.server.buckets.RateLimit`): one for creating
 tables (``table_rate`` a second on average, ``table_burst`` at once), one shared by the other endpoints that
 write or cost CPU: taking and leaving seats, starting and ending, a seat's history, the evening's record and
 replays (``request_rate``, ``request_burst``). A request over its allowance is answered ``429`` in one line
@@ -23,7 +23,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from rummoli.server.api.connection import RateLimit
+from rummoli.server.buckets import RateLimit
 from rummoli.server.jsontext import dumps
 from rummoli.server.settings import Settings
 from rummoli.server.tables.errors import ServerError
@@ -33,6 +33,7 @@ _TABLE = r"/api/tables/[^/]+"
 #: (method, path) of each limited endpoint, and its bucket.
 LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables/?"), TABLES),
+    ("POST", re.compile(_TABLE + r"/rematch/?"), TABLES),  # Play again makes a table
     ("POST", re.compile(_TABLE + r"/(seats|leave|start|end)/?"), REQUESTS),
     ("GET", re.compile(_TABLE + r"/(history|record)/?"), REQUESTS),
     ("GET", re.compile(_TABLE + r"/hands/[^/]+/replay/?"), REQUESTS),

@@ -28,19 +28,40 @@ Level = Literal["random", "easy", "normal", "hard"]
 PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.tables.schedule.PACES
 
 
+def plain_text(text: str, limit: int, what: str, allowed: str = "") -> str:
+    """``text`` as the server keeps ``what`` (a name, a chat line): one line of 1 to ``limit`` characters with its
+    spaces collapsed, and no control characters (but those in ``allowed``)."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c not in allowed for c in text):
+        raise ValueError(f"{what} may not hold control characters")
+    line = " ".join(text.split())
+    if not line:
+        raise ValueError(f"{what} needs at least one visible character")
+    if len(line) > limit:
+        raise ValueError(f"{what} has at most {limit} characters")
+    return line
+
+
 def clean_name(text: str, limit: int = MAX_NAME) -> str:
     """A display name as the server keeps it: inner spaces collapsed, 1 to ``limit`` characters, no controls."""
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
-        raise ValueError("a name may not hold control characters")
-    name = " ".join(text.split())
-    if not name:
-        raise ValueError("a name needs at least one visible character")
-    if len(name) > limit:
-        raise ValueError(f"a name has at most {limit} characters")
-    return name
+    return plain_text(text, limit, "a name")
 
 
 Name = Annotated[str, AfterValidator(clean_name)]
+MAX_CHAT = 200  # rummoli.server.tables.chat.MAX_LINE
+Reaction = Literal["thumbs_up", "good_hand", "well_played", "oops"]  # rummoli.server.tables.chat.REACTIONS
+
+
+def clean_line(text: str) -> str:
+    """A chat line as the server keeps it: plain text on one line, 1 to 200 characters, spaces collapsed.
+
+    >>> clean_line("  <b>hi</b>   there ")
+    '<b>hi</b> there'
+    >>> clean_line("x" * 201)
+    Traceback (most recent call last):
+    ...
+    ValueError: a chat line has at most 200 characters
+    """
+    return plain_text(text, MAX_CHAT, "a chat line", allowed="\u200d")  # the joiner inside emoji
 
 
 class Strict(BaseModel):
@@ -128,6 +149,8 @@ class TableSummary(BaseModel):
     pace: Pace
     created_at: float
     invite: str
+    chips: int | None = Field(None, description="Starting chips its creator chose (null: the ruleset's own).")
+    hands: int | None = Field(None, description="Hands in the evening (null: the ruleset's own end).")
 
 
 class TableList(BaseModel):
@@ -183,7 +206,16 @@ class Ping(Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Next | Ping, Field(discriminator="type")]
+class Chat(Message):
+    """A line to the table's chat (``text``, plain text, at most 200 characters) or a quick ``reaction``; only a
+    seat writes (a spectator's chat is refused), at most a few lines a second (the server's settings)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, AfterValidator(clean_line)] | None = Field(None, max_length=1000)
+    reaction: Reaction | None = Field(None, description="thumbs_up (👍), good_hand, well_played or oops.")
+
+
+ClientMessage = Annotated[Hello | Act | Next | Ping | Chat, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 
@@ -201,6 +233,37 @@ class Countdown(BaseModel):
                                            "still in the evening, who have not said next. Bots never are.")
 
 
+class ChatLine(BaseModel):
+    """A line of the table's chat: its number, the writer's seat and that seat's name now (never a name the
+    message gave), the text (plain text: show it as text, never as HTML) and the reaction it is, if one."""
+
+    n: int
+    seat: int
+    name: str
+    text: str
+    reaction: Reaction | None
+    at: float = Field(description="When it was written (seconds since 1970).")
+
+
+class ChatMessage(BaseModel):
+    """Someone at the table wrote to the chat (sent to every client of the table)."""
+
+    type: Literal["chat"] = "chat"
+    line: ChatLine
+
+
+class Rematch(BaseModel):
+    """At the evening's end someone pressed "Play again": a new table with the same seats, bots and options.
+    ``token`` is this seat's own token at the new table: sent only to the clients of that seat (a spectator's
+    and a seat's that has none get ``null``: they may watch)."""
+
+    type: Literal["rematch"] = "rematch"
+    table: str
+    by: str = Field(description="The name of the person who made it.")
+    seat: int | None
+    token: str | None
+
+
 class Welcome(BaseModel):
     """The answer to hello: the seat (``null`` for a spectator), its whole view, and the events it missed."""
 
@@ -215,6 +278,8 @@ class Welcome(BaseModel):
     clock: Clock | None = None
     next_hand: Countdown | None = Field(None, description="Between hands (else null).")
     pace: Pace
+    chat: list[ChatLine] = Field(default_factory=list, description="The chat's last lines, oldest first.")
+    rematch: Rematch | None = Field(None, description="The rematch made at the evening's end, if any.")
 
 
 class Update(BaseModel):
@@ -256,15 +321,16 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[Welcome | Update | NextHand | Seats | ErrorMessage | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | NextHand | Seats | ChatMessage | Rematch | ErrorMessage | Pong,
+                          Field(discriminator="type")]
 
 
 def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of every websocket message, both ways, with the protocol version."""
-    client = {m.__name__.lower(): m.model_json_schema() for m in (Hello, Act, Next, Ping)}
-    names = {ErrorMessage: "error", NextHand: "next_hand"}
+    client = {m.__name__.lower(): m.model_json_schema() for m in (Hello, Act, Next, Ping, Chat)}
+    names = {ErrorMessage: "error", NextHand: "next_hand", ChatMessage: "chat"}
     server = {names.get(m, m.__name__.lower()): m.model_json_schema()
-              for m in (Welcome, Update, NextHand, Seats, ErrorMessage, Pong)}
+              for m in (Welcome, Update, NextHand, Seats, ChatMessage, Rematch, ErrorMessage, Pong)}
     return {
         "protocol": PROTOCOL_VERSION,
         "websocket": "/ws/tables/{id}",

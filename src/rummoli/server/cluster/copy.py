@@ -167,6 +167,15 @@ class Copy:
     async def end(self) -> None:
         await self._forward("end", {})
 
+    async def forward_chat(self, seat: int, text: str | None, reaction: str | None) -> None:
+        """A chat line written here: the owner keeps it and sends it to everyone (rummoli.server.tables.chat)."""
+        await self._forward("chat", {"seat": seat, "text": text, "reaction": reaction})
+
+    async def forward_rematch(self, seat: int) -> tuple[str, str]:
+        """Play again, asked here: the owner makes the new table (rummoli.server.tables.rematch)."""
+        result = await self._forward("rematch", {"seat": seat})
+        return str(result["table"]), str(result["token"])
+
     async def start_now(self) -> None:
         await self._forward("start", {})
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummoli.server.cluster.bus import BusDown
 from rummoli.server.cluster.copy import Copy
+from rummoli.server.tables import chat, rematch
 from rummoli.server.tables.errors import Moved, ServerError
 from rummoli.server.tables.host import Host
 from rummoli.server.tables.room import Room
@@ -201,6 +202,13 @@ class Forwarding:
                 await host.start_now()
             elif op == "end":
                 await host.end()
+            elif op == "chat":
+                text, reaction = args.get("text"), args.get("reaction")
+                await chat.keep(host.room, int(args["seat"]), text if isinstance(text, str) else None,
+                                reaction if isinstance(reaction, str) else None)
+            elif op == "rematch":
+                made, token = await rematch.play_again(host.room, int(args["seat"]))
+                result = {"table": made, "token": token}
             else:
                 raise ServerError("malformed", f"unknown command {str(op)[:40]!r}")
         except Moved:  # this process lost the table while the command waited: the asker finds the new owner

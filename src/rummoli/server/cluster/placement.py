@@ -21,6 +21,7 @@ from rummoli.server.cluster.copy import Copy
 from rummoli.server.cluster.forward import Forwarding
 from rummoli.server.cluster.upkeep import Upkeep
 from rummoli.server.jsontext import dumps
+from rummoli.server.tables import chat, rematch
 from rummoli.server.tables.host import Host
 from rummoli.server.tables.registry import Registry
 from rummoli.server.tables.room import Keeper, Room, stored_summary
@@ -199,6 +200,10 @@ class Cluster:
         if self.bus is not None:
             self.bus.publish(host.room.id, {"kind": "seats", "table": host.room.id, "infos": host.room.seat_infos()})
 
+    def publish_news(self, table_id: str, news: dict[str, Any]) -> None:
+        if self.bus is not None:
+            self.bus.publish(table_id, {**news, "table": table_id})
+
     def publish_next_hand(self, host: Host) -> None:
         if self.bus is not None:
             self.bus.publish(host.room.id, {"kind": "next_hand", "table": host.room.id,
@@ -256,6 +261,10 @@ class Cluster:
             await copy.follow_seats(message)
         elif kind == "next_hand":
             copy.follow_next_hand(message)
+        elif kind == "chat" and isinstance(message.get("message"), dict):
+            chat.heard(copy.room, message["message"])
+        elif kind == "rematch" and isinstance(message.get("again"), dict):
+            rematch.heard(copy.room, message["again"])
         elif kind == "owner":
             copy.owner = str(message.get("owner"))
             self.forwarding.owner_moved(copy.room)

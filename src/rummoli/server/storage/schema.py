@@ -13,6 +13,8 @@ Tables:
 * ``snapshots`` the table's full state at some ``seq`` (each deal, each bot move): the deck of the hand in
   play and the bots' memory live here, on the server only. A restart restores the latest snapshot and applies
   the actions stored after it.
+* ``chat``      what a table's people wrote to each other (a line, or one of the quick reactions), numbered
+  per table; the writer is a seat number, the name is read from the seat when the line is shown.
 """
 
 from __future__ import annotations
@@ -85,6 +87,18 @@ snapshots = Table(
     Column("data", Text, nullable=False),  # JSON: Table.snapshot()
     Column("created_at", Float, nullable=False),
     PrimaryKeyConstraint("table_id", "seq"),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("n", Integer, nullable=False),  # 1, 2, 3... per table
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # line | reaction
+    Column("text", Text, nullable=False),  # a line as written (plain text), or a reaction's key
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "n"),
 )
 
 Index("ix_tables_status", tables.c.status)

@@ -451,6 +451,22 @@ class Store:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
+    # ------------------------------------------------------------------------------------- chat
+    def add_chat(self, table_id: str, n: int, seat: int, kind: str, text: str, at: float) -> None:
+        """Keep a chat line (``n``: its number at the table, one more than the last)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(schema.chat).values(table_id=table_id, n=n, seat=seat, kind=kind, text=text,
+                                                    created_at=at))
+
+    def chat_lines(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """A table's last ``limit`` chat lines, oldest first: ``{"n", "seat", "kind", "text", "at"}``."""
+        c = schema.chat.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(c.n, c.seat, c.kind, c.text, c.created_at).where(c.table_id == table_id)
+                                .order_by(c.n.desc()).limit(limit)).all()
+        return [{"n": int(r[0]), "seat": int(r[1]), "kind": r[2], "text": r[3], "at": float(r[4])}
+                for r in reversed(rows)]
+
     def prune_snapshots(self, table_id: str, keep_from: int) -> None:
         """Forget snapshots older than ``keep_from`` (the actions stay: they are the table's history)."""
         with self.engine.begin() as conn:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Listener(Protocol):
@@ -34,6 +34,9 @@ class Listener(Protocol):
 
     def close(self, code: int, reason: str) -> None:
         """End this client's connection (its seat was given up)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send this client a message made for it (a chat line, a rematch invitation), in order."""
 
 
 class Hub:

@@ -43,6 +43,11 @@ class Placement(Protocol):
     def publish_next_hand(self, host: Host) -> None:
         """Tell whoever else shows the table who is ready for the next hand."""
 
+    def publish_news(self, table_id: str, news: dict[str, Any]) -> None:
+        """Tell whoever else shows the table what its driver has to say besides changes: a chat line
+        (``{"kind": "chat", "message"}``: rummoli.server.tables.chat) or a rematch (``{"kind": "rematch",
+        "again"}``: rummoli.server.tables.rematch)."""
+
     def lost(self, host: Host) -> None:
         """``host``'s write was fenced off: another process drives its table now."""
 
@@ -93,6 +98,9 @@ class LocalPlacement:
         return
 
     def publish_next_hand(self, host: Host) -> None:
+        return
+
+    def publish_news(self, table_id: str, news: dict[str, Any]) -> None:
         return
 
     def lost(self, host: Host) -> None:

@@ -22,7 +22,7 @@ from rummoli.server.storage.store import Store
 from rummoli.server.storage.writer import StoreWriter
 from rummoli.server.tables import schedule
 from rummoli.server.tables.errors import ServerError
-from rummoli.server.tables.eviction import over_to_drop
+from rummoli.server.tables.eviction import lonely, over_to_drop
 from rummoli.server.tables.host import Host
 from rummoli.server.tables.hub import Hub
 from rummoli.server.tables.names import bot_name, clash, new_token
@@ -163,20 +163,29 @@ class Registry:
                 seats.append(SeatRow(request["name"], None, token_hash(token)))
             else:
                 seats.append(SeatRow(f"Seat {seat + 1}", None, None))
+        room = await self.open_table(options, creator, seats)
+        return room, creator, token
+
+    async def open_table(self, options: dict[str, Any], creator: int, seats: list[SeatRow]) -> Room:
+        """A new table of ``options`` (as :meth:`create` makes them) with these seats, stored and held here; dealt
+        at once when every person's seat is taken (a rematch: rummoli.server.tables.rematch)."""
+        if len(self.rooms) >= self.settings.max_tables:
+            raise ServerError("unavailable", "the server has as many tables as it can hold; try later", status=503)
         try:
             trial = self.new_table(options, [s.name for s in seats], [s.bot for s in seats])
         except (MalformedInput, IllegalAction, ValueError) as error:
             raise ServerError("malformed", str(error)) from None
         room = Room(new_table_id(), options, creator, seats, self)
         full = all(s.token_hash is not None for s in seats if s.person)
-        fence = await asyncio.to_thread(self.store.create_table, room.id, game, ruleset_name, options, creator,
-                                        seats, self.placement.owner, self.settings.lease_seconds)
+        fence = await asyncio.to_thread(self.store.create_table, room.id, str(options["game"]),
+                                        str(options["ruleset_name"]), options, creator, seats, self.placement.owner,
+                                        self.settings.lease_seconds)
         host = Host(room, fence)
         room.keeper = host
         self.rooms[room.id] = room
         if full:
             await host.start(trial)
-        return room, creator, token
+        return room
 
     # ------------------------------------------------------------------------------------- bots
     async def decide(self, bot: Any, view: dict[str, Any]) -> tuple[dict[str, Any], Any]:
@@ -203,6 +212,7 @@ class Registry:
                     if room.stale:
                         await room.recover_stale()
                 self._drop_over(now)
+                await self._close_lonely(now)
                 await self.placement.upkeep(now)
                 health.works()
             except asyncio.CancelledError:
@@ -216,6 +226,24 @@ class Registry:
         for room in over_to_drop(list(self.rooms.values()), lambda i: bool(self.hub.listeners(i)), now,
                                  settings.over_keep, settings.over_cap):
             self.drop(room)
+
+    async def _close_lonely(self, now: float) -> None:
+        """Tables this process drives that nobody is at close (rummoli.server.tables.eviction.lonely): a waiting
+        one leaves the lobby, an evening in play ends."""
+        settings = self.settings
+        driven = [r for r in self.rooms.values() if isinstance(r.keeper, Host) and not r.stale]
+
+        def anyone(room: Room) -> bool:
+            return any(room.keeper.connected(seat) > 0 for seat, state in enumerate(room.seats) if state.person)
+
+        for room in lonely(driven, anyone, now, settings.waiting_keep, settings.idle_end):
+            log.info("table %s: nobody has been at it for a while; its %s ends", room.id,
+                        "waiting" if room.status == "waiting" else "evening")
+            room.alone_since = None
+            try:
+                await room.end()
+            except ServerError:
+                continue
 
     async def close(self) -> None:
         if self._upkeep is not None:

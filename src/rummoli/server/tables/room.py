@@ -116,6 +116,7 @@ def summary_of(table_id: str, options: dict[str, Any], infos: list[dict[str, Any
         "seats": infos, "open_seats": sum(1 for s in infos if s["open"]) if status == "waiting" else 0,
         "hand_no": hand_no, "seq": seq, "over": status == "over", "turn_timer": options.get("turn_timer"),
         "pace": pace.info(), "created_at": created_at, "invite": invite_link(base_url, table_id),
+        "chips": options.get("chips"), "hands": options.get("hands"),
     }
 
 
@@ -158,6 +159,11 @@ class Room:
     present: dict[int, int] = field(default_factory=dict)  # the clients connected to this process, per seat
     stale: bool = False  # the table in memory may differ from the store: rebuild it before anything else
     idle_since: float | None = None  # when its last client here left (rummoli.server.tables.eviction)
+    alone_since: float | None = None  # since when no person is connected (rummoli.server.tables.eviction)
+    # The table's chat (rummoli.server.tables.chat.Talk, made when first used) and the rematch made at the
+    # evening's end (rummoli.server.tables.rematch.Again), if any.
+    talk: Any = None
+    again: Any = None
     # The rummoli.table.Table once the evening has started, as this process holds it: a follower's copy may
     # keep the owner's last changes unplayed until something reads it (read it as ``table``).
     held: Any = None

@@ -1,0 +1,73 @@
+// The score sheet, as kept on paper at a kitchen table: for each hand, every seat's change and running total, and
+// the pots it won (the stops games) or the count left in its hand (the Rummy family); the evening's final totals
+// after the settlement or bonuses. Built from the table's own events (each hand_over's result, the evening_over's
+// standings), never worked out here; it downloads as CSV made in the page.
+import { h } from "./dom.js";
+import { signed } from "./labels.js";
+
+export class ScoreSheet {
+  constructor() { this.hands = []; this.seen = new Set(); this.final = null; }
+
+  /** Feed the table's events in order (a welcome's whole history, then each update's). */
+  take(e) {
+    if (e.type === "hand_over" && e.result && !this.seen.has(e.hand_no)) {
+      this.seen.add(e.hand_no);
+      const r = e.result;
+      const rows = {};
+      for (const c of r.changes || []) rows[c.seat] = { change: c.change, total: c.after, pots: [], count: null };
+      for (const w of r.pots_won || []) rows[w.seat]?.pots.push({ pot: w.pot, name: w.name, amount: w.amount });
+      for (const hand of r.hands || []) if (rows[hand.seat]) rows[hand.seat].count = hand.count;
+      this.hands.push({ hand_no: e.hand_no, game: r.game, rows });
+    } else if (e.type === "evening_over" && Array.isArray(e.standings)) {
+      this.final = Object.fromEntries(e.standings.map((s) => [s.seat, s.chips]));
+    }
+  }
+
+  /** The sheet as rows of text: a header, one row per hand, the final totals. `names`: the evening's seats. */
+  rows(names) {
+    const rummy = this.hands.some((x) => x.game === "rummy");
+    const extra = rummy ? "count" : "pots won";
+    const head = ["hand"].concat(names.flatMap((n) => [`${n} change`, `${n} total`, `${n} ${extra}`]));
+    const body = this.hands.map((x) => [String(x.hand_no)].concat(names.flatMap((_, seat) => {
+      const r = x.rows[seat];
+      if (!r) return ["", "", ""];
+      return [signed(r.change), String(r.total), rummy ? (r.count ?? "") + "" : r.pots.map((p) => `${p.name} ${p.amount}`).join("; ")];
+    })));
+    if (this.final) body.push(["final"].concat(names.flatMap((_, seat) => ["", String(this.final[seat] ?? ""), ""])));
+    return [head, ...body];
+  }
+
+  csv(names) {
+    const quote = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+    return this.rows(names).map((row) => row.map(quote).join(",")).join("\r\n") + "\r\n";
+  }
+}
+
+/** The sheet as a table, with a CSV download. `seats`: the table view's seats; `tableId` names the file. */
+export function sheetPanel(sheet, seats, tableId, open) {
+  if (!sheet.hands.length) return null;
+  const names = seats.map((s) => s.name);
+  const rummy = sheet.hands.some((x) => x.game === "rummy");
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([sheet.csv(names)], { type: "text/csv;charset=utf-8" }));
+    const a = h("a", { href: url, download: `rummoli-${tableId}-score-sheet.csv` });
+    document.body.append(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  };
+  const cell = (r) => (r
+    ? h("td", {},
+      h("span", { class: `sheet-change ${Number(r.change) > 0 ? "up" : Number(r.change) < 0 ? "down" : ""}`, "data-sheet": "change" }, signed(r.change)),
+      " ", h("b", { "data-sheet": "total" }, String(r.total)),
+      rummy
+        ? (r.count !== null ? h("small", { class: "sheet-extra", "data-sheet": "count" }, `count ${r.count}`) : null)
+        : r.pots.length ? h("small", { class: "sheet-extra", "data-sheet": "pots" }, r.pots.map((p) => `${p.name} ${p.amount}`).join(", ")) : null)
+    : h("td", { class: "muted" }, "—"));
+  return h("details", { class: "score-sheet", open, "data-menu": "sheet" }, h("summary", {}, "Score sheet"),
+    h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), names.map((n) => h("th", { scope: "col" }, n)))),
+      h("tbody", {}, sheet.hands.map((x) => h("tr", { "data-hand": x.hand_no }, h("th", { scope: "row" }, String(x.hand_no)),
+        names.map((_, seat) => { const td = cell(x.rows[seat]); td.dataset.seat = seat; return td; })))),
+      sheet.final ? h("tfoot", {}, h("tr", { "data-hand": "final" }, h("th", { scope: "row" }, "Final"),
+        names.map((_, seat) => h("td", { "data-seat": seat }, h("b", { "data-sheet": "final" }, String(sheet.final[seat] ?? "")))))) : null)),
+    h("button", { type: "button", "data-key": "sheet-csv", onclick: download }, "Download as CSV"));
+}

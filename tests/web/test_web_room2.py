@@ -1,0 +1,172 @@
+"""The card room in the browser (issue 32): the lobby names who waits, the join page names the game, two people
+chat (as text, never HTML), play a short evening, read the score sheet (its figures are the evening record's)
+and download it as CSV, then "Play again" puts each of them at the new table with one click."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from server_helpers import Server
+from web_helpers import new_page, play_out, play_together, rummy_turn, shoot, stops_turn
+
+
+def seated(browser: Any, server: Server, table_id: str, token: str, name: str, waiting: bool = True) -> Any:
+    page = new_page(browser)
+    page.goto(server.url + "/rules")
+    data = json.dumps({"token": token, "seat": 0, "name": name, "creator": True})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table_id}", data])
+    page.goto(f"{server.url}/tables/{table_id}")
+    page.wait_for_selector(".waiting" if waiting else ".my-hand .card-btn")
+    return page
+
+
+def record_results(server: Server, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each hand's result, from the evening record alone (each hand record played back by the server)."""
+    out = []
+    for hand in record["hands"]:
+        answer = server.post("/api/replay", hand)
+        assert answer.status_code == 200, answer.text
+        out.append(answer.json()["result"])
+    return out
+
+
+def sheet_cells(page: Any) -> dict[str, Any]:
+    return page.evaluate("""() => {
+        const rows = {};
+        for (const tr of document.querySelectorAll('.score-sheet tr[data-hand]')) {
+            rows[tr.dataset.hand] = [...tr.querySelectorAll('td[data-seat]')].map((td) => ({
+                seat: Number(td.dataset.seat),
+                change: td.querySelector('[data-sheet=change]')?.textContent ?? null,
+                total: td.querySelector('[data-sheet=total], [data-sheet=final]')?.textContent ?? null,
+                pots: td.querySelector('[data-sheet=pots]')?.textContent ?? '',
+                count: td.querySelector('[data-sheet=count]')?.textContent ?? null,
+            }));
+        }
+        return rows;
+    }""")
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, server: Server,
+                                                                    artifacts: Path) -> None:
+    created = server.create(ruleset="michigan", seats=[{}, {}, {"bot": "easy"}], hands=2, seed="room2-web",
+                            pace="instant", chips=40)
+    table = created["id"]
+    ann = seated(browser, server, table, created["token"], "Ann")
+
+    # The lobby: the game's title, its seats and who is waiting.
+    lobby = new_page(browser)
+    lobby.goto(server.url + "/")
+    item = lobby.locator(".table-list li", has_text="Ann (here)")
+    item.wait_for()
+    assert "Michigan" in item.inner_text() and "Ann waiting · 1 open seat" in item.inner_text()
+    lobby.context.close()
+
+    # The join page names the game by its title, options, chips and length.
+    bob = new_page(browser)
+    bob.goto(f"{server.url}/tables/{table}")
+    bob.wait_for_selector(".game-facts")
+    assert bob.inner_text("[data-fact=title]") == "Michigan"
+    assert bob.inner_text("[data-fact=chips]") == "40 each" and bob.inner_text("[data-fact=hands]") == "2 hands"
+    assert bob.locator("[data-fact=options] li").count() > 0
+    shoot(bob, artifacts, "room2-join")
+    bob.fill("#join-name", "Bob")
+    bob.get_by_role("button", name="Take a seat").click()
+    for page in (ann, bob):
+        page.wait_for_selector(".my-hand .card-btn")
+
+    # Chat: a line that looks like markup is shown as text; a quick reaction.
+    markup = "<b>hi Bob</b> <img src=x onerror=alert(1)>"
+    ann.fill("#chat-text", markup)
+    ann.get_by_role("button", name="Send", exact=True).click()
+    bob.wait_for_selector(".chat-line[data-seat='0']")
+    assert bob.inner_text(".chat-line[data-seat='0'] .said") == markup
+    assert bob.locator(".chat-line img, .chat-line .said b").count() == 0
+    assert bob.inner_text(".chat-line[data-seat='0'] .who") == "Ann"
+    bob.get_by_role("button", name="Good hand").click()
+    ann.wait_for_selector(".chat-line[data-seat='1']")
+    assert ann.inner_text(".chat-line[data-seat='1']") == "Bob: Good hand"
+    shoot(ann, artifacts, "room2-chat")
+
+    # A short evening, both playing through their pages.
+    play_together([ann, bob], stops_turn, [set(), set()])
+    assert ann.locator(".final").count() and bob.locator(".final").count(), "the evening did not end"
+
+    # The score sheet: its figures are the evening record's.
+    ann.locator(".score-sheet summary").click()
+    record = server.get(f"/api/tables/{table}/record", token=created["token"]).json()
+    results = record_results(server, record)
+    cells = sheet_cells(ann)
+    assert len(results) == 2 and set(cells) == {"1", "2", "final"}
+    for hand_no, result in enumerate(results, start=1):
+        row = {c["seat"]: c for c in cells[str(hand_no)]}
+        for change in result["changes"]:
+            assert row[change["seat"]]["change"] == signed(change["change"]), (hand_no, change)
+            assert row[change["seat"]]["total"] == str(change["after"]), (hand_no, change)
+        for seat in row:
+            won = [w for w in result["pots_won"] if w["seat"] == seat]
+            assert row[seat]["pots"] == ", ".join(f"{w['name']} {w['amount']}" for w in won)
+    finals = {c["seat"]: c["total"] for c in cells["final"]}
+    assert finals == {s["seat"]: str(s["chips"]) for s in record["standings"]}
+    shoot(ann, artifacts, "room2-score-sheet")
+    ann.locator(".score-sheet").screenshot(path=str(artifacts / "room2-score-sheet-panel.png"))
+
+    # ... and downloads as CSV.
+    with ann.expect_download() as download:
+        ann.locator("[data-key='sheet-csv']").click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
+    assert rows[0][:4] == ["hand", "Ann change", "Ann total", "Ann pots won"]
+    assert [r[0] for r in rows[1:]] == ["1", "2", "final"]
+    assert rows[1][1:3] == [cells["1"][0]["change"], cells["1"][0]["total"]]
+
+    # Play again: Ann makes the new table; Bob is invited on his page and takes his seat with one click.
+    ann.locator("[data-key='play-again']").click()
+    ann.wait_for_url(lambda url: table not in url and "/tables/" in url)
+    new_id = ann.url.rsplit("/", 1)[1]
+    bob.wait_for_selector("[data-key='take-again']")
+    assert "Ann started another evening" in bob.inner_text(".again")
+    shoot(bob, artifacts, "room2-invited")
+    bob.locator("[data-key='take-again']").click()
+    bob.wait_for_url(f"**/tables/{new_id}")
+    for page in (ann, bob):
+        page.wait_for_selector(".my-hand .card-btn")
+        assert page.locator(".hand-no").inner_text().startswith("Hand 1 of 2")
+    summary = server.get(f"/api/tables/{new_id}").json()
+    assert [(s["name"], s["connected"]) for s in summary["seats"][:2]] == [("Ann", True), ("Bob", True)]
+    # Bob's page never received Ann's seat token for the new table.
+    ann_new = json.loads(ann.evaluate(f"() => localStorage.getItem('rummoli:seat:{new_id}')"))["token"]
+    assert all(ann_new not in (f if isinstance(f, str) else f.decode()) for f in bob.frames_in)
+    shoot(bob, artifacts, "room2-new-table")
+    for page in (ann, bob):
+        assert not page.errors, page.errors
+        page.context.close()
+
+
+def test_a_rummy_score_sheet_gives_each_hands_points_and_counts(browser: Any, server: Server,
+                                                                 artifacts: Path) -> None:
+    created = server.create(ruleset="rummy", seats=[{}, {"bot": "easy"}], hands=1, seed="web-rummy-1")
+    page = seated(browser, server, created["id"], created["token"], "Ann", waiting=False)
+    play_out(page, rummy_turn, set(), timeout=150)
+    page.locator(".score-sheet summary").click()
+    record = server.get(f"/api/tables/{created['id']}/record", token=created["token"]).json()
+    (result,) = record_results(server, record)
+    row = {c["seat"]: c for c in sheet_cells(page)["1"]}
+    counts = {hand["seat"]: hand["count"] for hand in result["hands"]}
+    for change in result["changes"]:
+        assert row[change["seat"]]["change"] == signed(change["change"])
+        assert row[change["seat"]]["total"] == str(change["after"])
+        assert row[change["seat"]]["count"] == f"count {counts[change['seat']]}"
+    page.locator(".score-sheet").screenshot(path=str(artifacts / "room2-rummy-sheet.png"))
+    with page.expect_download() as download:
+        page.locator("[data-key='sheet-csv']").click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
+    assert rows[0][3] == "Ann count" and rows[1][3] == str(counts[0])
+    assert not page.errors, page.errors
+    page.context.close()
