@@ -82,6 +82,11 @@ class Truth:
         k = min(bisect.bisect_left([s for s, _ in steps], seq), len(steps) - 1)
         return card in steps[k][1]
 
+    def hand_seat(self, seat: int | None, hand_no: int) -> int | None:
+        """``seat``'s number in hand ``hand_no`` (None: a spectator, or a seat the hand left out)."""
+        seats = self.hand_seats.get(hand_no, [])
+        return seats.index(seat) if seat in seats else None
+
     def may_know(self, seat: int | None, hand_no: int, card: str, seq: int) -> bool:
         """Whether ``seat`` may know ``card`` of hand ``hand_no`` at ``seq`` (hand 0: the evening's own
         events, whose only cards are those the settlement at its end shows)."""
@@ -165,9 +170,11 @@ class Tally:
     frames: int = 0
     cards: int = 0
     rest: int = 0
+    forced: int = 0  # forced marks seen (each checked for a hidden origin)
     leaks: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
+        self.forced += other.forced
         self.frames += other.frames
         self.cards += other.cards
         self.rest += other.rest
@@ -186,11 +193,10 @@ def check_forced(truth: Truth, tally: Tally, seat: int | None, event: dict[str, 
     if not event.get("forced") or event.get("hand_no") is None or "seat" not in event:
         return
     action = event.get("action")
-    if action in HIDDEN_FORCED or (action == "draw" and truth.ruleset in HIDDEN_FORCED_DRAW):
-        seats = truth.hand_seats.get(int(event["hand_no"]), [])
-        mine = seats.index(seat) if seat in seats else None
-        if event["seat"] != mine:
-            tally.leaks.append(f"{where}: seat {seat} was told hand seat {event['seat']}'s {action} was forced")
+    tally.forced += 1
+    hidden = action in HIDDEN_FORCED or (action == "draw" and truth.ruleset in HIDDEN_FORCED_DRAW)
+    if hidden and event["seat"] != truth.hand_seat(seat, int(event["hand_no"])):
+        tally.leaks.append(f"{where}: seat {seat} was told hand seat {event['seat']}'s {action} was forced")
 
 
 def check_legal(truth: Truth, tally: Tally, seat: int | None, message: dict[str, Any], where: str) -> None:
@@ -204,11 +210,14 @@ def check_legal(truth: Truth, tally: Tally, seat: int | None, message: dict[str,
         expected = truth.legal.get((message["seq"], seat))
         if expected is not None and legal != expected:
             tally.leaks.append(f"{where}: seat {seat}'s legal actions are not its own: {legal[:3]}")
-    mine = None if seat is None or seat not in view.get("hand_seats", []) else view["hand_seats"].index(seat)
     for event in message.get("events", []):
         state = event.get("state") or {}
-        if state.get("legal_actions") and mine not in state.get("to_act", []):
+        mine = truth.hand_seat(seat, int(event.get("hand_no") or view.get("hand_no") or 0))
+        if state.get("legal_actions") and (seat is None or mine not in state.get("to_act", [])):
             tally.leaks.append(f"{where}: seat {seat} got legal actions at seq {event['seq']} while not to act")
+        expected = truth.legal.get((event["seq"], seat)) if seat is not None else None
+        if "legal_actions" in state and expected is not None and state["legal_actions"] != expected:
+            tally.leaks.append(f"{where}: seat {seat}'s legal actions at seq {event['seq']} are not its own")
 
 
 def check_frames(truth: Truth, seat: int | None, messages: list[dict[str, Any]], who: str) -> Tally:
@@ -252,8 +261,12 @@ def check_rest(truth: Truth, seat: int | None, answers: list[tuple[str, Any]], w
             end = max(s for s, _ in truth.own[(truth.hand_seats[hand_no][0], hand_no)])
             for frame in body["frames"]:
                 check_part(truth, tally, seat, frame, hand_no, end, where)
+                for event in frame.get("events", []):
+                    check_forced(truth, tally, seat, {"hand_no": hand_no, **event}, where)
             if seat is None and any(v.get("hand") for v in whole_views(body["frames"])):
                 tally.leaks.append(f"{where}: a spectator's replay holds a hand")
+        elif path == "/api/tables":
+            check_part(truth, tally, None, body, 0, 0, where)  # the listing names no card at all
         else:
             check_part(truth, tally, None, body, int(body.get("hand_no") or 0), int(body.get("seq") or 0), where)
     return tally
@@ -280,11 +293,17 @@ class Person:
     client: Client
     token: str | None
     answers: list[tuple[str, Any]] = field(default_factory=list)
+    rejoined: list[dict[str, Any]] = field(default_factory=list)  # the welcomes of its reconnections
     hand_no: int = 0
 
-    def fetch(self, server: Server, table_id: str) -> None:
-        """The REST answers this client may ask for: the summary, its history, each finished hand's replay."""
-        for path in (f"/api/tables/{table_id}", f"/api/tables/{table_id}/history" if self.token else None):
+    def fetch(self, server: Server, table_id: str, rng: random.Random) -> None:
+        """What this client may ask for besides its live stream: a reconnection's welcome from a random seq
+        (kept with its frames), the listing, the summary, its history and each finished hand's replay."""
+        again = server.client(table_id, self.token, since=rng.randint(0, self.client.seq))
+        self.rejoined.extend(again.messages)
+        again.close()
+        for path in ("/api/tables", f"/api/tables/{table_id}",
+                     f"/api/tables/{table_id}/history" if self.token else None):
             if path is not None:
                 answer = server.get(path, token=self.token)
                 assert answer.status_code == 200, answer.text
@@ -310,6 +329,10 @@ def seating(ruleset: str, k: int) -> tuple[int, list[str]]:
     return people, ["random", "easy"][:4 - people]
 
 
+# Few chips make stops players drop out between hands, so hand seats stop matching evening seats.
+CHIPS = [60, 14, 25]
+
+
 @dataclass
 class Evening:
     ruleset: str
@@ -326,7 +349,7 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
     people, bots = seating(ruleset, k)
     stops = ruleset in ("rummoli", "rummoli-tripoley", "tripoley", "michigan")
     created = server.create(ruleset=ruleset, seats=[{} for _ in range(people)] + [{"bot": b} for b in bots],
-                            seed=f"hostile-{ruleset}-{k}", hands=hands if stops else 1, chips=60)
+                            seed=f"hostile-{ruleset}-{k}", hands=hands if stops else 1, chips=CHIPS[k % len(CHIPS)])
     table_id = created["id"]
     watcher = Person(server.client(table_id, since=0), None)
     tokens = [created["token"]] + [take_seat(server, table_id, f"P{n}")["token"] for n in range(1, people)]
@@ -341,20 +364,20 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
             hand_no = int(person.client.view.get("hand_no") or 0)
             if hand_no != person.hand_no and person.client.view.get("hand_seats"):
                 person.hand_no = hand_no
-                person.fetch(server, table_id)
+                person.fetch(server, table_id, rng)
         return all(p.client.view.get("over") for p in everyone)
 
     play([p.client for p in seated], rng, until=over, timeout=timeout, eager=not stops)
     for person in everyone:
         person.client.drain(0.1)
         person.hand_no = int(person.client.view.get("hand_no") or 0) + 1  # every hand is finished now
-        person.fetch(server, table_id)
+        person.fetch(server, table_id, rng)
         person.client.close()
     truth = read_truth(server.data, table_id)
     tally = Tally()
     for person in everyone:
         seat, who = person.client.seat, f"{ruleset} seat {person.client.seat}"
-        tally.add(check_frames(truth, seat, person.client.messages, who))
+        tally.add(check_frames(truth, seat, person.client.messages + person.rejoined, who))
         tally.add(check_rest(truth, seat, person.answers, who))
     tally.leaks.extend(check_holdings(truth))
     return Evening(ruleset, table_id, time.monotonic() - started, tally, truth,
@@ -363,7 +386,7 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
 
 def figures(evenings: list[Evening]) -> str:
     """The table of figures: per ruleset, evenings, frames, REST answers, cards checked, leaks."""
-    rows = ["ruleset            evenings  frames  answers    cards  leaks  seconds"]
+    rows = ["ruleset            evenings  frames  answers    cards  forced  leaks  seconds"]
     by: dict[str, list[Evening]] = {}
     for evening in evenings:
         by.setdefault(evening.ruleset, []).append(evening)
@@ -373,9 +396,10 @@ def figures(evenings: list[Evening]) -> str:
         for evening in some:
             tally.add(evening.tally)
         total.add(tally)
-        rows.append(f"{name:18} {len(some):8} {tally.frames:7} {tally.rest:8} {tally.cards:8} {len(tally.leaks):6} "
-                    f"{sum(e.seconds for e in some):8.1f}")
-    rows.append(f"{'all':18} {len(evenings):8} {total.frames:7} {total.rest:8} {total.cards:8} {len(total.leaks):6}")
+        rows.append(f"{name:18} {len(some):8} {tally.frames:7} {tally.rest:8} {tally.cards:8} {tally.forced:7} "
+                    f"{len(tally.leaks):6} {sum(e.seconds for e in some):8.1f}")
+    rows.append(f"{'all':18} {len(evenings):8} {total.frames:7} {total.rest:8} {total.cards:8} {total.forced:7} "
+                f"{len(total.leaks):6}")
     kinds = Counter(leak.split(":")[0].split(" seq ")[0] for leak in total.leaks)
     rows.extend(f"  leak at {where}: {n}" for where, n in kinds.most_common(10))
     rows.extend(f"  {leak}" for leak in total.leaks[:10])
