@@ -32,6 +32,8 @@ from rummoli.snapshot import replay_journal
 from rummoli.table import Table
 
 CARD = re.compile(r"^[2-9TJQKA][shdc]$")
+WORDED = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")  # "10♣" in a sentence
+SUITS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
 # A forced mark on these tells of the actor's hidden cards (docs/ARCHITECTURE.md "Forced actions", R-VIEW-1):
 # only the actor may see it. A forced follow in a stops run, or a Rummy draw from an empty pile, is public.
 HIDDEN_FORCED = frozenset({"lead", "pass", "keep", "swap", "bid"})
@@ -42,7 +44,8 @@ PUBLIC_EVENTS = frozenset({"stop", "showdown", "show", "end"})
 
 
 def cards_in(data: Any, key: str = "") -> list[str]:
-    """Every card name anywhere in ``data`` (keys too), leaving out the board's pot names, which are spelt
+    """Every card named anywhere in ``data`` (keys too; in sentences as "10♣"), leaving out the board's pot
+    names, which are spelt
     like cards ("Ts" is the Ten of spades pot): a board entry's ``id``, a ``pot`` and the keys of ``pots`` and
     ``board`` maps."""
     found: list[str] = []
@@ -56,8 +59,11 @@ def cards_in(data: Any, key: str = "") -> list[str]:
     elif isinstance(data, list):
         for item in data:
             found.extend(cards_in(item, key))
-    elif isinstance(data, str) and CARD.match(data):
-        found.append(data)
+    elif isinstance(data, str):
+        if CARD.match(data):
+            found.append(data)
+        else:
+            found.extend(("T" if rank == "10" else rank) + SUITS[suit] for rank, suit in WORDED.findall(data))
     return found
 
 
@@ -190,7 +196,8 @@ def check_part(truth: Truth, tally: Tally, seat: int | None, part: Any, hand_no:
 
 
 def check_forced(truth: Truth, tally: Tally, seat: int | None, event: dict[str, Any], where: str) -> None:
-    if not event.get("forced") or event.get("hand_no") is None or "seat" not in event:
+    said = "(the only choice)" in str(event.get("text", ""))  # how a sentence tells it
+    if not (event.get("forced") or said) or event.get("hand_no") is None or "seat" not in event:
         return
     action = event.get("action")
     tally.forced += 1

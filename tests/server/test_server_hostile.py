@@ -50,8 +50,8 @@ def first(evening: Evening, seat: int | None) -> dict[str, Any]:
 
 
 def test_the_checks_see_a_leak_when_there_is_one() -> None:
-    """Not blind: another seat's dealt card, another seat's forced lead, a spectator's legal actions and
-    another seat's legal actions, each planted in a real frame, are each found."""
+    """Not blind: another seat's dealt card (as a name or in a sentence), another seat's forced lead (as a flag
+    or in words), a spectator's legal actions and another seat's, each planted in a real frame, are found."""
     evening = next((e for e in PLAYED if e.ruleset == "michigan"), None)
     assert evening is not None, "runs after the michigan evening"
     truth = evening.truth
@@ -62,10 +62,17 @@ def test_the_checks_see_a_leak_when_there_is_one() -> None:
     hidden = next(c for c in other if truth.public.get((hand_no, c), 10**9) > frame["seq"])
     frame["view"]["hand"]["note"] = {"x": [hidden]}
     assert "got " + hidden in " ".join(check_frames(truth, 0, [frame], "planted").leaks)
+    frame = first(evening, 0)  # the same card in a sentence, as the log's lines name cards
+    sentence = f"P1 holds {hidden[0].replace('T', '10')}{dict(zip('shdc', '♠♥♦♣', strict=True))[hidden[1]]}."
+    frame["events"] = [{"type": "note", "text": sentence, "seq": frame["seq"], "hand_no": hand_no}]
+    assert "got " + hidden in " ".join(check_frames(truth, 0, [frame], "planted").leaks)
 
     frame = first(evening, 0)
     frame["events"] = [{"type": "action", "seat": seats.index(1), "action": "lead", "card": "2c", "forced": True,
                         "seq": frame["seq"], "hand_no": hand_no}]
+    assert any("forced" in leak for leak in check_frames(truth, 0, [frame], "planted").leaks)
+    del frame["events"][0]["forced"]
+    frame["events"][0]["text"] = "P1 leads 2♣ (the only choice)."
     assert any("forced" in leak for leak in check_frames(truth, 0, [frame], "planted").leaks)
 
     watcher = first(evening, None)
