@@ -10,6 +10,7 @@ entry by entry): no card a seat may not know, no forced mark of hidden origin, n
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import tempfile
 import time
@@ -31,6 +32,7 @@ def main() -> int:
     unknown = [r for r in args.rulesets if r not in known]
     if unknown or args.evenings < 1 or args.hands < 1:
         parser.error(f"no such ruleset: {', '.join(unknown)}" if unknown else "--evenings and --hands are at least 1")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the server is stopped, not left behind
     started = time.monotonic()
     played: list[Evening] = []
     with tempfile.TemporaryDirectory(prefix="rummoli-hostile-") as folder:
@@ -38,7 +40,10 @@ def main() -> int:
         try:
             for k in range(args.evenings):
                 for ruleset in args.rulesets:
-                    played.append(play_evening(server, ruleset, k, args.hands, timeout=300))
+                    evening = play_evening(server, ruleset, k, args.hands, timeout=300)
+                    played.append(evening)
+                    print(f"  {ruleset} evening {k + 1}: {evening.tally.frames} frames, {evening.tally.cards} cards, "
+                          f"{len(evening.tally.leaks)} leaks, {evening.seconds:.1f} s", flush=True)
         finally:
             server.stop()
     print(figures(played))

@@ -79,9 +79,15 @@ class Truth:
     own: dict[tuple[int, int], list[tuple[int, frozenset[str]]]] = field(default_factory=dict)
     legal: dict[tuple[int, int], Any] = field(default_factory=dict)  # (seq, evening seat) -> legal actions
     hand_seats: dict[int, list[int]] = field(default_factory=dict)
+    took_widow: dict[tuple[int, int], int] = field(default_factory=dict)  # (hand_no, hand seat) -> seq of it
     deals: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def owns(self, seat: int, hand_no: int, card: str, seq: int) -> bool:
+        # The widow is the taker's from its swap on (its cards may be played before the next entry ends).
+        mine = self.hand_seat(seat, hand_no)
+        took = None if mine is None else self.took_widow.get((hand_no, mine))
+        if took is not None and took <= seq and card in self.deals.get(hand_no, {}).get("deal", {}).get("widow", []):
+            return True
         steps = self.own.get((seat, hand_no))
         if not steps:
             return False
@@ -163,6 +169,8 @@ def public_cards(table: Table, truth: Truth) -> None:
                 found = cards_in({k: v for k, v in event.items() if k in ("discard", "turned_up")})
             else:
                 event = full[hand_seq - 2]
+                if event.get("type") == "swap":
+                    truth.took_widow[(hand_no, int(event["seat"]))] = seq
                 public = event.get("action") in PUBLIC_ACTIONS or event.get("type") in PUBLIC_EVENTS or (
                     event.get("action") == "draw" and event.get("from") != "stock")
                 found = cards_in(event) if public else []
@@ -280,14 +288,16 @@ def check_rest(truth: Truth, seat: int | None, answers: list[tuple[str, Any]], w
 
 
 def check_holdings(truth: Truth) -> list[str]:
-    """What each seat held in a hand is its deal, the widow or stock, or public cards: never another's."""
+    """What each seat held in a hand is its deal, the widow if it took it, the stock, or public cards: never
+    another's."""
     out = []
     for (seat, hand_no), steps in truth.own.items():
         deal = truth.deals.get(hand_no, {}).get("deal")
         if deal is None:
             continue  # the hand in play when the evening ended (not in the record)
         hand_seat = truth.hand_seats[hand_no].index(seat)
-        allowed = set(deal["hands"][hand_seat]) | set(deal.get("widow", [])) | set(deal.get("stock", []))
+        widow = deal.get("widow", []) if (hand_no, hand_seat) in truth.took_widow else []
+        allowed = set(deal["hands"][hand_seat]) | set(widow) | set(deal.get("stock", []))
         for card in steps[-1][1] - allowed:
             if (hand_no, card) not in truth.public:
                 out.append(f"seat {seat} held {card} of hand {hand_no}, from another seat's deal")
