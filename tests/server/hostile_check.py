@@ -83,10 +83,14 @@ class Truth:
     deals: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def owns(self, seat: int, hand_no: int, card: str, seq: int) -> bool:
-        # The widow is the taker's from its swap on (its cards may be played before the next entry ends).
+        # A seat's deal is its own all hand long, and the widow its taker's from the swap on (read from the
+        # record: a card may be dealt or taken and played within one journal entry, never seen between two).
         mine = self.hand_seat(seat, hand_no)
+        deal = self.deals.get(hand_no, {}).get("deal", {})
+        if mine is not None and deal and card in deal["hands"][mine]:
+            return True
         took = None if mine is None else self.took_widow.get((hand_no, mine))
-        if took is not None and took <= seq and card in self.deals.get(hand_no, {}).get("deal", {}).get("widow", []):
+        if took is not None and took <= seq and card in deal.get("widow", []):
             return True
         steps = self.own.get((seat, hand_no))
         if not steps:
