@@ -18,8 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))  # the tests' server helpers
 
-from hostile_check import Evening, figures, play_evening, rulesets
-from server_helpers import Server
+from hostile_check import Evening, figures, hostile_server, play_evening, rulesets
 
 
 def main() -> int:
@@ -36,7 +35,7 @@ def main() -> int:
     started = time.monotonic()
     played: list[Evening] = []
     with tempfile.TemporaryDirectory(prefix="rummoli-hostile-") as folder:
-        server = Server(Path(folder), RUMMOLI_RATE="1000", RUMMOLI_BURST="1000").start()
+        server = hostile_server(Path(folder)).start()
         try:
             for k in range(args.evenings):
                 for ruleset in args.rulesets:

@@ -315,6 +315,7 @@ class Person:
     token: str | None
     answers: list[tuple[str, Any]] = field(default_factory=list)
     rejoined: list[dict[str, Any]] = field(default_factory=list)  # the welcomes of its reconnections
+    earlier: list[dict[str, Any]] = field(default_factory=list)  # what it got before it went away
     hand_no: int = 0
 
     def fetch(self, server: Server, table_id: str, rng: random.Random) -> None:
@@ -336,6 +337,12 @@ class Person:
             self.answers.append((path, answer.json()))
 
 
+def hostile_server(data: Path) -> Server:
+    """A server for the suite (not started): the scripted people answer far faster than people do, so its
+    rate limit lets them; its grace period is short, so a person who goes away is played by a bot soon."""
+    return Server(data, "--grace", str(GRACE), RUMMOLI_RATE="1000", RUMMOLI_BURST="1000")
+
+
 def rulesets() -> list[str]:
     from rummoli.records import builtin_names
 
@@ -350,6 +357,8 @@ def seating(ruleset: str, k: int) -> tuple[int, list[str]]:
     return people, ["random", "easy"][:4 - people]
 
 
+GRACE = 1.0  # the hostile server's --grace: seconds away before a bot plays the seat
+AWAY = GRACE + 1.5  # how long a person goes away
 # Few chips make stops players drop out between hands, so hand seats stop matching evening seats.
 CHIPS = [60, 14, 25]
 
@@ -377,18 +386,36 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
     seated = [Person(server.client(table_id, token, since=0), token) for token in tokens]
     everyone = [*seated, watcher]
     rng = random.Random(f"{ruleset}-{k}")
+    clients = [p.client for p in seated]
+    # On odd evenings the last person goes away mid-evening for longer than the server's grace (a bot plays
+    # the seat meanwhile) and comes back, catching up from the last seq it saw.
+    leaver, away = (seated[-1] if k % 2 else None), [0.0]
+
+    def come_and_go(person: Person) -> None:
+        if away[0] == 0 and watcher.client.seq >= 30 and not watcher.client.view.get("over"):
+            person.earlier.extend(person.client.messages)
+            clients.remove(person.client)
+            person.client.close()
+            away[0] = time.monotonic()
+        elif away[0] > 0 and time.monotonic() - away[0] > AWAY:
+            person.client = server.client(table_id, person.token, since=person.client.seq)
+            clients.append(person.client)
+            away[0] = -1.0
 
     def over() -> bool:
         while watcher.client.poll() is not None:
             pass
+        if leaver is not None:
+            come_and_go(leaver)
         for person in everyone:
             hand_no = int(person.client.view.get("hand_no") or 0)
-            if hand_no != person.hand_no and person.client.view.get("hand_seats"):
+            if hand_no != person.hand_no and person.client.view.get("hand_seats") and (
+                    person is not leaver or away[0] <= 0):
                 person.hand_no = hand_no
                 person.fetch(server, table_id, rng)
-        return all(p.client.view.get("over") for p in everyone)
+        return all(p.client.view.get("over") for p in everyone) and away[0] <= 0
 
-    play([p.client for p in seated], rng, until=over, timeout=timeout, eager=not stops)
+    play(clients, rng, until=over, timeout=timeout, eager=not stops)
     for person in everyone:
         person.client.drain(0.1)
         person.hand_no = int(person.client.view.get("hand_no") or 0) + 1  # every hand is finished now
@@ -398,11 +425,11 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
     tally = Tally()
     for person in everyone:
         seat, who = person.client.seat, f"{ruleset} seat {person.client.seat}"
-        tally.add(check_frames(truth, seat, person.client.messages + person.rejoined, who))
+        tally.add(check_frames(truth, seat, person.earlier + person.client.messages + person.rejoined, who))
         tally.add(check_rest(truth, seat, person.answers, who))
     tally.leaks.extend(check_holdings(truth))
     return Evening(ruleset, table_id, time.monotonic() - started, tally, truth,
-                   {p.client.seat: p.client.messages for p in everyone})
+                   {p.client.seat: p.earlier + p.client.messages for p in everyone})
 
 
 def figures(evenings: list[Evening]) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_check import Evening, check_frames, figures, play_evening, rulesets
+from hostile_check import Evening, check_frames, figures, hostile_server, play_evening, rulesets
 from server_helpers import Server
 
 RULESETS = rulesets()
@@ -20,8 +20,7 @@ PLAYED: list[Evening] = []
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    # The scripted people answer far faster than people do: this server lets them.
-    running = Server(tmp_path_factory.mktemp("hostile"), RUMMOLI_RATE="1000", RUMMOLI_BURST="1000").start()
+    running = hostile_server(tmp_path_factory.mktemp("hostile")).start()
     try:
         yield running
     finally:
