@@ -357,8 +357,8 @@ def seating(ruleset: str, k: int) -> tuple[int, list[str]]:
     return people, ["random", "easy"][:4 - people]
 
 
-GRACE = 1.0  # the hostile server's --grace: seconds away before a bot plays the seat
-AWAY = GRACE + 1.5  # how long a person goes away
+GRACE = 0.5  # the hostile server's --grace: seconds away before a bot plays the seat
+AWAY = GRACE + 1.0  # how long a person goes away
 # Few chips make stops players drop out between hands, so hand seats stop matching evening seats.
 CHIPS = [60, 14, 25]
 
