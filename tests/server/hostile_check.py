@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 from server_helpers import Client, Server, play, take_seat
 
 from rummoli.server.api.web import whole_views
@@ -317,22 +318,21 @@ class Person:
     rejoined: list[dict[str, Any]] = field(default_factory=list)  # the welcomes of its reconnections
     earlier: list[dict[str, Any]] = field(default_factory=list)  # what it got before it went away
     hand_no: int = 0
+    replayed: int = 0  # the hands whose replay it has fetched
 
-    def fetch(self, server: Server, table_id: str, rng: random.Random) -> None:
+    def fetch(self, server: Server, http: httpx.Client, table_id: str, rng: random.Random) -> None:
         """What this client may ask for besides its live stream: a reconnection's welcome from a random seq
-        (kept with its frames), the listing, the summary, its history and each finished hand's replay."""
+        (kept with its frames), the listing, the summary, its history and each newly finished hand's replay
+        (``http`` keeps one connection: a fresh client per request cost 40 ms, most of the suite's time)."""
         again = server.client(table_id, self.token, since=rng.randint(0, self.client.seq))
         self.rejoined.extend(again.messages)
         again.close()
-        for path in ("/api/tables", f"/api/tables/{table_id}",
-                     f"/api/tables/{table_id}/history" if self.token else None):
-            if path is not None:
-                answer = server.get(path, token=self.token)
-                assert answer.status_code == 200, answer.text
-                self.answers.append((path, answer.json()))
-        for hand_no in range(1, self.hand_no):
-            path = f"/api/tables/{table_id}/hands/{hand_no}/replay"
-            answer = server.get(path, token=self.token)
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        paths = ["/api/tables", f"/api/tables/{table_id}"] + [f"/api/tables/{table_id}/history"] * bool(self.token)
+        paths += [f"/api/tables/{table_id}/hands/{n}/replay" for n in range(self.replayed + 1, self.hand_no)]
+        self.replayed = max(self.replayed, self.hand_no - 1)
+        for path in paths:
+            answer = http.get(server.url + path, headers=headers)
             assert answer.status_code == 200, answer.text
             self.answers.append((path, answer.json()))
 
@@ -386,6 +386,7 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
     seated = [Person(server.client(table_id, token, since=0), token) for token in tokens]
     everyone = [*seated, watcher]
     rng = random.Random(f"{ruleset}-{k}")
+    http = httpx.Client(timeout=10)
     clients = [p.client for p in seated]
     # On odd evenings the last person goes away mid-evening for longer than the server's grace (a bot plays
     # the seat meanwhile) and comes back, catching up from the last seq it saw.
@@ -412,15 +413,16 @@ def play_evening(server: Server, ruleset: str, k: int, hands: int, timeout: floa
             if hand_no != person.hand_no and person.client.view.get("hand_seats") and (
                     person is not leaver or away[0] <= 0):
                 person.hand_no = hand_no
-                person.fetch(server, table_id, rng)
+                person.fetch(server, http, table_id, rng)
         return all(p.client.view.get("over") for p in everyone) and away[0] <= 0
 
     play(clients, rng, until=over, timeout=timeout, eager=not stops)
     for person in everyone:
         person.client.drain(0.1)
         person.hand_no = int(person.client.view.get("hand_no") or 0) + 1  # every hand is finished now
-        person.fetch(server, table_id, rng)
+        person.fetch(server, http, table_id, rng)
         person.client.close()
+    http.close()
     truth = read_truth(server.data, table_id)
     tally = Tally()
     for person in everyone:
