@@ -339,7 +339,9 @@ class ServerProcess:
         self.port = port or free_port()
         # every scripted client comes from 127.0.0.1: no per-address limit here; forced plays inside the actions
         # as before the tables had a pace (an environment variable, which a server older than it ignores)
-        self.env = {**os.environ, "RUMMOLI_MAX_CONNECTIONS_PER_IP": "0", "RUMMOLI_PLAY_PACE": "0", **(env or {})}
+        self.env = {**os.environ, "RUMMOLI_MAX_CONNECTIONS_PER_IP": "0", "RUMMOLI_MAX_OPEN_PER_IP": "0",
+                    "RUMMOLI_TABLE_RATE": "100000", "RUMMOLI_REQUEST_RATE": "100000", "RUMMOLI_MAX_WAITING_PER_IP": "0",
+                    "RUMMOLI_PLAY_PACE": "0", **(env or {})}
         if profile is not None:
             self.env["RUMMOLI_PROFILE"] = str(profile)
         self.start()

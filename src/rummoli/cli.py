@@ -236,6 +236,19 @@ def serve(
         None, "--public-url", help="The address people use (behind a proxy: its address); other Hosts are refused."),
     origin: list[str] = typer.Option([], "--origin", help="Another web origin allowed on the websocket."),
     allow_seeds: bool = typer.Option(False, "--allow-seeds", help="Let tables fix their shuffle (practice, tests)."),
+    trusted_proxy: list[str] = typer.Option(
+        [], "--trusted-proxy", help="Address of a reverse proxy whose X-Forwarded-For names the client."),
+    max_open_per_ip: int | None = typer.Option(
+        None, "--max-open-per-ip", min=0, help="Connections one address may hold at once (64; 0: no limit)."),
+    request_timeout: float | None = typer.Option(
+        None, "--request-timeout", min=0.1, help="Seconds a connection has to send a whole request (15)."),
+    table_rate: float | None = typer.Option(
+        None, "--table-rate", min=0.001, help="Tables one address may create per second, on average (0.2)."),
+    max_waiting: int | None = typer.Option(
+        None, "--max-waiting", min=0, help="Tables of one address waiting for players at once (10; 0: no limit)."),
+    request_rate: float | None = typer.Option(
+        None, "--request-rate", min=0.001,
+        help="Requests per second one address may make to endpoints that write or cost CPU (5)."),
 ) -> None:
     """Start the game server: tables with friends and bots, in the browser or any websocket client."""
     from rummoli.server.run import serve as run_server
@@ -247,7 +260,10 @@ def serve(
                                      hand_pause=hand_pause, grace=grace,
                                      bot_workers=bot_workers, public_url=public_url,
                                      allowed_origins=tuple(origin) or None,
-                                     allow_seeds=allow_seeds or None)
+                                     allow_seeds=allow_seeds or None, trusted_proxies=tuple(trusted_proxy) or None,
+                                     max_open_per_ip=max_open_per_ip, request_timeout=request_timeout,
+                                     table_rate=table_rate, max_waiting_per_ip=max_waiting,
+                                     request_rate=request_rate)
         if settings.redis_url:  # a URL the bus cannot use is one line at the start, not a traceback
             from rummoli.server.cluster.redisline import Address
 

@@ -499,9 +499,21 @@ class Table:
             # The hand goes on after this event: its next events are numbered after it.
             self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, self.hand.seq)))
 
-    def events_since(self, seq: int, seat: int | None) -> list[Event]:
-        """Events ``seq + 1`` to :attr:`seq` as evening ``seat`` may learn them (``None``: a spectator),
-        each carrying its ``seq``; a hand's events keep the hand's seat numbers and name the ``hand_no``."""
+    def hand_start(self, hand_no: int) -> int:
+        """The evening ``seq`` just before hand ``hand_no``'s first event, its ``hand_start`` (:attr:`seq` for a
+        hand not dealt)."""
+        for k, (base, kind, payload) in enumerate(self._blocks):
+            if kind == "hand" and payload[0] == hand_no - 1:
+                before = self._blocks[k - 1] if k else None
+                if before is not None and before[1] == "event" and before[2].get("hand_no") == hand_no:
+                    return int(before[0])
+                return int(base)
+        return int(self.seq)
+
+    def events_since(self, seq: int, seat: int | None, until: int | None = None) -> list[Event]:
+        """Events ``seq + 1`` to :attr:`seq` (or to ``until``) as evening ``seat`` may learn them (``None``: a
+        spectator), each carrying its ``seq``; a hand's events keep the hand's seat numbers and name the
+        ``hand_no``."""
         seq = _whole(seq, "seq")
         if seat is not None:
             seat = self._seat(seat)
@@ -517,6 +529,8 @@ class Table:
                     ends[last[payload[0]]] = payload[1]
                 last[payload[0]] = k
         for k, (base, kind, payload) in enumerate(blocks):
+            if until is not None and base >= until:
+                break
             if kind == "event":
                 if base + 1 > seq:
                     out.append(cast(Event, {**payload, "seq": base + 1}))  # a table event (hand_over, ...)
@@ -525,6 +539,8 @@ class Table:
             entry = self._hands[index]
             hand = entry["hand"]
             end = ends.get(k, hand.seq)
+            if until is not None:
+                end = min(end, until - base + start)
             if base + end - start <= seq:
                 continue
             hand_seat = entry["seats"].index(seat) if seat is not None and seat in entry["seats"] else None

@@ -197,7 +197,8 @@ class Node(Server):
         given = ["--database-url", database_url, *(["--redis-url", redis_url] if redis_url else []), *args]
         # Every test client comes from 127.0.0.1, as behind a proxy: no limit of websockets per address.
         super().__init__(data, *given, RUMMOLI_REDIS_PREFIX=prefix, RUMMOLI_LEASE_SECONDS=str(lease),
-                         RUMMOLI_PROCESS_NAME=name, RUMMOLI_MAX_CONNECTIONS_PER_IP="0")
+                         RUMMOLI_PROCESS_NAME=name, RUMMOLI_MAX_CONNECTIONS_PER_IP="0",
+                         RUMMOLI_MAX_OPEN_PER_IP="0")
         self.name = name
 
     def start(self) -> Server:

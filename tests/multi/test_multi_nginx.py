@@ -60,7 +60,8 @@ http {{
 
 def test_two_processes_behind_nginx(tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
     port = free_port()
-    cluster = make_cluster(2, args=("--public-url", f"http://127.0.0.1:{port}"))
+    cluster = make_cluster(2, args=("--public-url", f"http://127.0.0.1:{port}",
+                                    "--trusted-proxy", "127.0.0.1"))  # the clients' addresses, from nginx
     (tmp_path / "nginx").mkdir()
     front = Nginx(tmp_path / "nginx", cluster.nodes, port).start()
     try:

@@ -135,7 +135,7 @@ def check_history(client: Client, history: dict[str, Any], public: dict[tuple[in
                   record: dict[str, Any]) -> int:
     """A seat's downloaded history: each hand's events are exactly those its live stream sent, and each
     hand's final view holds no card that seat could not know by the hand's end."""
-    assert history["format"] == "rummoli-seat-history/2" and history["seat"] == client.seat
+    assert history["format"] == "rummoli-seat-history/3" and history["seat"] == client.seat
     assert [h["hand_no"] for h in history["hands"]] == list(range(1, len(record["hands"]) + 1))
     as_messages: list[dict[str, Any]] = []
     for hand in history["hands"]:

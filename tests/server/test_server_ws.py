@@ -186,7 +186,7 @@ def test_two_people_play_an_evening_through_the_invite_and_get_its_record(server
     summary = server.get(f"/api/tables/{table}").json()
     assert summary["over"] and summary["hand_no"] == 2
     history = server.get(f"/api/tables/{table}/history", token=joined["token"]).json()
-    assert history["format"] == "rummoli-seat-history/2" and history["seat"] == 1 and history["name"] == "Bob"
+    assert history["format"] == "rummoli-seat-history/3" and history["seat"] == 1 and history["name"] == "Bob"
     assert [h["hand_no"] for h in history["hands"]] == [1, 2]
     record = server.get(f"/api/tables/{table}/record", token=created["token"])
     assert record.status_code == 200 and record.json()["format"] == "rummoli-evening/1"

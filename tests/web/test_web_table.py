@@ -62,6 +62,7 @@ def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server:
     page.select_option("#ruleset", "michigan")
     assert "Kitty" in page.inner_text(".about-ruleset")  # the options in words
     page.select_option("#players", "3")
+    page.click(".more-options summary")  # the seats, length and pace are folded away
     page.fill("#hands", "1")
     page.select_option("#pace", "instant")
     submitted = time.monotonic()
@@ -143,6 +144,7 @@ def test_two_people_through_an_invite_link_and_a_reload_keeps_the_seat(browser: 
     ann.fill("#your-name", "Ann")
     ann.select_option("#ruleset", "rummoli")
     ann.select_option("#players", "3")
+    ann.click(".more-options summary")
     ann.select_option("#seat-1", "person")
     ann.fill("#hands", "1")
     ann.select_option("#pace", "instant")

@@ -19,7 +19,7 @@ def new_page(browser: Any, **options: Any) -> Any:
     """A page in a fresh context (its own storage: another person), recording every websocket frame it
     receives in ``page.frames_in`` and every page error in ``page.errors`` (what the server's
     Content-Security-Policy blocked included)."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", **options)
+    context = browser.new_context(**{"viewport": DESKTOP, "reduced_motion": "reduce", **options})
     page = context.new_page()
     page.frames_in = []
     page.errors = []

@@ -6,10 +6,14 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 from pathlib import Path
 from types import FrameType
 
+from rummoli.server.gate import Gate, protocols
 from rummoli.server.settings import Settings
+
+SWITCH_INTERVAL = 0.001
 
 
 def _server_class() -> type:
@@ -53,16 +57,24 @@ def serve(settings: Settings, announce: bool = True) -> None:
     from rummoli.server.api.app import create_app
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    # A thread that works (building a history, rummoli.server.api.history) keeps the GIL for a whole switch
+    # interval each time the event loop wakes and waits for it: 1 ms instead of 5 keeps the loop's answers
+    # quick while one runs.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     if announce:
         where = settings.database_url if not settings.database_url.startswith("sqlite") else settings.data_dir
         address = settings.public_url.rstrip("/") or f"http://{host}:{settings.port}"
         print(f"Rummoli is at {address}/  (API: {address}/docs; data: {where})", flush=True)
+    gate = Gate(settings.max_open_per_ip, settings.request_timeout, settings.trusted_proxies)
+    http, ws = protocols(gate)
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
                             ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
                             ws_ping_timeout=20, ws_per_message_deflate=settings.ws_deflate, lifespan="on",
-                            server_header=False, proxy_headers=False, loop=settings.event_loop)
+                            server_header=False, proxy_headers=False, loop=settings.event_loop, http=http, ws=ws,
+                            timeout_keep_alive=max(1, round(settings.keep_alive)),
+                            h11_max_incomplete_event_size=16 * 1024)
     server = _server_class()(config)
     profile = os.environ.get("RUMMOLI_PROFILE")  # for bench.server: where the time goes
     if not profile:

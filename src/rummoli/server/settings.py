@@ -79,6 +79,26 @@ class Settings:
     #: Websockets one address may hold open at once (0: no limit). Behind a reverse proxy every client has
     #: the proxy's address: limit per client in the proxy there, and set this to 0.
     max_connections_per_ip: int = 32
+    #: Connections one address may hold open at once, plain HTTP and websockets together (0: no limit); one
+    #: more is answered 429 and closed at once (rummoli.server.gate). A trusted proxy is never refused.
+    max_open_per_ip: int = 64
+    #: Seconds a connection has to send a whole request (headers and body) after it opens or after its
+    #: previous answer, and a websocket to finish its handshake; then it is closed.
+    request_timeout: float = 15.0
+    #: Seconds an idle keep-alive connection stays open after an answer (uvicorn's ``timeout_keep_alive``).
+    keep_alive: float = 5.0
+    #: Addresses of reverse proxies whose ``X-Forwarded-For`` names the client (rummoli.server.api.limits).
+    #: Without them, behind a proxy every client has the proxy's address and shares its limits.
+    trusted_proxies: tuple[str, ...] = ()
+    #: Tables one address may create per second on average, and in one burst; and how many of its tables may
+    #: wait for players at once (0: no limit).
+    table_rate: float = 0.2
+    table_burst: int = 10
+    max_waiting_per_ip: int = 10
+    #: Requests per second on average, and in one burst, one address may make to the endpoints that write or
+    #: cost CPU (seats, start and end, history, records, replays), all together.
+    request_rate: float = 5.0
+    request_burst: int = 30
     #: Longest display name, in characters.
     max_name: int = 24
     #: Compress websocket messages (permessage-deflate): fewer bytes on a slow link, more CPU per update.

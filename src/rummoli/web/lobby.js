@@ -58,7 +58,7 @@ export async function lobbyPage(root) {
     chipsRow.hidden = r.game !== "stops";
     chips.value = r.chips ?? "";
     fill(about, r.summary ? h("p", { class: "summary-line" }, r.summary) : null,
-      h("details", { open: window.innerWidth > 700 }, h("summary", {}, "This game's options"),
+      h("details", {}, h("summary", {}, "This game's options"),
         h("ul", { class: "options" }, r.options.map((o) => h("li", {}, o)))),
       h("a", { href: `/rules/${r.name}` }, `How to play ${r.title}`));
     refreshSeats();
@@ -72,12 +72,15 @@ export async function lobbyPage(root) {
     h("div", { class: "field" }, h("label", { for: "ruleset" }, "Game"), game),
     about,
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), count),
-    seatsBox,
-    chipsRow,
-    h("div", { class: "field" }, h("label", { for: "hands" }, "Hands in the evening"), hands),
-    h("div", { class: "field" }, h("label", { for: "timer" }, "Turn timer"), timer),
-    h("div", { class: "field" }, h("label", { for: "pace" }, "Pace"), pace,
-      h("small", { class: "muted" }, "How long computer players' moves and forced cards wait before they are shown.")),
+    // Who sits where, the chips, the evening's length, the timer and the pace: folded away, so that the start
+    // button is in sight (the defaults play a good evening against the computer).
+    h("details", { class: "more-options" }, h("summary", {}, "Seats, chips, length, timer and pace"),
+      seatsBox,
+      chipsRow,
+      h("div", { class: "field" }, h("label", { for: "hands" }, "Hands in the evening"), hands),
+      h("div", { class: "field" }, h("label", { for: "timer" }, "Turn timer"), timer),
+      h("div", { class: "field" }, h("label", { for: "pace" }, "Pace"), pace,
+        h("small", { class: "muted" }, "How long computer players' moves and forced cards wait before they are shown."))),
     h("button", { type: "submit", class: "primary" }, "Start the table"),
     error);
 

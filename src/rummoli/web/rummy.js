@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { backSvg, cardCount, cardName, cardSvg, short, sortCards } from "./cards.js";
 import { actionLabel, knockLabel } from "./labels.js";
-import { seatTiles } from "./seats.js";
+import { seatTiles, seatWithHand } from "./seats.js";
 
 /** The order of your cards: yours if you moved them (cards new to the hand go last), else the arranged melds
  *  then the deadwood, else sorted. Returns [{card, group}] where group is a meld's index or "dead". */
@@ -41,14 +41,14 @@ export function renderRummy(hv, ctx) {
   const pileDraws = draws.filter((a) => a.from === "discard");
   const simplePileDraw = pileDraws.length === 1 && !pileDraws[0].card ? pileDraws[0] : null;
   const top = hv.discard[hv.discard.length - 1];
-  const stock = h("div", { class: "pile" },
+  const stock = h("div", { class: "pile", "data-pile": "stock" },
     stockDraw
       ? h("button", { class: "card-btn playable", "data-key": "draw:stock", "aria-label": `Draw from the stock (${cardCount(hv.stock)}) — key S`,
         onclick: () => ctx.act(stockDraw) }, backSvg("stock"))
       : h("span", { class: "card-btn" }, hv.stock ? backSvg("stock") : h("span", { class: "empty-pile" }, "empty")),
     h("div", { class: "pile-label" }, `Stock · ${hv.stock}`));
   const discards = legal.filter((a) => a.action === "discard");
-  const pile = h("div", { class: "pile", ondragover: (e) => e.preventDefault(),
+  const pile = h("div", { class: "pile", "data-pile": "discard", ondragover: (e) => e.preventDefault(),
     ondrop: (e) => { e.preventDefault(); drop(e, (c) => discards.find((a) => a.card === c)); } },
     top
       ? (simplePileDraw
@@ -115,12 +115,13 @@ export function renderRummy(hv, ctx) {
   return h("div", { class: "rummy-table" },
     seats,
     h("div", { class: "table-middle" },
-      h("section", { class: "piles", "aria-label": "Stock and discard pile" }, stock, pile),
-      h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
-        h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Your play"),
-        hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null, controls)),
-    melds,
-    hand);
+      h("div", { class: "middle-left" }, h("section", { class: "piles", "aria-label": "Stock and discard pile" }, stock, pile)),
+      h("div", { class: "middle-right" },
+        h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
+          h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Your play"),
+          hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null, controls),
+        h("div", { class: "tableau" }, melds))),
+    seatWithHand(seats, hand));
 }
 
 /** Your hand in your order: melds grouped, then the deadwood and its count (as `arranged` says). Drag a card
@@ -136,7 +137,7 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
     ctx.setOrder(now, card);
   };
   const count = hv.arranged?.count;
-  const row = h("div", { class: `cards grouped${hv.hand.length > 12 ? " crowded" : ""}` }, cards.map(({ card: c, group }, k) => {
+  const row = h("div", { class: `cards grouped${hv.hand.length > 12 ? " crowded" : ""}`, style: `--n:${hv.hand.length}` }, cards.map(({ card: c, group }, k) => {
     const acts = byCard(c);
     const dead = group === "dead";
     const startsGroup = k > 0 && cards[k - 1].group !== group;
@@ -156,7 +157,7 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
       "aria-label": `${cardName(c)}${dead ? ", deadwood" : ", in a meld"}${inMeld.has(c) ? ", can meld" : ""}${acts.length ? `, ${acts.length} choice${acts.length > 1 ? "s" : ""}` : ""}`,
       onclick: () => ctx.select(c === sel ? null : c) }, cardSvg(c, { label: false }));
   }));
-  return h("section", { class: "my-hand", "aria-label": "Your hand" },
+  return h("section", { class: "my-hand", "aria-label": "Your hand", tabindex: "-1", "data-key": "my-hand" },
     h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`),
       count !== undefined ? h("span", { class: "deadwood-count", "aria-live": "polite" }, `Deadwood ${count}`) : null,
       ctx.order ? h("button", { class: "quiet small", "data-key": "arrange", onclick: () => ctx.setOrder(null) }, "Arrange in melds") : null),

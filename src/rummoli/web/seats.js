@@ -20,21 +20,29 @@ export function asNumber(value) {
  */
 export function seatTiles(hv, ctx, { unit, status = () => [], target = null, forced = false }) {
   const toAct = new Set(ctx.readOnly ? [] : hv.to_act || []);
-  return h("section", { class: "seats", "aria-label": "Players" },
-    hv.players.map((name, i) => {
+  const n = hv.players.length;
+  const me = Number.isInteger(hv.seat) ? hv.seat : -1;
+  // Round the table from your left: the seats after yours in turn order (yours sits with your hand).
+  const ring = hv.players.map((_, i) => i).sort((a, b) => (a - me - 1 + 2 * n) % n - (b - me - 1 + 2 * n) % n);
+  return h("section", { class: `seats seats-${n}`, "aria-label": "Players" },
+    ring.map((i) => {
+      const name = hv.players[i];
       const evening = ctx.seatOf ? ctx.seatOf(i) : i;
       const info = ctx.infos?.[evening] || {};
       const chips = ctx.seats?.[evening]?.chips ?? hv.chips?.[i] ?? hv.scores?.[i] ?? 0;
       const change = ctx.change?.(evening);
       const shown = unit === "points" && chips === 1 ? "1 point" : unit === "chips" && chips === 1 ? "1 chip" : `${chips} ${unit}`;
-      return h("div", { class: `seat${toAct.has(i) ? " acting" : ""}${i === hv.seat ? " me" : ""}`, "data-seat": i, "data-evening-seat": evening },
+      return h("div", { class: `seat seat-c${evening % 8}${toAct.has(i) ? " acting" : ""}${i === hv.seat ? " me" : ""}`, "data-seat": i, "data-evening-seat": evening },
         h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
           name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
         h("div", { class: "seat-line" },
-          h("span", { class: `seat-chips${change > 0 ? " up" : change < 0 ? " down" : ""}`,
+          h("span", { class: `seat-chips unit-${unit}${change > 0 ? " up" : change < 0 ? " down" : ""}`,
             "aria-label": `${shown}${change !== undefined ? `, ${signed(change)} this hand` : ""}` },
-          shown, change !== undefined ? h("small", { class: "delta", "aria-hidden": "true" }, ` (${signed(change)})`) : null),
-          h("span", { class: "seat-cards" }, cardCount(hv.hand_sizes[i]))),
+          h("span", { class: "n" }, String(chips)), h("span", { class: "unit" }, shown.slice(String(chips).length)),
+          change !== undefined ? h("small", { class: "delta", "aria-hidden": "true" }, ` (${signed(change)})`) : null),
+          // On a narrow screen the units give way to small drawn marks (a chip, a card); the label keeps the words.
+          h("span", { class: "seat-cards", "aria-label": cardCount(hv.hand_sizes[i]) },
+            h("span", { class: "n" }, String(hv.hand_sizes[i])), h("span", { class: "unit" }, cardCount(hv.hand_sizes[i]).slice(String(hv.hand_sizes[i]).length)))),
         target ? h("div", { class: "score-bar", role: "img", "aria-label": `${chips} of ${target} points` },
           h("span", { style: `width:${Math.max(0, Math.min(100, (100 * asNumber(chips)) / target))}%` })) : null,
         h("div", { class: "seat-status" },
@@ -42,4 +50,11 @@ export function seatTiles(hv, ctx, { unit, status = () => [], target = null, for
           status(i),
           toAct.has(i) ? h("span", { class: "tag turn" }, i !== hv.seat ? "to act" : forced ? "forced" : "your turn") : null));
     }));
+}
+
+/** Your own tile sits with your hand at the bottom of the table, not among the others across the top. */
+export function seatWithHand(seats, hand) {
+  const mine = seats.querySelector(".seat.me");
+  if (mine && hand) hand.prepend(mine);
+  return hand;
 }

@@ -4,7 +4,7 @@
 import { h, s } from "./dom.js";
 import { cardCount, cardSvg, cardName, short, sortCards, suitSymbol } from "./cards.js";
 import { actionLabel } from "./labels.js";
-import { seatTiles } from "./seats.js";
+import { seatTiles, seatWithHand } from "./seats.js";
 
 const RING8 = [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1]];
 const PLUS4 = [[1, 2], [2, 3], [3, 2], [2, 1]];
@@ -26,6 +26,13 @@ function potCards(pot) {
     return [h("span", { class: "combo-any", "aria-hidden": "true" }, parts.join(" · "))];
   }
   return [];
+}
+
+/** The pay cards as short text ("10♠", "K♦ A♦"): what a phone shows, where a little card face is too small to read. */
+function potTags(pot) {
+  const cards = pot.kind === "card" ? [pot.id] : pot.kind === "combo" ? pot.id.split("-") : [];
+  if (!cards.length || !cards.every((c) => c.length === 2)) return null;
+  return h("span", { class: "pot-tags", "aria-hidden": "true" }, cards.map((c) => h("span", { class: `pot-tag suit-${c[1]}` }, short(c))));
 }
 
 function chipStack(n) {
@@ -51,7 +58,7 @@ export function renderBoard(hv, changed = new Set()) {
       "aria-label": `${pot.name}: ${amount} chip${amount === 1 ? "" : "s"}`,
       role: "group",
     },
-    h("div", { class: "pot-cards" }, potCards(pot)),
+    h("div", { class: "pot-cards" }, potCards(pot), potTags(pot)),
     h("div", { class: "pot-name" }, pot.name),
     h("div", { class: "pot-amount" }, chipStack(amount), h("span", { class: "pot-count" }, String(amount))));
     return el;
@@ -75,16 +82,27 @@ function showdownDuringHand(hv, names, events) {
       said.get(Number(seat)) ? h("span", { class: "five-name" }, said.get(Number(seat))) : null)));
 }
 
-function runBlock(hv, names) {
+/** A name's mark under a laid card where the whole name has no room: its first letter and its first number
+ *  ("Bot 3 (easy)" -> "B3", "Ann" -> "A"); the seat's colour beneath tells apart two of one letter. */
+function nameMark(name) {
+  return [...name.trim()][0] + (name.match(/\d+/)?.[0] ?? "");
+}
+
+function runBlock(hv, names, seatOf) {
   const played = hv.played;
   const rows = "shdc".split("").map((suit) => {
     const cards = played.filter((p) => p.card[1] === suit);
     return h("div", { class: "run-row" },
       h("span", { class: `run-suit suit-${suit}`, "aria-hidden": "true" }, suitSymbol(suit)),
       cards.map((p) => h("figure", {
-        class: `laid${p === played[played.length - 1] ? " last" : ""}`,
+        class: `laid seat-c${seatOf(p.seat) % 8}${p === played[played.length - 1] ? " last" : ""}`, "data-card": p.card,
         "aria-label": `${cardName(p.card)}, laid by ${names[p.seat]}`,
-      }, h("span", { class: "mini" }, cardSvg(p.card, { label: false })), h("figcaption", {}, names[p.seat] ?? "?"))));
+      }, h("span", { class: "mini" }, cardSvg(p.card, { label: false })),
+      // On a phone a card this small is its rank in text (the row is its suit).
+      h("span", { class: `laid-rank suit-${suit}`, "aria-hidden": "true" }, short(p.card).slice(0, -1)),
+      // Who laid it: the name, or on a narrow screen its first letter in the seat's colour.
+      h("figcaption", { title: names[p.seat] ?? "" }, h("span", { class: "who-full" }, names[p.seat] ?? "?"),
+        h("span", { class: "who-short", "aria-hidden": "true" }, nameMark(names[p.seat] ?? "?"))))));
   });
   const last = played[played.length - 1];
   return h("section", { class: "run", "aria-label": "Cards laid on the table" },
@@ -124,18 +142,18 @@ const PHASE_TITLES = { widow: "Dealer's choice", auction: "Auction of the widow"
 function yourHand(hv, cardActs, ctx) {
   const playable = new Map(cardActs.map((a) => [a.card, a]));
   const best = new Set(hv.best_five?.cards || []);
-  return h("section", { class: "my-hand", "aria-label": "Your hand" },
+  return h("section", { class: "my-hand", "aria-label": "Your hand", tabindex: "-1", "data-key": "my-hand" },
     h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`)),
     hv.best_five ? h("p", { class: "best-five-name" }, h("span", { class: "best-mark", "aria-hidden": "true" }, "★"),
       " Your best five: ", h("b", {}, hv.best_five.name)) : null,
-    h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}` }, sortCards(hv.hand).map((c) => {
+    h("div", { class: `cards${hv.hand.length > 12 ? " crowded" : ""}`, style: `--n:${hv.hand.length}` }, sortCards(hv.hand).map((c) => {
       const a = playable.get(c);
       const mark = best.has(c) ? " best" : "";
       const label = `${cardName(c)}${best.has(c) ? ", in your best five" : ""}`;
       return a
-        ? h("button", { class: `card-btn playable${mark}`, "data-key": `card:${c}`, "aria-label": `${actionLabel(a)} (${label})`,
+        ? h("button", { class: `card-btn playable${mark}`, "data-key": `card:${c}`, "data-card": c, "aria-label": `${actionLabel(a)} (${label})`,
           onclick: () => ctx.act({ action: a.action, card: c }) }, cardSvg(c, { label: false }))
-        : h("span", { class: `card-btn${cardActs.length ? " dim" : ""}${mark}`, role: "img", "aria-label": label }, cardSvg(c, { label: false }));
+        : h("span", { class: `card-btn${cardActs.length ? " dim" : ""}${mark}`, "data-card": c, role: "img", "aria-label": label }, cardSvg(c, { label: false }));
     })),
     hv.given_up ? h("p", { class: "given-up" }, "Your old hand, now the widow (out of play): ",
       hv.given_up.cards.map(short).join(" ")) : null);
@@ -184,9 +202,14 @@ export function renderStops(hv, ctx) {
 
   return h("div", { class: "stops-table" },
     seats,
-    h("div", { class: "table-middle" }, renderBoard(hv, ctx.changed), phase),
-    hv.hand ? yourHand(hv, cardActs, ctx) : null,
-    // At the hand's end the result shows the showdown with its winner; until then the fives as they were shown.
-    hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events),
-    runBlock(hv, names));
+    // The board and the fives shown at the showdown while the hand goes on (at the hand's end the result shows the
+    // showdown with its winner); beside them what happens now and what lies on the table, the run.
+    // The board; beside it what happens now and what lies on the table: the run, then the fives shown at the
+    // showdown while the hand goes on (at the hand's end the result shows the showdown with its winner).
+    h("div", { class: "table-middle" },
+      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed)),
+      h("div", { class: "middle-right" }, phase,
+        h("div", { class: "tableau" }, runBlock(hv, names, ctx.seatOf || ((i) => i)),
+          hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events)))),
+    hv.hand ? seatWithHand(seats, yourHand(hv, cardActs, ctx)) : null);
 }

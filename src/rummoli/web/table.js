@@ -9,6 +9,8 @@ import { rulesetInfo } from "./lobby.js";
 import { finalPanel, handResultBlock, standingsTable } from "./result.js";
 import { chipChart, Evening } from "./chart.js";
 import { inviteBox, ownSeatBox, takeSeatFromAddress } from "./invite.js";
+import { animateEvents, snapshot } from "./motion.js";
+import { muteSwitch, play } from "./sound.js";
 
 export async function tablePage(root, tableId) {
   takeSeatFromAddress(tableId, saveSeatToken);
@@ -72,16 +74,32 @@ function livePage(root, summary, mine) {
     evening: new Evening(), handEvents: [], lines: 0, defaultKey: null,
   };
   const title = h("h1", { class: "table-title" }, tableTitle(summary));
+  const handNo = h("span", { class: "hand-no" });
   const errorLine = h("p", { class: "error", role: "alert" });
   const game = h("div", { class: "game" }, h("p", { class: "muted" }, "Connecting to the table…"));
   const log = h("ol", { class: "log", "aria-label": "Game log" });
-  const side = h("aside", { class: "side" });
+  const side = h("div", { class: "side" });
   const tools = h("div", { class: "table-tools" });
-  fill(root, h("div", { class: "table-page" },
-    h("div", { class: "table-head" }, title, tools),
-    errorLine,
-    h("div", { class: "table-body" }, game, h("div", { class: "side-col" }, side,
-      h("details", { class: "log-box", open: window.innerWidth > 700 }, h("summary", {}, "Game log"), log)))));
+  // The log, standings and chart live in a drawer beside the table: open at first where it fits beside it.
+  const drawer = h("aside", { id: "drawer", class: "drawer side-col", "aria-label": "Log and standings" },
+    h("button", { type: "button", class: "drawer-close", onclick: () => { openDrawer(false); drawerButton.focus(); } }, "Close"), side,
+    h("section", { class: "log-box", "aria-label": "Game log" }, h("h3", {}, "Game log"), log));
+  const drawerButton = h("button", { type: "button", class: "quiet drawer-toggle", "data-key": "drawer", "aria-controls": "drawer",
+    onclick: () => openDrawer(drawer.hidden) }, h("span", { class: "wide-only" }, "Log & standings"), h("span", { class: "narrow-only" }, "Menu"));
+  const openDrawer = (open) => {
+    drawer.hidden = !open;
+    drawerButton.setAttribute("aria-expanded", String(open));
+  };
+  // It fits beside the table on a wide screen, unless six or more seats need the room across the top.
+  openDrawer(window.innerWidth >= 1100 && (summary.seats.length <= 5 || window.innerWidth >= 1500));
+  const switches = h("div", { class: "room-switches" }, muteSwitch(), drawerButton);
+  const head = h("div", { class: "table-head" }, title, handNo, tools, switches);
+  // On a phone the table's links and menus (rules, invite, leave...) move into the drawer.
+  const narrow = window.matchMedia("(max-width: 700px)");
+  const placeTools = () => { if (narrow.matches) drawer.insertBefore(tools, side); else head.insertBefore(tools, switches); };
+  narrow.addEventListener("change", placeTools);
+  placeTools();
+  fill(root, h("div", { class: "table-page" }, head, errorLine, h("div", { class: "table-body" }, game, drawer)));
   const banner = document.getElementById("conn");
 
   const socket = new TableSocket(tableId, mine?.token, {
@@ -110,7 +128,12 @@ function livePage(root, summary, mine) {
       state.error = "";
       for (const e of msg.events) take(e, quiet);
       notePots(before);
-      render();
+      const places = quiet ? null : snapshot(root);
+      render();  // the true state first; the motion and the sounds only decorate it
+      if (places) {
+        animateEvents(root, places, msg.events, { pace: summary.pace, me: state.view?.hand?.seat });
+        sounds(msg.events);
+      }
       log.scrollTop = log.scrollHeight;
       turnNotice();
     } else if (msg.type === "next_hand") {
@@ -156,12 +179,19 @@ function livePage(root, summary, mine) {
     if (!quiet && (warn || ["hand_over", "evening_over", "seat"].includes(e.type))) announce(e.text);
   }
 
+  function sounds(events) {
+    if (events.some((e) => e.type === "hand_start")) play("deal");
+    if (events.some((e) => e.type === "hand_over" && e.result?.outcome === "gin")) play("gin");
+    else if (events.some((e) => e.type === "chips" && String(e.from).startsWith("pot:") && String(e.to).startsWith("seat:"))) play("pot");
+  }
+
   function turnNotice() {
     const hv = state.view?.hand;
     const forced = isForced(hv || {});  // made by the table itself: not a turn
     const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
     if (mineNow && !state.wasMyTurn) {
       announce(`Your turn. ${hv.prompt || ""}`);
+      play("turn");
       document.title = "● Your turn — Rummoli";
     } else if (!mineNow) {
       document.title = "Rummoli";
@@ -210,6 +240,7 @@ function livePage(root, summary, mine) {
     const focused = document.activeElement?.dataset?.key;
     errorLine.textContent = state.error;
     renderTools(v);
+    handNo.textContent = v?.hand ? `Hand ${v.hand_no}${v.hands ? ` of ${v.hands}` : ""}${v.you === null || v.you === undefined ? " · watching" : ""}` : "";
     if (!v || v.waiting || !v.hand) {
       fill(game, waitingRoom(v));
     } else {
@@ -225,13 +256,13 @@ function livePage(root, summary, mine) {
       };
       const body = v.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx);
       if (state.pending) body.classList.add("pending");
-      const head = h("p", { class: "hand-no" }, `Hand ${v.hand_no}${v.hands ? ` of ${v.hands}` : ""}`,
-        v.you === null || v.you === undefined ? " · watching" : "");
-      fill(game, head,
-        v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
-        between ? nextHandBar(v) : null,
-        v.result ? handResultBlock(v) : null,
-        body);
+      // Between hands and at the evening's end the result sits on the table, where the cards were laid.
+      body.querySelector(".tableau").prepend(
+        ...[v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
+          between ? nextHandBar(v) : null,
+          v.result ? handResultBlock(v) : null].filter(Boolean));
+      body.classList.toggle("has-result", !!v.result);
+      fill(game, body);
     }
     renderSide(v);
     tickClock();
@@ -239,7 +270,7 @@ function livePage(root, summary, mine) {
     // focus stays where the player had it.
     const fresh = root.querySelector("[data-default]")?.dataset.key;
     if (fresh && fresh !== state.defaultKey) focusKey(fresh);
-    else if (focused) focusKey(focused);
+    else focusKey(focused);
     state.defaultKey = fresh;
   }
 
@@ -280,11 +311,14 @@ function livePage(root, summary, mine) {
   }
   const clockTimer = setInterval(tickClock, 1000);
 
+  // The focus never falls to the page's body: when the control it was on is gone (played, or the turn moved on),
+  // it goes to the default, else your choices, else your playable cards, else your hand, else the table.
   function focusKey(key) {
     const el = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
     if (el) el.focus({ preventScroll: true });
-    else if (!root.contains(document.activeElement) || document.activeElement === document.body) {
-      root.querySelector("[data-default], .controls button, .card-btn.playable")?.focus({ preventScroll: true });
+    else if (!document.activeElement || document.activeElement === document.body) {
+      (root.querySelector("[data-default], .phase .controls button, .card-btn.playable, .next-hand button, .my-hand") || root)
+        .focus({ preventScroll: true });
     }
   }
 
@@ -364,6 +398,8 @@ function livePage(root, summary, mine) {
         e.preventDefault();
         cards[(at + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length].focus();
       }
+    } else if (e.key === "Escape" && narrow.matches && !drawer.hidden) {
+      openDrawer(false); drawerButton.focus();
     } else if (e.key === "Escape" && state.selected) {
       state.selected = null; render();
     }
@@ -376,6 +412,7 @@ function livePage(root, summary, mine) {
     socket.close();
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
+    narrow.removeEventListener("change", placeTools);
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
     document.title = "Rummoli";

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Header, Request, WebSocket
+from fastapi import Body, FastAPI, Header, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -24,8 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rummoli.bots.worker import BotWorkers
 from rummoli.server.api.connection import CLOSE_POLICY, Connection, ConnectionLimit, error_message
 from rummoli.server.api.guard import Addresses, Guard
-from rummoli.server.api.history import FORMAT as HISTORY_FORMAT
-from rummoli.server.api.history import seat_history
+from rummoli.server.api.history import PAGE_HANDS, history_text, record_text
+from rummoli.server.api.limits import Limits, RateLimits
 from rummoli.server.api.protocol import (
     PROTOCOL_VERSION,
     CreateTable,
@@ -151,6 +151,8 @@ def create_app(settings: Settings) -> FastAPI:
                   lifespan=lifespan)
     addresses = Addresses(settings.host, settings.port, settings.public_url)
     app.add_middleware(BodyLimit, limit=MAX_BODY, paths={"/api/replay": REPLAY_BODY})
+    limits = Limits(settings)
+    app.add_middleware(RateLimits, limits=limits)  # a refused request is not read
     app.add_middleware(Guard, addresses=addresses)  # added last: the outermost
 
     def tables() -> Registry:
@@ -226,7 +228,10 @@ def create_app(settings: Settings) -> FastAPI:
         LEVEL}` or `{}` for a person), starting chips, evening length and optional turn timer. Answers the id,
         the invite link, the creator's seat and **seat token** (shown only here). The evening starts when
         every person's seat is taken."""
+        address = limits.address(request.scope)
+        limits.admit_table(address, lambda t: getattr(tables().rooms.get(t), "status", None) == "waiting")
         room, seat, token = await tables().create(body.model_dump())
+        limits.created(address, room.id)
         return TableCreated(id=room.id, invite=invite_link(base_url(request), room.id), seat=seat, token=token)
 
     @app.get("/api/tables", response_model=TableList, summary="List tables", tags=["tables"])
@@ -288,32 +293,28 @@ def create_app(settings: Settings) -> FastAPI:
     # ----------------------------------------------------------------------------------- history
     @app.get("/api/tables/{table_id}/history", summary="Your view of the hands played", tags=["history"],
              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
-    async def history(table_id: str, authorization: Auth = None) -> dict[str, Any]:
-        """Each finished hand as your seat saw it: its events exactly as your live stream sent them and the
-        hand's final view from your chair (your cards, never another seat's hidden ones):
-        `{"format": "rummoli-seat-history/2", "seat", "name", "seq", "evening": [events between hands],
+    async def history(table_id: str, authorization: Auth = None, first: Annotated[int, Query(ge=1)] = 1,
+                      count: Annotated[int, Query(ge=1, le=PAGE_HANDS)] = PAGE_HANDS) -> Response:
+        """A page of finished hands (`first` on, at most `count`, 20) as your seat saw them: their events
+        exactly as your live stream sent them and each hand's final view from your chair (never another
+        seat's hidden cards): `{"format": "rummoli-seat-history/3", "table", "seat", "name", "seq", "first",
+        "next": the next page's first hand or null, "hands_total", "evening": [events between hands],
         "hands": [{"hand_no", "hand_seats", "players", "you", "first_seq", "last_seq", "events", "view"}]}`."""
         room = await table_of(table_id)
-        seat = seat_of(room, authorization)
-        async with room.lock:
-            if room.table is None:
-                return {"format": HISTORY_FORMAT, "seat": seat, "name": room.seats[seat].name, "seq": 0,
-                        "evening": [], "hands": []}
-            return {**seat_history(room.table, seat), "table": room.id}
+        text = await history_text(room, seat_of(room, authorization), first, count)
+        return Response(text, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record", summary="The evening's record (when it is over)",
              tags=["history"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
                                           409: {"model": ErrorResponse}})
-    async def record(table_id: str, authorization: Auth = None) -> dict[str, Any]:
+    async def record(table_id: str, authorization: Auth = None) -> Response:
         """The full `rummoli-evening/1` record (every hand with every card), for the table's players once
         the evening is over; `rummoli replay FILE` checks it. `409` while the evening goes on."""
         room = await table_of(table_id)
         seat_of(room, authorization)
         if room.status != "over" or room.table is None:
             raise ServerError("unavailable", "the record is available once the evening is over", status=409)
-        async with room.lock:
-            data: dict[str, Any] = room.table.evening_record()
-        return data
+        return Response(await record_text(room), media_type="application/json")
 
     # ----------------------------------------------------------------------------------- live play
     connections = ConnectionLimit(settings.max_connections_per_ip)
@@ -326,7 +327,7 @@ def create_app(settings: Settings) -> FastAPI:
             await websocket.send_text(dumps(error_message("unauthorized", "this page's origin may not connect")))
             await websocket.close(CLOSE_POLICY, "origin not allowed")
             return
-        address = websocket.client.host if websocket.client is not None else ""
+        address = limits.address(websocket.scope)
         if not connections.enter(address):
             await websocket.send_text(dumps(error_message(
                 "rate_limited", f"too many connections from your address: at most {connections.most} at once")))

@@ -26,6 +26,10 @@ log = logging.getLogger("rummoli.server")
 
 HELLO_TIMEOUT = 15.0
 CLOSE_POLICY = 1008
+#: Longest wait, once a client has gone, for its writer to send what is still queued.
+DRAIN_SECONDS = 1.0
+#: The writer's last item: the connection has ended.
+END = "end"
 
 
 def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:
@@ -155,6 +159,8 @@ class Connection:
             elif isinstance(item, tuple):
                 await ws.close(item[1], item[2])
                 return
+            elif item == END:
+                return
             elif isinstance(item, dict):
                 await ws.send_text(dumps(item))
 
@@ -203,16 +209,12 @@ class Connection:
                 self.registry.hub.unsubscribe(self.room.id, self)
                 with contextlib.suppress(Exception):
                     await self.room.depart(self.seat)
-            # Let the writer send what is queued (an error, a close), then stop it.
+            # Let the writer send what is queued (an error, a close) and stop at the end mark; one that has
+            # failed already (the socket is gone) is simply done, and one that takes over a second (a client
+            # that reads nothing) is cancelled by wait_for. Nothing waits on the queue after this.
+            self.queue.put_nowait(END)
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._drain()), 1.0)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
-
-    async def _drain(self) -> None:
-        while not self.queue.empty():
-            await asyncio.sleep(0.01)
+                await asyncio.wait_for(writer, DRAIN_SECONDS)
 
     async def _serve(self, table_id: str) -> None:
         try:

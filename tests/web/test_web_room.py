@@ -1,0 +1,217 @@
+"""The card room: a whole hand of each game family played through the page on one screen, at 1280 x 800 and on a
+390 x 844 phone, with 2, 4 and 8 seats (Rummy seats at most 6): at every step the page does not scroll either
+way, the hand, the board or piles and the choices are in sight, the phone's text is at least 14 px and the focus
+never falls to the page's body. Also: motion runs (and the true state is drawn before it), none runs under
+reduced motion, the lobby's form fits with its start button in sight, and the mute switch is remembered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_table import open_seat
+from web_helpers import DESKTOP, PHONE, new_page, rummy_turn, settle, stops_turn, wait_turn_or_end
+
+# One look at the page as a player sees it: its scroll sizes, whether the main parts are in the viewport, the
+# smallest font of any visible text (card faces are drawings, not text) and where the focus is.
+LOOK = """() => {
+  const se = document.scrollingElement;
+  const inView = (sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+  };
+  let min = 999, smallest = "";
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const t = walk.currentNode, el = t.parentElement;
+    if (!t.textContent.trim() || !el || el.closest("svg, .sr-only, #fx, dialog:not([open])")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    const seen = [...range.getClientRects()].some((r) => r.width > 0 && r.height > 0 && r.bottom > 0
+      && r.top < innerHeight && r.right > 0 && r.left < innerWidth);
+    if (!seen || getComputedStyle(el).visibility === "hidden") continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < min) { min = size; smallest = `${el.className || el.tagName}: ${t.textContent.trim().slice(0, 30)}`; }
+  }
+  const tableau = document.querySelector(".tableau");
+  // The table's parts one below the other never overlap: the seats above the board, the board and the choices above
+  // your hand (a part drawn under another would be cut off).
+  const box = (sel) => document.querySelector(sel)?.getBoundingClientRect();
+  const above = (a, b) => !box(a) || !box(b) || box(a).bottom <= box(b).top + 1;
+  const overlaps = [[".table-page > .table-body .seats", ".board, .piles"], [".board, .piles", ".my-hand"],
+    [".phase", ".my-hand"], [".tableau", ".my-hand"]]
+    .filter(([a, b]) => !above(a, b)).map((pair) => pair.join(" over "));
+  return {
+    scrollHeight: se.scrollHeight, scrollWidth: se.scrollWidth, innerHeight, innerWidth,
+    hand: inView(".my-hand"), lastCard: inView(".my-hand .card-btn:last-of-type"), middle: inView(".board, .piles"),
+    choices: inView(".phase"), seats: inView(".seats"),
+    focusOnBody: !document.activeElement || document.activeElement === document.body,
+    focus: document.activeElement?.dataset?.key || document.activeElement?.tagName,
+    minFont: min, smallest, animations: document.getAnimations().length,
+    tableauScrolls: !!tableau && tableau.scrollHeight > tableau.clientHeight + 1, overlaps,
+  };
+}"""
+
+CASES = [(family, seats, size) for family, counts in (("rummoli", (2, 4, 8)), ("rummy", (2, 4, 6)))
+         for seats in counts for size in ("desktop", "phone")]
+MEASURED: dict[str, Any] = {}
+
+
+def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    look: dict[str, Any] = page.evaluate(LOOK)
+    steps.append(look)
+    what = f"{where}: {look}"
+    if look["scrollHeight"] > look["innerHeight"] or look["scrollWidth"] > look["innerWidth"]:
+        failed = Path(__file__).resolve().parents[2] / "test-artifacts" / "room-failed.png"
+        page.screenshot(path=str(failed), full_page=True)
+    assert look["scrollHeight"] <= look["innerHeight"], f"the page scrolls down: {what}"
+    assert look["scrollWidth"] <= look["innerWidth"], f"the page scrolls sideways: {what}"
+    assert look["middle"] and look["choices"] and look["seats"], f"the table is not all in sight: {what}"
+    assert not look["overlaps"], f"parts of the table are drawn over each other: {what}"
+    if look["hand"] is not None:
+        assert look["hand"] and look["lastCard"] is not False, f"the hand is not in sight: {what}"
+    if phone:
+        assert look["minFont"] >= 14, f"text under 14 px on the phone: {what}"
+    assert look["animations"] == 0, f"motion under prefers-reduced-motion: {what}"
+    return look
+
+
+def play_shot(page: Any, path: Path, steps: int) -> bool:
+    """A screenshot of the hand under way, once cards are on the table (or after many steps)."""
+    if page.locator(".run .laid, .melds .meld").count() < 1 and steps < 30:
+        return False
+    page.screenshot(path=str(path))
+    return True
+
+
+def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: dict[str, int], seed: str,
+               motion: str = "reduce", init: str = "") -> tuple[Any, dict[str, Any]]:
+    created = server.create(ruleset=ruleset, seats=[{}] + [{"bot": "easy"}] * (seats - 1), hands=1, seed=seed,
+                            pace="instant")
+    page = new_page(browser, reduced_motion=motion)
+    if init:
+        page.context.add_init_script(init)
+    page.set_viewport_size(viewport)
+    open_seat(page, server, created)
+    return page, created
+
+
+@pytest.mark.parametrize(("family", "seats", "size"), CASES, ids=[f"{f}-{n}-{s}" for f, n, s in CASES])
+def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, family: str, seats: int,
+                                    size: str) -> None:
+    phone = size == "phone"
+    page, _ = open_table(browser, server, family, seats, PHONE if phone else DESKTOP, f"room-{family}-{seats}")
+    turn = stops_turn if family == "rummoli" else rummy_turn
+    steps: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    name = f"room-{family}-{seats}-{size}"
+    check(page, "the deal", phone, steps)
+    page.screenshot(path=str(artifacts / f"{name}-deal.png"))
+    shot_mid = False
+    for _ in range(200):
+        if wait_turn_or_end(page, 90) == "over":
+            break
+        check(page, f"turn {len(steps)}", phone, steps)
+        shot_mid = shot_mid or play_shot(page, artifacts / f"{name}-play.png", len(steps))
+        turn(page, seen)
+        settle(page)
+        look = check(page, f"after action {len(steps)}", phone, steps)
+        assert not look["focusOnBody"], f"the focus fell to the page's body after an action: {look}"
+        shot_mid = shot_mid or play_shot(page, artifacts / f"{name}-play.png", len(steps))
+    else:
+        raise AssertionError("the hand did not end")
+    page.wait_for_selector(".result")
+    look = check(page, "the result", phone, steps)
+    assert page.locator(".result").is_visible()
+    assert not look["focusOnBody"], look
+    page.screenshot(path=str(artifacts / f"{name}-result.png"))
+    MEASURED[name] = {"steps": len(steps), "max_scroll_height": max(s["scrollHeight"] for s in steps),
+                      "max_scroll_width": max(s["scrollWidth"] for s in steps), "viewport": page.viewport_size,
+                      "min_font": min(s["minFont"] for s in steps),
+                      "tableau_scrolled_steps": sum(1 for s in steps if s["tableauScrolls"])}
+    path = artifacts / "room-metrics.json"
+    known = json.loads(path.read_text()) if path.exists() else {}
+    path.write_text(json.dumps({**known, **MEASURED}, indent=1))
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_motion_runs_after_the_true_state_is_drawn(browser: Any, server: Any) -> None:
+    """With motion allowed, a card laid is in the run (its true place) while it travels there, and chips fly."""
+    page, _ = open_table(browser, server, "rummoli", 4, DESKTOP, "room-motion", motion="no-preference")
+    page.evaluate("""() => {
+      window.__motion = {animations: 0, drawnFirst: true, chips: 0};
+      const original = Element.prototype.animate;
+      Element.prototype.animate = function (...args) {
+        window.__motion.animations++;
+        if (this.classList.contains('fly-chip')) window.__motion.chips++;
+        if (this.classList.contains('laid') && !this.isConnected) window.__motion.drawnFirst = false;
+        return original.apply(this, args);
+      };
+    }""")
+    seen: set[str] = set()
+    while wait_turn_or_end(page, 90) == "turn":
+        stops_turn(page, seen)
+    motion = page.evaluate("() => window.__motion")
+    assert motion["animations"] > 0 and motion["chips"] > 0 and motion["drawnFirst"], motion
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_mute_switch_is_remembered_and_sound_waits_for_a_touch(browser: Any, server: Any) -> None:
+    # Count the audio contexts the page makes: none before the person touches the page.
+    count = """(() => { window.__audio = 0; const Made = window.AudioContext;
+      window.AudioContext = class extends Made { constructor(...a) { super(...a); window.__audio++; } }; })()"""
+    page, _ = open_table(browser, server, "gin-rummy", 2, PHONE, "room-mute", init=count)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__audio") == 0, "the page made sound ready before anyone touched it"
+    page.keyboard.press("Shift")
+    assert page.evaluate("() => window.__audio") == 1
+    switch = page.locator("[data-key='sound']")
+    assert switch.get_attribute("aria-pressed") == "true"
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("() => localStorage.getItem('rummoli:mute')") == "1"
+    page.reload()
+    page.wait_for_selector(".my-hand .card-btn")
+    assert page.locator("[data-key='sound']").get_attribute("aria-pressed") == "false"
+    page.locator("[data-key='sound']").click()
+    assert page.evaluate("() => localStorage.getItem('rummoli:mute')") is None
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_drawer_opens_on_a_phone_and_holds_the_log_and_the_table_links(browser: Any, server: Any,
+                                                                          artifacts: Path) -> None:
+    page, _ = open_table(browser, server, "rummoli", 4, PHONE, "room-drawer")
+    toggle = page.locator("[data-key='drawer']")
+    assert toggle.get_attribute("aria-expanded") == "false" and not page.locator("#drawer").is_visible()
+    toggle.click()
+    assert page.locator("#drawer .log").is_visible() and page.locator("#drawer .table-tools").is_visible()
+    page.screenshot(path=str(artifacts / "room-drawer-390x844.png"))
+    page.keyboard.press("Escape")
+    assert not page.locator("#drawer").is_visible()
+    assert page.evaluate("() => document.activeElement?.dataset.key") == "drawer"
+    page.context.close()
+
+
+def test_the_lobby_form_fits_with_its_start_button_in_sight(browser: Any, server: Any, artifacts: Path) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#ruleset option[value=rummoli]", state="attached")
+    for ruleset, players in (("rummoli", "8"), ("gin-rummy", "2")):
+        page.select_option("#ruleset", ruleset)
+        page.select_option("#players", players)
+        box = page.locator("button[type=submit]", has_text="Start the table").bounding_box()
+        assert box and box["y"] + box["height"] <= DESKTOP["height"], box
+        assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+    page.screenshot(path=str(artifacts / "room-lobby-1280x800.png"))
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+    page.screenshot(path=str(artifacts / "room-lobby-390x844.png"), full_page=True)
+    assert not page.errors, page.errors
+    page.context.close()
