@@ -1,5 +1,5 @@
 """Run every benchmark: ``python -m bench [NAME ...]`` (names: the modules of this folder: poker, stops,
-rummy, bots_stops, bots_rummy, server_path, cluster, bus, ...).
+rummy, bots_stops, bots_rummy, server_path, cluster, bus, hostile, ...).
 
 Each benchmark prints its own figures beside a baseline measured in the same run; none is a test.
 """
