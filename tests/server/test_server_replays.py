@@ -53,6 +53,7 @@ def test_open_hands_only_for_the_seats_once_the_evening_is_over(tmp_path: Path) 
         watched = server.get(path).json()
         assert watched["can_open"] is False and "open_hands" not in str(watched)
 
+        one_line(server.get(path + "?open=maybe", token=token), 422)
         plain = server.get(path, token=token).json()
         assert plain["can_open"] is True
         shown = server.get(path + "?open=1", token=token)
