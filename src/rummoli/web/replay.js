@@ -66,6 +66,9 @@ export async function replayPage(root, { tableId, handNo }) {
   const stage = h("div", { class: "game replay-stage" });
   const where = h("span", { class: "where" });
   const errorLine = h("p", { class: "error", role: "alert" });
+  // The step's words once more under the controls: read out as it changes, and seen on a phone, whose move
+  // list is closed in its drawer.
+  const said = h("p", { class: "step-words", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, "aria-label": "Step", class: "scrub" });
   const btn = (label, text, fn, key) => h("button", { type: "button", "aria-label": label, "data-key": key, onclick: fn }, text);
   slider.addEventListener("input", () => show(Number(slider.value)));
@@ -127,6 +130,7 @@ export async function replayPage(root, { tableId, handNo }) {
     });
     if (focused) items[at].firstChild.focus({ preventScroll: true });
     if (!drawer.hidden) items[at].scrollIntoView({ block: "nearest" });
+    said.textContent = stepWords(frame, at).join(" ");
     slider.value = String(at);
     where.textContent = `Step ${at + 1} of ${frames.length}`;
   }
@@ -151,7 +155,7 @@ export async function replayPage(root, { tableId, handNo }) {
       h("h1", { class: "table-title" }, tableId ? `Replay of hand ${handNo}` : "Replay of a hand record"),
       h("div", { class: "table-tools" }, tableId ? h("a", { href: `/tables/${tableId}` }, "Back to the table") : h("a", { href: "/" }, "Lobby")),
       h("div", { class: "room-switches" }, allButton, movesButton)),
-    controls, errorLine,
+    controls, said, errorLine,
     h("div", { class: "table-body" }, stage, drawer)));
   // Beside the board where it fits; on a phone a drawer over it, opened with "Moves".
   openDrawer(window.innerWidth >= 900);
