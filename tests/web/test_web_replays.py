@@ -98,6 +98,10 @@ def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(brow
     for n, cards in enumerate(open_frames[k]["open_hands"]):
         assert hands.nth(n).locator(".card").count() == len(cards)
     page.screenshot(path=str(artifacts / "replay-open-1280x800.png"))
+    toggle = page.get_by_role("button", name="Show all hands")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.click()
+    assert page.locator(".open-hand").count() == 0 and step_shown(page) == k
 
     # On a phone the moves are a drawer over the board, opened with "Moves"; a move chosen there is shown.
     page.set_viewport_size(PHONE)

@@ -59,7 +59,8 @@ export async function replayPage(root, { tableId, handNo }) {
       h("p", {}, h("a", { href: tableId ? `/tables/${tableId}` : "/" }, "Back"))));
     return () => {};
   }
-  let frames = wholeFrames(data);
+  const plain = wholeFrames(data);
+  let frames = plain;
   let opened = null;  // the open frames, once asked for
   let showAll = false;
   let at = 0;
@@ -102,7 +103,7 @@ export async function replayPage(root, { tableId, handNo }) {
     }
     errorLine.textContent = "";
     showAll = !showAll;
-    frames = showAll ? opened : wholeFrames(data);
+    frames = showAll ? opened : plain;
     allButton.setAttribute("aria-pressed", String(showAll));
     show(at);
   }
