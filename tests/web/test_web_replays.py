@@ -129,3 +129,28 @@ def test_a_spectator_gets_no_open_hands_toggle(browser: Any, server: Any) -> Non
     assert page.get_by_role("button", name="Show all hands").count() == 0
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_gin_hand_shows_both_hands_at_every_step(browser: Any, server: Any, artifacts: Path) -> None:
+    created = server.create(ruleset="gin-rummy", seats=[{}, {"bot": "easy"}], hands=1, pace="instant",
+                            seed="web-replay-gin-1")
+    ann = server.client(created["id"], created["token"])
+    play_until(ann, lambda c: bool(c.view.get("over")), random.Random(8), timeout=120)
+    ann.close()
+    table = created["id"]
+    opened = server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=created["token"]).json()
+    views = whole_views(opened["frames"])
+    page = new_page(browser)
+    page.goto(server.url + "/rules")
+    seat = json.dumps({"token": created["token"], "seat": 0, "name": "Ann", "creator": True})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
+    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page.get_by_role("button", name="Show all hands").click()
+    page.wait_for_selector(".open-hand")
+    k = len(views) // 2
+    page.locator(".moves .move").nth(k).click()
+    for n, cards in enumerate(views[k]["open_hands"]):
+        assert page.locator(".open-hand").nth(n).locator(".card").count() == len(cards)
+    page.screenshot(path=str(artifacts / "replay-gin-open-1280x800.png"))
+    assert not page.errors, page.errors
+    page.context.close()
