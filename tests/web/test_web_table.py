@@ -112,7 +112,7 @@ def test_a_rummoli_hand_against_bots_through_the_page(browser: Any, server: Any,
             assert page.locator(".tag.turn").count() == 0
         page.keyboard.press("End")
         shown = max(shown, page.locator(".showdown .shown").count())
-        assert "The hand is over." in page.inner_text(".caption")
+        assert "The hand is over." in page.inner_text(".moves [aria-current=step]")
     assert shown == 2
     assert_no_foreign_cards(page.frames_in)
     assert not page.errors, page.errors

@@ -1,21 +1,52 @@
 // Replays: a finished hand (from a table's history, or an uploaded rummoli-hand/1 record) stepped forwards
 // and backwards in the same table view. Each frame is the seat's own view after one step, made by the server
-// (sent as what changed since the step before), and its events with their sentences (the captions); the last
-// step adds the hand's result, as the server made it.
+// (sent as what changed since the step before), and its events with their sentences; the last step adds the
+// hand's result, as the server made it. Beside the board, the move list: every step in the server's words,
+// the one shown highlighted; a step clicked (or Enter on it) is shown. Once the evening is over a seat of the
+// table may ask for every hand as dealt ("Show all hands": the server's open frames, each seat's hand).
 import { fill, h, seatToken } from "./dom.js";
 import { api } from "./net.js";
+import { cardSvg } from "./cards.js";
 import { renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
 import { loadRulesets, rulesetInfo } from "./lobby.js";
 import { handResultBlock } from "./result.js";
 
+/** Whole views again from frames that carry only what changed ("more": the new items of a list that grew,
+ *  "gone": the keys it lost). */
+function wholeFrames(data) {
+  let whole = {};
+  return data.frames.map((f) => {
+    const grown = Object.fromEntries(Object.entries(f.more || {}).map(([k, items]) => [k, [...whole[k], ...items]]));
+    whole = { ...whole, ...f.view, ...grown };
+    for (const key of f.gone || []) delete whole[key];
+    return { ...f, view: whole };
+  });
+}
+
+/** A step's line in the move list: its events' sentences (the server's words). */
+function stepWords(frame, k) {
+  const lines = frame.events.map((e) => e.text).filter(Boolean);
+  return lines.length ? lines : [k === 0 ? "The deal." : "…"];
+}
+
+/** Every seat's hand at this step, as the open frames give them. */
+function openHands(hv) {
+  return h("section", { class: "open-hands", "aria-label": "All hands" },
+    hv.open_hands.map((cards, seat) => h("div", { class: `open-hand seat-c${seat % 8}` },
+      h("span", { class: "who" }, hv.players[seat] ?? `Seat ${seat + 1}`),
+      h("span", { class: "cards" }, (cards || []).length ? cards.map((c) => h("span", { class: "mini" }, cardSvg(c)))
+        : h("span", { class: "muted" }, "no cards")))));
+}
+
 export async function replayPage(root, { tableId, handNo }) {
   await loadRulesets().catch(() => null);
+  const mine = tableId ? seatToken(tableId) : null;
+  const address = tableId ? `/api/tables/${encodeURIComponent(tableId)}/hands/${handNo}/replay` : null;
   let data;
   try {
     if (tableId) {
-      const mine = seatToken(tableId);
-      data = await api(`/api/tables/${encodeURIComponent(tableId)}/hands/${handNo}/replay`, { token: mine?.token });
+      data = await api(address, { token: mine?.token });
     } else {
       const text = sessionStorage.getItem("rummoli:upload");
       if (!text) throw new Error("Choose a hand record in the lobby first.");
@@ -28,28 +59,54 @@ export async function replayPage(root, { tableId, handNo }) {
       h("p", {}, h("a", { href: tableId ? `/tables/${tableId}` : "/" }, "Back"))));
     return () => {};
   }
-  // Each frame's view holds only what changed since the step before ("more": the new items of a list that
-  // grew, "gone": the keys it lost).
-  let whole = {};
-  const frames = data.frames.map((f) => {
-    const grown = Object.fromEntries(Object.entries(f.more || {}).map(([k, items]) => [k, [...whole[k], ...items]]));
-    whole = { ...whole, ...f.view, ...grown };
-    for (const key of f.gone || []) delete whole[key];
-    return { ...f, view: whole };
-  });
+  const plain = wholeFrames(data);
+  let frames = plain;
+  let opened = null;  // the open frames, once asked for
+  let showAll = false;
   let at = 0;
   const stage = h("div", { class: "game replay-stage" });
-  const caption = h("ol", { class: "caption", "aria-live": "polite" });
   const where = h("span", { class: "where" });
+  const errorLine = h("p", { class: "error", role: "alert" });
+  // The step's words once more under the controls: read out as it changes, and seen on a phone, whose move
+  // list is closed in its drawer.
+  const said = h("p", { class: "step-words", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, "aria-label": "Step", class: "scrub" });
-  const btn = (label, text, fn, key) => h("button", { "aria-label": label, "data-key": key, onclick: fn }, text);
-  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
-    btn("First step", "« First", () => show(0), "first"),
-    btn("Step back", "◀ Back", () => show(at - 1), "back"),
-    btn("Step forward", "Forward ▶", () => show(at + 1), "forward"),
-    btn("Last step", "Last »", () => show(frames.length - 1), "last"),
-    slider, where);
+  const btn = (label, text, fn, key) => h("button", { type: "button", "aria-label": label, "data-key": key, onclick: fn }, text);
   slider.addEventListener("input", () => show(Number(slider.value)));
+
+  // The move list: one item a step, the current one marked; only it is in the tab order (the arrows move on).
+  const items = frames.map((frame, k) => h("li", {},
+    h("button", { type: "button", class: "move", tabindex: -1, "data-step": k, onclick: () => show(k) },
+      h("span", { class: "move-no" }, String(k + 1)), h("span", { class: "move-text" }, stepWords(frame, k).join(" ")))));
+  const moveList = h("ol", { class: "moves", "aria-label": "Moves" }, items);
+  const drawer = h("aside", { id: "moves", class: "drawer side-col moves-drawer", "aria-label": "Move list" },
+    h("button", { type: "button", class: "drawer-close", onclick: () => { openDrawer(false); movesButton.focus(); } }, "Close"),
+    h("h3", {}, "Moves"), moveList);
+  const movesButton = h("button", { type: "button", class: "quiet drawer-toggle", "aria-controls": "moves", "data-key": "moves",
+    onclick: () => openDrawer(drawer.hidden) }, "Moves");
+  const openDrawer = (open) => {
+    drawer.hidden = !open;
+    movesButton.setAttribute("aria-expanded", String(open));
+    if (open) items[at].scrollIntoView({ block: "nearest" });
+  };
+  const allButton = data.can_open ? h("button", { type: "button", class: "quiet open-toggle", "aria-pressed": "false",
+    onclick: () => toggleAll() }, "Show all hands") : null;
+
+  async function toggleAll() {
+    if (!showAll && !opened) {
+      try {
+        opened = wholeFrames(await api(`${address}?open=1`, { token: mine?.token }));
+      } catch (error) {
+        errorLine.textContent = error.message;
+        return;
+      }
+    }
+    errorLine.textContent = "";
+    showAll = !showAll;
+    frames = showAll ? opened : plain;
+    allButton.setAttribute("aria-pressed", String(showAll));
+    show(at);
+  }
 
   function show(k) {
     at = Math.max(0, Math.min(frames.length - 1, k));
@@ -61,30 +118,48 @@ export async function replayPage(root, { tableId, handNo }) {
       select: () => {}, setOrder: () => {}, events: seen };
     const last = at === frames.length - 1 && data.result;
     fill(stage,
+      showAll && hv.open_hands ? openHands(hv) : null,
       // At the last step, the hand's result as the table showed it (its seats are the hand's own).
       last ? handResultBlock({ result: { ...data.result, hand_no: handNo }, seats: hv.players.map((name) => ({ name })), hand: hv },
         { hooks: false }) : null,
       data.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx));
-    const lines = frame.events.map((e) => e.text).filter(Boolean);
-    fill(caption, lines.length ? lines.map((l) => h("li", {}, l)) : h("li", { class: "muted" }, at === 0 ? "The deal." : "…"));
+    const focused = moveList.contains(document.activeElement);
+    items.forEach((item, j) => {
+      const move = item.firstChild;
+      move.tabIndex = j === at ? 0 : -1;
+      if (j === at) move.setAttribute("aria-current", "step"); else move.removeAttribute("aria-current");
+    });
+    if (focused) items[at].firstChild.focus({ preventScroll: true });
+    if (!drawer.hidden) items[at].scrollIntoView({ block: "nearest" });
+    said.textContent = stepWords(frame, at).join(" ");
     slider.value = String(at);
     where.textContent = `Step ${at + 1} of ${frames.length}`;
   }
 
   const onKey = (e) => {
     if (e.target.closest?.("input[type=number], textarea")) return;
-    if (e.key === "ArrowRight") { e.preventDefault(); show(at + 1); }
-    else if (e.key === "ArrowLeft") { e.preventDefault(); show(at - 1); }
+    const inList = moveList.contains(e.target);
+    if (e.key === "ArrowRight" || (inList && e.key === "ArrowDown")) { e.preventDefault(); show(at + 1); }
+    else if (e.key === "ArrowLeft" || (inList && e.key === "ArrowUp")) { e.preventDefault(); show(at - 1); }
     else if (e.key === "Home") { e.preventDefault(); show(0); }
     else if (e.key === "End") { e.preventDefault(); show(frames.length - 1); }
   };
   document.addEventListener("keydown", onKey);
-  fill(root, h("div", { class: "replay-page" },
+  const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
+    btn("First step", "«", () => show(0), "first"),
+    btn("Step back", "◀", () => show(at - 1), "back"),
+    btn("Step forward", "▶", () => show(at + 1), "forward"),
+    btn("Last step", "»", () => show(frames.length - 1), "last"),
+    slider, where);
+  fill(root, h("div", { class: "table-page replay-page" },
     h("div", { class: "table-head" },
       h("h1", { class: "table-title" }, tableId ? `Replay of hand ${handNo}` : "Replay of a hand record"),
-      h("div", { class: "table-tools" }, tableId ? h("a", { href: `/tables/${tableId}` }, "Back to the table") : h("a", { href: "/" }, "Lobby"))),
-    controls,
-    h("div", { class: "table-body" }, stage, h("div", { class: "side-col" }, h("section", { class: "side" }, h("h3", {}, "This step"), caption)))));
+      h("div", { class: "table-tools" }, tableId ? h("a", { href: `/tables/${tableId}` }, "Back to the table") : h("a", { href: "/" }, "Lobby")),
+      h("div", { class: "room-switches" }, allButton, movesButton)),
+    controls, said, errorLine,
+    h("div", { class: "table-body" }, stage, drawer)));
+  // Beside the board where it fits; on a phone a drawer over it, opened with "Moves".
+  openDrawer(window.innerWidth >= 900);
   show(0);
   return () => document.removeEventListener("keydown", onKey);
 }

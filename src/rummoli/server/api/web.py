@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, Header
+from fastapi import Body, Header, Query
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -87,8 +87,12 @@ def whole_views(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return views
 
 
-def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module)."""
+def replay_frames(record: dict[str, Any], seat: int | None, open_hands: bool = False) -> dict[str, Any]:
+    """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module).
+
+    ``open_hands``: each step's view also holds ``open_hands``, every seat's hand at that step as that seat's
+    own view shows it (the engine's own redaction, seat by seat: no rule is repeated here). Only for a hand
+    whose every card its asker may already have (an evening that is over: its whole record is theirs)."""
     check_envelope(record)
     family = family_of(record.get("ruleset"))
     players = record.get("players")
@@ -104,6 +108,8 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
         events = [{k: v for k, v in e.items() if k != "state"} for e in hand.events_since(seen, seat)]
         seen = int(hand.seq)
         view = {k: v for k, v in hand.view(seat, guide=True).items() if k not in HISTORY_KEYS}
+        if open_hands:
+            view["open_hands"] = [hand.view(s)["hand"] for s in range(len(players))]
         frames.append(_frame(view, before, events))
         before = view
         if len(frames) > MAX_FRAMES:
@@ -117,7 +123,10 @@ def replay_frames(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
             snap(hand)
     except IllegalAction as error:
         raise RecordError(error.message, index=len(frames) - 1, rule=error.rule) from None
-    return {"format": "rummoli-replay/2", "game": family.name, "seat": seat, "frames": frames, "result": hand.result()}
+    out = {"format": "rummoli-replay/2", "game": family.name, "seat": seat, "frames": frames, "result": hand.result()}
+    if open_hands:
+        out["open"] = True
+    return out
 
 
 # ============================================================================================ routes
@@ -145,12 +154,20 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
     @app.get("/api/tables/{table_id}/hands/{hand_no}/replay", summary="Replay a finished hand", tags=["history"])
-    async def table_replay(table_id: str, hand_no: int,
-                           authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def table_replay(table_id: str, hand_no: int, authorization: Annotated[str | None, Header()] = None,
+                           open_hands: Annotated[bool, Query(alias="open")] = False) -> dict[str, Any]:
         """A finished hand of this table step by step, as your seat saw it (send your seat token), or as a
-        spectator sees it (no token). `409` while the hand is in play."""
+        spectator sees it (no token). `409` while the hand is in play. With `open=true`, once the evening is
+        over, a seat of this table sees every hand as dealt (each step's `open_hands`); `can_open` says
+        whether it may. `401`/`403` without a seat's token, `409` while the evening goes on."""
         room = await table_of(table_id)
+        if open_hands and not authorization:
+            raise server_error("unauthorized", "open hands are for the table's seats: send your seat token",
+                               status=401)
         seat = seat_of(room, authorization) if authorization else None
+        over = room.status == "over"
+        if open_hands and not over:
+            raise server_error("unavailable", "every hand is shown once the evening is over", status=409)
         async with room.lock:
             table = room.table
             records = [] if table is None else table.records
@@ -161,8 +178,8 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
             # The hand's own seats, by number (a name may look like another's): a seat that sat the hand
             # out sees it as a spectator does.
             seats = next(s for n, _hand, s in table.finished_hands() if n == hand_no)
-        frames = replay_frames(record, seats.index(seat) if seat in seats else None)
-        return {**frames, "hand_no": hand_no, "table": table_id}
+        frames = replay_frames(record, seats.index(seat) if seat in seats else None, open_hands=open_hands)
+        return {**frames, "hand_no": hand_no, "table": table_id, "can_open": over and seat is not None}
 
     @app.post("/api/replay", summary="Replay an uploaded hand record", tags=["history"])
     async def uploaded_replay(record: Annotated[dict[str, Any], Body()], seat: int | None = None) -> dict[str, Any]:

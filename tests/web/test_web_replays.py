@@ -1,0 +1,156 @@
+"""The replay page's move list and open hands (issue 32, Replays): a finished hand's steps listed in the
+server's words beside the board, a step clicked or chosen with the keyboard shows that step's frame, and once
+the evening is over a seat of the table shows every hand as dealt. Screenshots at both sizes."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from web_helpers import PHONE, new_page
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_helpers import play_until
+
+from rummoli.server.api.web import whole_views
+
+
+def finished_evening(server: Any) -> dict[str, Any]:
+    """A one-hand Michigan evening with two bots, its person's seat played by a websocket client at random."""
+    created = server.create(ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            pace="instant", seed="web-replay-moves-1")
+    ann = server.client(created["id"], created["token"])
+    play_until(ann, lambda c: bool(c.view.get("over")), random.Random(7))
+    ann.close()
+    return created
+
+
+def step_shown(page: Any) -> int:
+    return int(page.inner_text(".where").split()[1]) - 1
+
+
+def pots_shown(page: Any) -> list[int]:
+    return sorted(int(t) for t in page.locator(".board .pot-count").all_inner_texts())
+
+
+def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(browser: Any, server: Any,
+                                                                             artifacts: Path) -> None:
+    created = finished_evening(server)
+    table, token = created["id"], created["token"]
+    path = f"/api/tables/{table}/hands/1/replay"
+    frames = server.get(path, token=token).json()["frames"]
+    views = whole_views(frames)
+    record = server.get(f"/api/tables/{table}/record", token=token).json()["hands"][0]
+
+    page = new_page(browser)
+    page.goto(server.url + "/rules")
+    seat = json.dumps({"token": token, "seat": 0, "name": "Ann", "creator": True})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
+    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page.wait_for_selector(".moves .move")
+    moves = page.locator(".moves .move")
+    assert moves.count() == len(frames)
+    # Each step in the server's words (the deal, which has none, in the page's own).
+    for k in (1, len(frames) // 2, len(frames) - 1):
+        words = " ".join(e["text"] for e in frames[k]["events"] if e.get("text"))
+        assert moves.nth(k).locator(".move-text").inner_text() == words
+
+    # A click on a move shows that step: the board and the hand are that frame's.
+    k = len(frames) // 2
+    moves.nth(k).click()
+    assert step_shown(page) == k
+    assert page.locator(".moves [aria-current=step]").get_attribute("data-step") == str(k)
+    assert pots_shown(page) == sorted(views[k]["pots"].values())
+    assert page.locator(".my-hand .card").count() == len(views[k]["hand"])
+    assert page.locator(".moves [aria-current=step]").is_visible()
+
+    # The keyboard: the arrows step from the focused move, Enter on another shows it, Home and End.
+    page.keyboard.press("ArrowDown")
+    assert step_shown(page) == k + 1
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert step_shown(page) == k - 1
+    moves.nth(3).focus()
+    page.keyboard.press("Enter")
+    assert step_shown(page) == 3 and pots_shown(page) == sorted(views[3]["pots"].values())
+    page.keyboard.press("End")
+    assert step_shown(page) == len(frames) - 1
+    assert page.locator(".moves [aria-current=step]").is_visible()  # scrolled into view
+    page.screenshot(path=str(artifacts / "replay-moves-1280x800.png"))
+    page.keyboard.press("Home")
+    assert step_shown(page) == 0
+
+    # Every hand as dealt, after the evening: the record's deal, seat by seat.
+    assert page.locator(".open-hand").count() == 0
+    page.get_by_role("button", name="Show all hands").click()
+    page.wait_for_selector(".open-hand")
+    hands = page.locator(".open-hand")
+    assert hands.count() == len(record["players"])
+    for n, dealt in enumerate(record["deal"]["hands"]):
+        assert hands.nth(n).locator(".who").inner_text() == record["players"][n]
+        assert hands.nth(n).locator(".card").count() == len(dealt)
+    assert step_shown(page) == 0
+    moves.nth(k).click()
+    open_frames = whole_views(server.get(path + "?open=1", token=token).json()["frames"])
+    for n, cards in enumerate(open_frames[k]["open_hands"]):
+        assert hands.nth(n).locator(".card").count() == len(cards)
+    page.screenshot(path=str(artifacts / "replay-open-1280x800.png"))
+    toggle = page.get_by_role("button", name="Show all hands")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.click()
+    assert page.locator(".open-hand").count() == 0 and step_shown(page) == k
+
+    # On a phone the moves are a drawer over the board, opened with "Moves"; a move chosen there is shown.
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page.wait_for_selector(".moves .move", state="attached")
+    assert not page.locator(".moves-drawer").is_visible()
+    page.screenshot(path=str(artifacts / "replay-390x844.png"))
+    page.get_by_role("button", name="Moves").click()
+    page.locator(".moves .move").nth(k).click()
+    assert step_shown(page) == k
+    page.screenshot(path=str(artifacts / "replay-moves-390x844.png"))
+    page.get_by_role("button", name="Close").click()
+    page.get_by_role("button", name="Show all hands").click()
+    page.wait_for_selector(".open-hand")
+    page.screenshot(path=str(artifacts / "replay-open-390x844.png"))
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_spectator_gets_no_open_hands_toggle(browser: Any, server: Any) -> None:
+    created = finished_evening(server)
+    page = new_page(browser)
+    page.goto(f"{server.url}/tables/{created['id']}/hands/1")
+    page.wait_for_selector(".moves .move")
+    assert page.get_by_role("button", name="Show all hands").count() == 0
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_gin_hand_shows_both_hands_at_every_step(browser: Any, server: Any, artifacts: Path) -> None:
+    created = server.create(ruleset="gin-rummy", seats=[{}, {"bot": "easy"}], hands=1, pace="instant",
+                            seed="web-replay-gin-1")
+    ann = server.client(created["id"], created["token"])
+    play_until(ann, lambda c: bool(c.view.get("over")), random.Random(8), timeout=120)
+    ann.close()
+    table = created["id"]
+    opened = server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=created["token"]).json()
+    views = whole_views(opened["frames"])
+    page = new_page(browser)
+    page.goto(server.url + "/rules")
+    seat = json.dumps({"token": created["token"], "seat": 0, "name": "Ann", "creator": True})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
+    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page.get_by_role("button", name="Show all hands").click()
+    page.wait_for_selector(".open-hand")
+    k = len(views) // 2
+    page.locator(".moves .move").nth(k).click()
+    for n, cards in enumerate(views[k]["open_hands"]):
+        assert page.locator(".open-hand").nth(n).locator(".card").count() == len(cards)
+    page.screenshot(path=str(artifacts / "replay-gin-open-1280x800.png"))
+    assert not page.errors, page.errors
+    page.context.close()
