@@ -14,6 +14,8 @@ import pytest
 from test_web_table import open_seat
 from web_helpers import DESKTOP, PHONE, new_page, rummy_turn, settle, stops_turn, wait_turn_or_end
 
+from rummoli.games import family_of
+
 # One look at the page as a player sees it: its scroll sizes, whether the main parts are in the viewport, the
 # smallest font of any visible text (card faces are drawings, not text) and where the focus is.
 LOOK = """() => {
@@ -58,6 +60,10 @@ LOOK = """() => {
 
 CASES = [(family, seats, size) for family, counts in (("rummoli", (2, 4, 8)), ("rummy", (2, 4, 6)))
          for seats in counts for size in ("desktop", "phone")]
+# Every other game once, on the phone (the tighter screen), at a table of its usual size and at its largest.
+CASES += [(ruleset, seats, "phone") for ruleset, seats in (
+    ("michigan", 8), ("tripoley", 4), ("rummoli-tripoley", 8), ("gin-rummy", 2), ("knock-rummy", 4),
+    ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4))]
 MEASURED: dict[str, Any] = {}
 
 
@@ -105,7 +111,7 @@ def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, 
                                     size: str) -> None:
     phone = size == "phone"
     page, _ = open_table(browser, server, family, seats, PHONE if phone else DESKTOP, f"room-{family}-{seats}")
-    turn = stops_turn if family == "rummoli" else rummy_turn
+    turn = stops_turn if family_of(family).has_board else rummy_turn
     steps: list[dict[str, Any]] = []
     seen: set[str] = set()
     name = f"room-{family}-{seats}-{size}"
@@ -133,9 +139,8 @@ def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, 
                       "max_scroll_width": max(s["scrollWidth"] for s in steps), "viewport": page.viewport_size,
                       "min_font": min(s["minFont"] for s in steps),
                       "tableau_scrolled_steps": sum(1 for s in steps if s["tableauScrolls"])}
-    path = artifacts / "room-metrics.json"
-    known = json.loads(path.read_text()) if path.exists() else {}
-    path.write_text(json.dumps({**known, **MEASURED}, indent=1))
+    # One file per case: the cases run in parallel workers, which must not read each other's half-written file.
+    (artifacts / f"room-metrics-{name}.json").write_text(json.dumps(MEASURED[name], indent=1))
     assert not page.errors, page.errors
     page.context.close()
 
