@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
 import time
 from typing import Any
 
-from rummoli.bots.worker import BotWorkers, decide
+from rummoli.bots.worker import GRACE, BotWorkers, NoAnswer, decide
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import SeatRow, token_hash
@@ -176,10 +177,17 @@ class Registry:
 
     # ------------------------------------------------------------------------------------- bots
     async def decide(self, bot: Any, view: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-        """A bot's decision, made in a worker process (in a thread when the server has no workers)."""
+        """A bot's decision, made in a worker process (in a thread when the server has no workers). Past the
+        deadline and a little more, :class:`~rummoli.bots.worker.NoAnswer` (a stuck worker is replaced; in a
+        thread the bot decides on a copy, so one that answers too late changes nothing)."""
         seconds = self.settings.bot_deadline
         if self.workers is None:
-            return await asyncio.to_thread(decide, bot, view, time.time() + seconds)
+            try:
+                return await asyncio.wait_for(asyncio.to_thread(decide, copy.deepcopy(bot), view,
+                                                                time.time() + seconds),
+                                              seconds + GRACE)
+            except TimeoutError:  # a thread cannot be ended: the bot's own deadline ends it
+                raise NoAnswer(f"no answer within {seconds + GRACE} s") from None
         return await self.workers.decide(bot, view, seconds)
 
     # ------------------------------------------------------------------------------------- upkeep
