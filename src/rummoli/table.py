@@ -194,6 +194,11 @@ class Table:
         return (not self.auto and self.hand is not None and not self.hand_over
                 and self.family.steps_forced and self.hand.forced_action() is not None)
 
+    def forced_hidden(self) -> bool:
+        """Whether the forced action waiting (:meth:`forced_due`) is one that other seats are not told was forced
+        (a lead, a pass, a keep: R-VIEW-1), so that it must reach them as a chosen one would."""
+        return self.forced_due() and not self.hand.forced_shown()
+
     def bot_view(self, seat: int) -> dict[str, Any]:
         """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
         return view_for(self.hand, self.hand_seats.index(self._seat(seat)))

@@ -95,13 +95,15 @@ def test_a_table_paced_fast_spaces_its_forced_plays_on_a_server_without_pace(ser
     check_forced_pacing(server, 0.3, seed="pace-fast", pace="fast")
 
 
-def test_an_instant_table_makes_forced_plays_inside_the_action_as_before(paced: Server) -> None:
+def test_an_instant_table_makes_forced_plays_at_once_but_each_in_an_update_of_its_own(paced: Server) -> None:
     created = paced.create(ruleset="michigan", seats=[{}, {"bot": "random"}, {"bot": "random"}], hands=1,
                            seed="pace-instant", pace="instant")
     ann = paced.client(created["id"], created["token"])
     assert ann.welcome["pace"] == {"bot": 0.0, "play": 0.0, "name": "instant"}
     play_until(ann, lambda: bool(ann.view.get("over")), random.Random(2))
-    assert max(forced_in(m) for m in ann.messages) >= 2  # a run of forced plays in one message
+    # A run of forced plays in one message would tell every seat they were forced (issue 33).
+    assert sum(forced_in(m) for m in ann.messages) >= 2
+    assert max(forced_in(m) for m in ann.messages) == 1
     ann.close()
 
 

@@ -21,7 +21,6 @@ from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import SeatRow, token_hash
 from rummoli.server.storage.store import Store
 from rummoli.server.storage.writer import StoreWriter
-from rummoli.server.tables import schedule
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.eviction import over_to_drop
 from rummoli.server.tables.host import Host, bot_name, new_token
@@ -122,12 +121,11 @@ class Registry:
     def new_table(self, options: dict[str, Any], names: list[str], levels: list[str | None]) -> Any:
         from rummoli.table import Seat, Table
 
-        # Paced forced plays are each a step of their own (rummoli.server.tables.schedule); at pace 0 they stay
-        # inside the action that caused them.
-        auto = schedule.pace_of(options.get("pace"), self.settings).play <= 0
+        # Forced plays are each a step of their own (rummoli.server.tables.schedule), at every pace: one made
+        # inside the action that caused it would tell every seat it was forced (issue 33).
         return Table(options["ruleset"], [Seat(n, b) for n, b in zip(names, levels, strict=True)],
                      chips=options.get("chips"), hands=options.get("hands"), seed=options.get("seed"),
-                     samples=self.settings.bot_samples, auto=auto)
+                     samples=self.settings.bot_samples, auto=False)
 
     async def create(self, request: dict[str, Any]) -> tuple[Room, int, str]:
         """A new table from a validated :class:`~rummoli.server.api.protocol.CreateTable` (as a dict)."""

@@ -6,9 +6,12 @@ out. Each is a task that waits, then re-checks the table's ``seq`` under the loc
 moved on. A person's seat with nobody connected is played by a bot after the grace period, and handed back
 when they return.
 
-The server sets the pace, so a page shows the game as it goes instead of replaying a batch: a table whose
-forced plays are paced is a ``Table(auto=False)``, and each forced play is a change of its own, made after the
-pace like a bot's move. At pace 0 the forced plays stay inside the action that caused them (``auto=True``).
+The server sets the pace, so a page shows the game as it goes instead of replaying a batch: a table is a
+``Table(auto=False)``, and each forced play is a change of its own, at every pace. A forced play must not show
+that it was forced (issue 33): it is never batched with the action that caused it, and a bot's forced lead, pass
+or keep (which the other seats are not told was forced) waits the bots' pace, as its chosen moves do; a play in
+a run, forced for everyone alike, and a person's forced move wait the forced plays' pace. Tables stored before
+this, made with ``auto=True`` at pace 0, keep their forced plays inside the actions.
 
 A bot's decision is bounded: past the server's ``bot_deadline`` (and a little more) its worker is replaced and
 the seat plays the safe default, which the log says. A table whose bots fail ``BOT_FAILURES`` decisions in a row
@@ -173,7 +176,9 @@ class Schedule:
         else:
             self.countdown = None
             if t.forced_due():
-                work = self._forced_step(int(t.seq), host.room.pace.play)
+                pace = host.room.pace
+                bot = any(t.bots[s] is not None for s in t.to_act())
+                work = self._forced_step(int(t.seq), pace.bot if bot and t.forced_hidden() else pace.play)
         if work is not None:
             self.clock = None
         elif (seat := t.bot_due()) is not None and host.room.status != "paused":
