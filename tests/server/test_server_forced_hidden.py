@@ -59,6 +59,9 @@ def test_another_seats_forced_move_comes_as_a_chosen_one_would(paced: Server, ru
     ann = paced.client(created["id"], created["token"])
     me = ann.seat
     stamps = watch_evening(ann, random.Random(ruleset))
+    # Ann's own forced lead, pass or keep was asked of her, as a choice is: only a play in a run is made for her.
+    made_for_her = [m["view"]["hand"]["forced"] for _, m in stamps if (m["view"].get("hand") or {}).get("forced")]
+    assert all(f["action"] == "play" for f in made_for_her), made_for_her
     others = 0
     short = []
     bot_pace = BOT_PACE if pace is None else 0.0

@@ -33,18 +33,16 @@ def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def forced_in(message: dict[str, Any]) -> int:
-    """How many forced plays an update (or a welcome) holds."""
-    return sum(1 for e in message.get("events", []) if e["type"] == "action" and e.get("forced"))
+    """How many forced plays in a run (the forced moves the table makes for a person) an update or a welcome
+    holds."""
+    return sum(1 for e in message.get("events", []) if e["type"] == "action" and e.get("forced")
+               and e["action"] == "play")
 
 
 def chooses(client: Client) -> bool:
-    """Whether the client's seat has a choice to make now: its turn, and more than one thing it may do (with
-    forced plays paced, a forced play waiting is listed as the seat's only legal action until the server makes
-    it, and sending it is refused)."""
-    if not client.my_turn():
-        return False
-    legal = client.view["hand"]["legal_actions"]
-    return len(legal) > 1 or legal[0].get("min", 0) != legal[0].get("max", 0)
+    """Whether the client's seat has a choice to make now: its turn, with legal actions listed (a forced play in
+    a run that the server is about to make lists none; a forced lead, pass or keep is asked as a choice is)."""
+    return client.my_turn()
 
 
 def play_until(client: Client, done: Any, rng: random.Random, timeout: float = 90,
@@ -76,7 +74,7 @@ def check_forced_pacing(server: Server, spacing: float, **table: Any) -> None:
     assert len(forced) >= 5, [forced_in(m) for _at, m in stamps]
     assert all(forced_in(m) == 1 for _at, m in forced), [forced_in(m) for _at, m in forced]
     assert sum(forced_in(m) for _at, m in stamps) + forced_in(ann.welcome) == sum(
-        1 for e in ann.events if e["type"] == "action" and e.get("forced"))
+        1 for e in ann.events if e["type"] == "action" and e.get("forced") and e["action"] == "play")
     gaps = [b - a for (a, _m), (b, _n) in itertools.pairwise(forced)]
     # Lower bounds only, on the whole span and the median gap: a busy machine makes gaps longer, but a test
     # process held up for a moment reads two updates at once (one gap short, the one before it long).

@@ -122,10 +122,11 @@ class Registry:
         from rummoli.table import Seat, Table
 
         # Forced plays are each a step of their own (rummoli.server.tables.schedule), at every pace: one made
-        # inside the action that caused it would tell every seat it was forced (issue 33).
+        # inside the action that caused it would tell every seat it was forced (issue 33). A person's forced
+        # lead, pass or keep is asked of them, as a choice is.
         return Table(options["ruleset"], [Seat(n, b) for n, b in zip(names, levels, strict=True)],
                      chips=options.get("chips"), hands=options.get("hands"), seed=options.get("seed"),
-                     samples=self.settings.bot_samples, auto=False)
+                     samples=self.settings.bot_samples, auto=False, ask_forced=True)
 
     async def create(self, request: dict[str, Any]) -> tuple[Room, int, str]:
         """A new table from a validated :class:`~rummoli.server.api.protocol.CreateTable` (as a dict)."""

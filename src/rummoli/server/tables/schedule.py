@@ -9,9 +9,10 @@ when they return.
 The server sets the pace, so a page shows the game as it goes instead of replaying a batch: a table is a
 ``Table(auto=False)``, and each forced play is a change of its own, at every pace. A forced play must not show
 that it was forced (issue 33): it is never batched with the action that caused it, and a bot's forced lead, pass
-or keep (which the other seats are not told was forced) waits the bots' pace, as its chosen moves do; a play in
-a run, forced for everyone alike, and a person's forced move wait the forced plays' pace. Tables stored before
-this, made with ``auto=True`` at pace 0, keep their forced plays inside the actions.
+or keep (which the other seats are not told was forced) waits the bots' pace, as its chosen moves do, and a
+person's is asked of them as a choice is (``Table(ask_forced=True)``); a play in a run, forced for everyone
+alike, waits the forced plays' pace. Tables stored before this, made with ``auto=True`` at pace 0, keep their
+forced plays inside the actions.
 
 A bot's decision is bounded: past the server's ``bot_deadline`` (and a little more) its worker is replaced and
 the seat plays the safe default, which the log says. A table whose bots fail ``BOT_FAILURES`` decisions in a row
