@@ -298,6 +298,9 @@ class Expired(Exception):
     """A rollout stopped half-way: the decision's time ran out (its world counts for nothing)."""
 
 
+#: seconds past a time budget (not a deadline) that the first world may take, so a search has one if it can
+FIRST_WORLD_GRACE = 0.3
+
 #: steps of a rollout between two looks at the clock (a ruleset with a thousand raises makes long ones)
 CHECK_EVERY = 64
 
@@ -431,13 +434,15 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
     limit = samples if samples is not None else max_samples
 
     def expired() -> bool:
-        return (samples is None and time.perf_counter() - start >= budget) or out_of_time()
+        # the first world may take FIRST_WORLD_GRACE beyond the budget (not beyond the deadline)
+        spent = time.perf_counter() - start
+        return (samples is None and spent >= budget + (0.0 if weights else FIRST_WORLD_GRACE)) or out_of_time()
 
-    for _ in range(limit):
+    for i in range(limit):
         count = len(weights)
         if len(alive) > 2 and count >= RACE_FROM and count % RACE_EVERY == 0 and results[alive[0]]:
             alive = _race(results, weights, alive, keep)
-        if expired():
+        if out_of_time() or (i > 0 and expired()):
             break
         likelihood = [1.0]
         world = sample_world(k, view, rng, likelihood)
