@@ -20,6 +20,7 @@ from typing import Any
 
 from rummoli.cards import Card
 from rummoli.errors import IllegalAction
+from rummoli.rummy.words import bonus_text
 
 
 def amount(value: int | Fraction) -> int | str:
@@ -201,3 +202,14 @@ class RummyEvening:
 
     def pots(self, hand: Any) -> dict[str, int]:
         return {}
+
+
+def bonuses_of(ledger: Sequence[dict[str, Any]], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The bonuses an evening's ledger holds (Gin's game and box bonuses, R-GIN-7), in evening seats and words."""
+    out = []
+    for entry in ledger:
+        if entry["type"] == "bonus":
+            seat = names.index(entry["player"])
+            out.append({"seat": seat, "points": entry["points"], "why": entry["reason"],
+                        "text": bonus_text(names[seat], entry["points"], entry["reason"])})
+    return out

@@ -42,7 +42,7 @@ from rummoli.bots.base import LEVELS, Bot, make_bot
 from rummoli.bots.driver import bot_decision, show_hand_over, view_for
 from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAction
-from rummoli.evening import amount, in_evening_seats
+from rummoli.evening import amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
@@ -208,7 +208,7 @@ class Table:
     def forced_hidden(self) -> bool:
         """Whether the forced action waiting (:meth:`forced_due`) is one that other seats are not told was forced
         (a lead, a pass, a keep: R-VIEW-1), so that it must reach them as a chosen one would."""
-        return self.forced_due() and not self.hand.forced_shown()
+        return self.forced_due() and not self.in_play().forced_shown()
 
     def bot_view(self, seat: int) -> dict[str, Any]:
         """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
@@ -293,7 +293,7 @@ class Table:
         given = action.get("seat", hand_seat)
         if given != hand_seat or isinstance(given, bool):
             raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {str(given)[:80]}")
-        return self._read_action({**action, "seat": hand_seat})
+        return self.family.read_action({**action, "seat": hand_seat})
 
     def play(self, seat: int, action: dict[str, Any]) -> None:
         """A decision for evening ``seat``, journalled, without a person's checks (a bot's, or the journal's)."""
@@ -301,9 +301,6 @@ class Table:
         self.in_play().make(parsed)
         self.journal.append(["act", seat, parsed.to_json()])
         self._after_move()
-
-    def _read_action(self, data: dict[str, Any]) -> Any:
-        return self.family.read_action(data)
 
     def _after_move(self) -> None:
         if self.in_play().over and not self._hands[-1]["finished"]:
@@ -484,15 +481,7 @@ class Table:
 
     def bonuses(self) -> list[dict[str, Any]]:
         """Points the evening adds at its end, beyond its hands (Gin's game and box bonuses, R-GIN-7)."""
-        from rummoli.rummy.words import bonus_text
-
-        out = []
-        for entry in self.ledger:
-            if entry["type"] == "bonus":
-                seat = self.names.index(entry["player"])
-                out.append({"seat": seat, "points": entry["points"], "why": entry["reason"],
-                            "text": bonus_text(self.names[seat], entry["points"], entry["reason"])})
-        return out
+        return bonuses_of(self.ledger, self.names)
 
     # ---------------------------------------------------------------------------------- events
     @property

@@ -69,3 +69,14 @@ class HandState:
         def moves(self) -> list[Move]: ...
         def _do(self, move: Move, forced: int = 0) -> None: ...
         def move_json(self, seat: int, move: Move) -> dict[str, Any]: ...
+
+    # A forced move (a draw with nothing else legal) is made inside the move before it: none ever waits for the
+    # table's pace, as a stops hand's can (rummoli.games.family.Hand asks every hand).
+    def forced_action(self) -> None:
+        return None
+
+    def step_forced(self) -> bool:
+        return False
+
+    def forced_shown(self) -> bool:
+        return False

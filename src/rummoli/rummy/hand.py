@@ -426,12 +426,6 @@ class RummyHand(SearchPath, Views):
             return True
         return False
 
-    def forced_action(self) -> None:  # a forced move (a draw with nothing else legal) is made inside the move
-        return None  # before it: none waits for the table's pace, as a stops hand's can (games.family.Hand)
-
-    def step_forced(self) -> bool:
-        return False
-
     def apply(self, action: Action) -> list[Event]:
         """Play ``action``; returns the events it caused (forced draws after it too) as the actor may learn them."""
         start = len(self.events_log)
