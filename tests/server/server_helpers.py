@@ -283,17 +283,12 @@ class Party:
             people = [s for s in view.get("to_act", []) if view["seats"][s]["bot"] is None]
             return bool(people) and not view.get("hand_over")
 
-        while True:
-            while not waiting():
-                self.watcher.recv(max(0.01, deadline - time.monotonic()))
-            for client in self.seats.values():
-                while client.seq < self.watcher.seq:
-                    client.recv(max(0.01, deadline - time.monotonic()))
-                assert client.seq == self.watcher.seq
-            # A person's forced play is made by the server, as its own change: only its seat knows it is coming.
-            if not any((c.view.get("hand") or {}).get("forced") for c in self.seats.values()):
-                return
-            after = self.watcher.seq
+        while not waiting():
+            self.watcher.recv(max(0.01, deadline - time.monotonic()))
+        for client in self.seats.values():
+            while client.seq < self.watcher.seq:
+                client.recv(max(0.01, deadline - time.monotonic()))
+            assert client.seq == self.watcher.seq
 
     def views(self) -> dict[Any, Any]:
         out: dict[Any, Any] = {seat: c.view for seat, c in self.seats.items()}

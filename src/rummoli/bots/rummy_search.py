@@ -292,11 +292,8 @@ class HardRummyBot(Bot):
         deadline = (time.perf_counter() if started is None else started) + self.budget
         attempts = 0
         actions = [Action.from_json(a) for a in candidates]
-        def expired() -> bool:
-            return self.out_of_time() or (self.samples is None and time.perf_counter() >= deadline)
-
         while True:
-            if self.out_of_time():
+            if worlds and self.out_of_time():
                 break
             if self.samples is not None:
                 if worlds >= self.samples or attempts >= 4 * self.samples + 4:
@@ -307,19 +304,12 @@ class HardRummyBot(Bot):
             world = sample_world(k, self.rng)
             if world is None:
                 continue
-            row = []
-            for action in actions:
-                if row and expired():  # the time ran out inside this world: it counts for nothing
-                    break
+            worlds += 1
+            for index, action in enumerate(actions):
                 twin = world.clone()
                 twin.apply(action)
                 finish_turn(twin, k.me)
-                row.append(rollout(twin, k.me))
-            if len(row) < len(actions):
-                break
-            worlds += 1
-            for index, score in enumerate(row):
-                scores[index].append(score)
+                scores[index].append(rollout(twin, k.me))
         if not worlds:
             return None
         means = [statistics.fmean(s) for s in scores]
