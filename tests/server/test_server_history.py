@@ -62,7 +62,8 @@ def crowd_and_probe(server: Server, paths: list[str], token: str) -> tuple[list[
 
 @pytest.mark.slow
 def test_health_answers_while_fifty_histories_are_built(tmp_path: Path) -> None:
-    server = Server(tmp_path, "--grace", "0", RUMMOLI_TAKEOVER_LEVEL="random").start()
+    # Fifty requests at once from one address: a burst the per-address limit (30 at once) would refuse.
+    server = Server(tmp_path, "--grace", "0", RUMMOLI_TAKEOVER_LEVEL="random", RUMMOLI_REQUEST_BURST="1000").start()
     try:
         created = long_evening(server)
         table, token = created["id"], created["token"]

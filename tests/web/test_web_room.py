@@ -60,10 +60,11 @@ LOOK = """() => {
 
 CASES = [(family, seats, size) for family, counts in (("rummoli", (2, 4, 8)), ("rummy", (2, 4, 6)))
          for seats in counts for size in ("desktop", "phone")]
-# Every other game once, on the phone (the tighter screen), at a table of its usual size and at its largest.
-CASES += [(ruleset, seats, "phone") for ruleset, seats in (
+# Every other game once at each size, at a table of its usual size or its largest.
+CASES += [(ruleset, seats, size) for ruleset, seats in (
     ("michigan", 8), ("tripoley", 4), ("rummoli-tripoley", 8), ("gin-rummy", 2), ("knock-rummy", 4),
-    ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4))]
+    ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4))
+    for size in ("desktop", "phone")]
 MEASURED: dict[str, Any] = {}
 
 
