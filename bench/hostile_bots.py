@@ -34,7 +34,8 @@ def limits_ruleset() -> dict[str, Any]:
 
 
 def watch(client: Client, until: float, gaps: list[float]) -> None:
-    """Time every bot move the spectator ``client`` sees until the monotonic time ``until`` (or the evening's end)."""
+    """Time every bot move the spectator ``client`` sees until the monotonic time ``until`` (or the evening's end);
+    a move still awaited at the end counts with the time waited so far."""
     asked = time.monotonic()
     waiting = bool(client.view.get("to_act"))
     while time.monotonic() < until and not client.view.get("over"):
@@ -48,6 +49,8 @@ def watch(client: Client, until: float, gaps: list[float]) -> None:
         if waiting:
             gaps.append(now - asked)
         asked, waiting = now, bool(client.view.get("to_act"))
+    if waiting and not client.view.get("over"):  # a move still awaited when the attack ends took at least this long
+        gaps.append(time.monotonic() - asked)
 
 
 def summary(name: str, gaps: list[float], bound: float) -> str:
