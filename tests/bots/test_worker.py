@@ -69,3 +69,30 @@ def test_apply_bot_choice_refuses_a_seat_whose_bot_is_not_due() -> None:
     table = Table("rummy", [Seat("A", "easy"), Seat("B", "easy")], seed="due", dealer=1)
     with pytest.raises(IllegalAction):
         table.apply_bot_choice(1, {"action": "draw", "from": "stock"})
+
+
+def test_a_worker_that_gives_no_answer_is_replaced_and_the_next_decisions_are_answered() -> None:
+    import asyncio
+
+    from rummoli.bots.worker import NoAnswer
+
+    table = Table("rummoli", [Seat(f"B{i}", "easy", seed=i) for i in range(4)], seed="stuck")
+    while table.bot_due() != 0 or table.view(None)["hand"]["phase"] not in ("poker", "play", "auction"):
+        table.next_hand() if table.hand_over else table.play_bot() if table.bot_due() else table.step()
+    view = table.bot_view(0)
+    stuck = make_bot("stops", "hard", 0, samples=10**7)  # only the bot under test thinks for hours
+
+    async def run() -> None:
+        with BotWorkers(1) as workers:
+            before = list(workers.slots)
+            started = time.perf_counter()
+            with pytest.raises(NoAnswer):  # ten million worlds and no deadline: it would think for hours
+                await workers.decide(stuck, view, seconds=None, wait=1.0)
+            assert time.perf_counter() - started < 5
+            assert workers.replaced == 1 and workers.slots != before
+            choice, _ = await workers.decide(make_bot("stops", "hard", 1, samples=5), view, seconds=30)
+            assert choice["seat"] == view["seat"]
+            choice, _ = await workers.decide(make_bot("stops", "easy", 1), view, seconds=30)  # the quick worker
+            assert choice["seat"] == view["seat"]
+
+    asyncio.run(run())

@@ -68,6 +68,11 @@ def seats_to_act(view: View) -> list[int]:
     return [int(s) for s in view.get("to_act", [])]
 
 
+#: seconds past a time budget (not past a deadline) that a search's first world may take, so that a
+#: decision begun late still rests on one sampled world when the server's deadline allows it
+FIRST_WORLD_GRACE = 0.3
+
+
 class Bot(ABC):
     """A computer player for one game family at one strength."""
 

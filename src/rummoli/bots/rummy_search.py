@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any
 
 from rummoli.bots import rummy_view
-from rummoli.bots.base import ActionJSON, Bot, View, require_legal
+from rummoli.bots.base import FIRST_WORLD_GRACE, ActionJSON, Bot, View, require_legal
 from rummoli.bots.rummy_policy import (
     bits,
     card_index_of,
@@ -292,8 +292,14 @@ class HardRummyBot(Bot):
         deadline = (time.perf_counter() if started is None else started) + self.budget
         attempts = 0
         actions = [Action.from_json(a) for a in candidates]
+
+        def expired() -> bool:
+            # the first world may run FIRST_WORLD_GRACE past the budget (never past the deadline)
+            grace = 0.0 if worlds else FIRST_WORLD_GRACE
+            return self.out_of_time() or (self.samples is None and time.perf_counter() >= deadline + grace)
+
         while True:
-            if worlds and self.out_of_time():
+            if self.out_of_time():
                 break
             if self.samples is not None:
                 if worlds >= self.samples or attempts >= 4 * self.samples + 4:
@@ -304,12 +310,19 @@ class HardRummyBot(Bot):
             world = sample_world(k, self.rng)
             if world is None:
                 continue
-            worlds += 1
-            for index, action in enumerate(actions):
+            row = []
+            for action in actions:
+                if row and expired():  # the time ran out inside this world: it counts for nothing
+                    break
                 twin = world.clone()
                 twin.apply(action)
                 finish_turn(twin, k.me)
-                scores[index].append(rollout(twin, k.me))
+                row.append(rollout(twin, k.me))
+            if len(row) < len(actions):
+                break
+            worlds += 1
+            for index, score in enumerate(row):
+                scores[index].append(score)
         if not worlds:
             return None
         means = [statistics.fmean(s) for s in scores]

@@ -108,6 +108,9 @@ class Known:
     actions: list[dict[str, Any]] = field(default_factory=list)  # the history's actions as R-NOTE-3 objects
     turned_up: int = UNKNOWN
     held_tracked: list[int] = field(default_factory=list)  # as ``held``, but for me only what I took seen
+    #: Gin discards ranked for a hand and its options (rummy_policy.gin_discards_ranked), kept for the decision:
+    #: a hard bot ranks the same discards up to three times, and ranking is most of its time
+    gin_ranked: dict[tuple[int, tuple[int, ...]], list[tuple[float, int]]] = field(default_factory=dict)
     ruleset_ref: Any = None  # the view's ruleset as named: a built-in's name or the whole ruleset inline
 
     @property

@@ -26,6 +26,7 @@ A bot's objective is its own chip change over the hand.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -45,6 +46,8 @@ from rummoli.bots.stops_policy import (
 )
 from rummoli.bots.stops_search import choose_best, evaluate, sigmoid
 from rummoli.poker import evaluate_mask
+
+log = logging.getLogger("rummoli.bots")
 
 
 class Options:
@@ -491,4 +494,7 @@ class HardStopsBot(NormalStopsBot):
         results, weights = evaluate(k, view, cands, self.rng, self.budget - (time.perf_counter() - start),
                                     samples, out_of_time=self.out_of_time, keep=default)
         self.last_worlds = len(weights)
+        if not weights:
+            log.warning("hard stops bot: its time ran out before one world was searched (%s, %s candidates); it "
+                        "plays the normal level's choice %s", view["phase"], len(cands), fallback)
         return cands[choose_best(results, weights, default, self.margin)]

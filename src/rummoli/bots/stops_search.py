@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rummoli.bots.base import FIRST_WORLD_GRACE
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_memory import believed
 from rummoli.bots.stops_playout import lead_choice, play_round
@@ -238,11 +239,17 @@ def counted_lead(hand: Hand, t: Table, seat: int, options: int) -> int:
 
 def wild_bet(hand: Hand, rng: random.Random) -> None:
     """A betting decision that says nothing of the cards: uniform over the legal actions, every amount
-    of a bet or raise counting as one (how a bettor the memory no longer believes is modelled)."""
-    choices = [(kind, amount) for _, kind, low, high, _ in hand.options()
-               for amount in (range(low, high + 1) if kind in ("bet", "raise") else (0,))]
-    kind, amount = rng.choice(choices)
-    hand.step(hand.turn, kind, amount=amount)
+    of a bet or raise counting as one (how a bettor the memory no longer believes is modelled).
+
+    The amounts are counted, never listed (a ruleset's ``max_bet`` may be a million): one draw below
+    their total picks the action and the amount, the draw ``rng.choice`` would make from the list."""
+    spans = [(kind, low, high - low + 1 if kind in ("bet", "raise") else 1) for _, kind, low, high, _ in hand.options()]
+    pick = rng.randrange(sum(count for _, _, count in spans))
+    for kind, low, count in spans:
+        if pick < count:
+            hand.step(hand.turn, kind, amount=low + pick if kind in ("bet", "raise") else 0)
+            return
+        pick -= count
 
 
 def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
@@ -288,12 +295,40 @@ def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
             hand.step(seat, "swap" if swap else "keep")
 
 
-def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = None, doubted: int = 0) -> None:
+class Expired(Exception):
+    """A rollout stopped half-way: the decision's time ran out (its world counts for nothing)."""
+
+
+
+#: steps of a rollout between two looks at the clock (a ruleset with a thousand raises makes long ones)
+CHECK_EVERY = 64
+
+
+def _ticker(expired: Callable[[], bool] | None) -> Callable[[], None]:
+    """A function to call at each step of a rollout: it raises :class:`Expired` once ``expired()`` says
+    so, asking it every :data:`CHECK_EVERY` steps."""
+    if expired is None:
+        return lambda: None
+    count = [0]
+
+    def tick() -> None:
+        count[0] += 1
+        if count[0] % CHECK_EVERY == 0 and expired():
+            raise Expired
+
+    return tick
+
+
+def rollout(hand: Hand, t: Table, wild: int = 0, rng: random.Random | None = None, doubted: int = 0,
+            expired: Callable[[], bool] | None = None) -> None:
     """Finish the hand with :func:`policy_step` for every seat, except that the seats in the bit set
     ``wild`` make their betting decisions with :func:`wild_bet` (drawing from ``rng``).  Bets by the
-    seats in ``doubted`` (by default the wild ones) are taken as no sign of a hand."""
+    seats in ``doubted`` (by default the wild ones) are taken as no sign of a hand.  With ``expired``,
+    :class:`Expired` is raised once it says the time is up."""
     doubted |= wild
+    tick = _ticker(expired)
     while hand.phase != "over":
+        tick()
         if wild and hand.phase == BETTING and wild >> hand.turn & 1 and rng is not None:
             wild_bet(hand, rng)
         else:
@@ -311,24 +346,28 @@ def raw_action(action: dict[str, Any]) -> tuple[int, str, int, int]:
 
 
 def playout(hand: Hand, t: Table, action: tuple[int, str, int, int], wild: int = 0,
-            rng: random.Random | None = None, doubted: int = 0) -> list[int]:
+            rng: random.Random | None = None, doubted: int = 0,
+            expired: Callable[[], bool] | None = None) -> list[int]:
     """The chips at the end of ``hand`` after ``action`` (a :func:`raw_action`) and :func:`rollout`: the
     same hand played the same way, its play round by :func:`~rummoli.bots.stops_playout.play_round`.
 
     The hand is stepped with ``auto`` off, so that the engine stops where the play round begins (the
     forced actions before it are made here, as ``auto`` would make them at once).  A lead or play is
-    not stepped at all: the hand is then left as it was, and needs no clone."""
+    not stepped at all: the hand is then left as it was, and needs no clone.  ``expired`` is
+    :func:`rollout`'s."""
     seat, kind, card, amount = action
     if hand.phase == PLAY and hand.claim_pending < 0 and not hand.in_run:
         return play_round(hand, t, card)[0]
     if hand.phase == PLAY:  # an open claim or a run: the engine's play round
         hand.step(seat, kind, card, amount)
-        rollout(hand, t, wild, rng, doubted)
+        rollout(hand, t, wild, rng, doubted, expired)
         return hand.chips
     hand.auto = False
     hand.step(seat, kind, card, amount)
     doubted |= wild
+    tick = _ticker(expired)
     while True:
+        tick()
         phase = hand.phase
         if phase == PLAY:
             return play_round(hand, t)[0]
@@ -376,8 +415,10 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
     """The seat's final chips for each candidate in each world, and each world's weight.
 
     With ``samples`` set, exactly that many worlds are tried (deterministic under the bot's seed);
-    otherwise worlds are drawn until ``budget`` seconds have passed (at least one).  Either way the search
-    stops early, after at least one world, once ``out_of_time()`` says so (a server's deadline).
+    otherwise worlds are drawn until ``budget`` seconds have passed.  Either way the search stops early
+    once ``out_of_time()`` says so (a server's deadline).  The clock is read inside the rollouts too: a
+    world whose rollouts the time cuts short counts for nothing, so a decision may end with no world at
+    all (:func:`choose_best` then keeps the default).
 
     Candidates race: one clearly behind the leader (see ``RACE_Z``) stops being rolled out, so the
     worlds that follow cost less and more of them fit the budget.  Its results stop short (fewer than
@@ -390,17 +431,22 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
     raw = [raw_action(c) for c in candidates]
     leads = k.phase == PLAY and all(kind in ("lead", "play") for _, kind, _, _ in raw)
     limit = samples if samples is not None else max_samples
+
+    def expired() -> bool:
+        # the first world may take FIRST_WORLD_GRACE beyond the budget (not beyond the deadline)
+        spent = time.perf_counter() - start
+        return (samples is None and spent >= budget + (0.0 if weights else FIRST_WORLD_GRACE)) or out_of_time()
+
     for i in range(limit):
         count = len(weights)
         if len(alive) > 2 and count >= RACE_FROM and count % RACE_EVERY == 0 and results[alive[0]]:
             alive = _race(results, weights, alive, keep)
-        if i > 0 and ((samples is None and time.perf_counter() - start >= budget) or out_of_time()):
+        if out_of_time() or (i > 0 and expired()):
             break
         likelihood = [1.0]
         world = sample_world(k, view, rng, likelihood)
         if world is None:
             continue
-        weights.append(likelihood[0] if k.phase == "poker" else 1.0)
         # Each opponent is, in this world, a bettor on strength or (as far as its showdowns have
         # discredited it) a wild one; every candidate meets the same opponents and the same draws.
         wild = sum(1 << s for s in range(k.n) if s != k.me and rng.random() >= k.credibility[s])
@@ -411,11 +457,18 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
         # A lead at a settled play round leaves the world as it is (play_round): no clone.  Otherwise
         # the last candidate may have the world itself.
         keeps = leads and world.claim_pending < 0 and not world.in_run
-        for j in alive:
-            h = world if j == last or keeps else world.clone()
-            # Only a wild bettor draws from the rollout's generator: it is seeded for that case alone.
-            chips = playout(h, k.t, raw[j], wild, random.Random(seed) if wild else None, doubted)
-            results[j].append(float(chips[k.me]))
+        row = []
+        try:
+            for j in alive:
+                h = world if j == last or keeps else world.clone()
+                # Only a wild bettor draws from the rollout's generator: it is seeded for that case alone.
+                chips = playout(h, k.t, raw[j], wild, random.Random(seed) if wild else None, doubted, expired)
+                row.append(float(chips[k.me]))
+        except Expired:
+            break
+        weights.append(likelihood[0] if k.phase == "poker" else 1.0)
+        for j, x in zip(alive, row, strict=True):
+            results[j].append(x)
     return results, weights
 
 

@@ -7,7 +7,10 @@ decision left them, exactly as if it had decided in-process.
 
 Strength under load is set in worlds, not seconds: a ``hard`` bot made with ``samples`` searches that many
 worlds whatever else the machine is doing.  A ``deadline`` (seconds from the request) still bounds the
-wait: past it the search stops and the bot answers with its best so far (at least one world searched).
+wait: past it the search stops and the bot answers with its best so far (the search reads the clock inside
+its rollouts too).  A worker that still gives no answer a little later (:data:`GRACE`) is ended and replaced
+(:class:`NoAnswer` tells the caller, who plays a safe default): each worker is a pool of its own, so
+replacing one never disturbs the decisions the others are making.
 
 >>> from rummoli.bots.base import make_bot
 >>> choice, bot = decide(make_bot("stops", "random", 1), {"legal_actions": [{"seat": 0, "action": "keep"}]})
@@ -18,12 +21,15 @@ wait: past it the search stops and the bot answers with its best so far (at leas
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.queues import SimpleQueue
 from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot
@@ -54,27 +60,107 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+def _start_worker(parent: int, pids: SimpleQueue[int]) -> None:
+    """In a worker, first: tell the parent which process it is (so a stuck one can be ended), then watch it."""
+    pids.put(os.getpid())
+    _watch_parent(parent)
+
+
+#: the levels that decide in milliseconds (no search): they have a worker of their own
+QUICK = frozenset({"random", "easy", "normal"})
+
+#: seconds past its deadline that a decision may still take (handing the answer back) before its worker is
+#: taken for stuck and replaced
+GRACE = 0.4
+
+
+class NoAnswer(Exception):
+    """A worker gave no answer in time (or broke): it has been replaced; nothing came back of the bot."""
+
+
+class _Slot:
+    """One worker process, in a pool of its own, and the decisions it has been given."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pids: SimpleQueue[int] = context.SimpleQueue()
+        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker,
+                                        initargs=(os.getpid(), self.pids))
+        self.busy = 0
+
+    def end(self) -> None:
+        """End the worker at once, whatever it is doing, and its pool."""
+        while not self.pids.empty():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pids.get(), signal.SIGKILL if hasattr(signal, "SIGKILL") else signal.SIGTERM)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
 class BotWorkers:
-    """A pool of worker processes that make bot decisions.
+    """Worker processes that make bot decisions.
 
     ``spawn`` start-up, so a worker never inherits a server's sockets, threads or event loop; each worker ends
-    by itself if its parent dies."""
+    by itself if its parent dies.  A decision goes to the least busy worker; a quick one (a level that does
+    not search) to a worker of its own, started when first needed, so that it never waits behind searches
+    that take seconds (a table of easy bots keeps its pace beside tables of hard ones)."""
 
     def __init__(self, workers: int = 1) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_watch_parent, initargs=(os.getpid(),))
+        self.slots = [_Slot() for _ in range(max(1, workers))]
+        self.quick: _Slot | None = None
+        #: workers replaced because they gave no answer in time
+        self.replaced = 0
+
+    def _slot(self, quick: bool = False) -> _Slot:
+        if quick:
+            if self.quick is None:
+                self.quick = _Slot()
+            return self.quick
+        return min(self.slots, key=lambda slot: slot.busy)
 
     def submit(self, bot: Bot, view: dict[str, Any], seconds: float | None = None) -> Future[tuple[ActionJSON, Bot]]:
         """Start a decision; with ``seconds`` the bot answers its best so far once that much time has passed."""
-        deadline = None if seconds is None else time.time() + seconds
-        return self.pool.submit(decide, bot, view, deadline)
+        return self._start(self._slot(), bot, view, seconds)
 
-    async def decide(self, bot: Bot, view: dict[str, Any], seconds: float | None = None) -> tuple[ActionJSON, Bot]:
-        """:meth:`submit` for an event loop: awaits the decision without blocking the loop."""
-        return await asyncio.wrap_future(self.submit(bot, view, seconds))
+    def _start(self, slot: _Slot, bot: Bot, view: dict[str, Any],
+               seconds: float | None) -> Future[tuple[ActionJSON, Bot]]:
+        deadline = None if seconds is None else time.time() + seconds
+        slot.busy += 1
+        future = slot.pool.submit(decide, bot, view, deadline)
+
+        def done(_: object) -> None:
+            slot.busy -= 1
+
+        future.add_done_callback(done)
+        return future
+
+    async def decide(self, bot: Bot, view: dict[str, Any], seconds: float | None = None,
+                     wait: float | None = None) -> tuple[ActionJSON, Bot]:
+        """:meth:`submit` for an event loop: awaits the decision without blocking the loop.  Past ``wait``
+        seconds (by default ``seconds`` and :data:`GRACE`) the worker is replaced and :class:`NoAnswer` raised;
+        likewise if the worker broke."""
+        slot = self._slot(quick=bot.level in QUICK)
+        future = self._start(slot, bot, view, seconds)
+        if wait is None and seconds is not None:
+            wait = seconds + GRACE
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), wait)
+        except (TimeoutError, BrokenProcessPool) as error:
+            self.replace(slot)
+            raise NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError)
+                           else "its worker process broke") from None
+
+    def replace(self, slot: _Slot) -> None:
+        """End a worker (stuck, or broken) and start another in its place."""
+        if slot is self.quick:
+            self.quick = _Slot()
+        elif slot in self.slots:
+            self.slots[self.slots.index(slot)] = _Slot()
+        self.replaced += 1
+        slot.end()
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        for slot in [*self.slots, *([] if self.quick is None else [self.quick])]:
+            slot.pool.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> BotWorkers:
         return self
