@@ -282,3 +282,32 @@ def test_a_choice_the_turn_timer_made_is_marked_for_every_seat_and_survives_a_re
         assert [m["seat"] for m in marks] == [seat]
     again = Table.restore(t.snapshot())
     assert again.events_since(0, 0) == t.events_since(0, 0)
+
+
+def test_a_person_is_asked_their_forced_lead_pass_or_keep_and_a_snapshot_keeps_it() -> None:
+    # A server's table (issue 33): the table makes no forced move for a person that the other seats are not told
+    # was forced; it is listed as their one legal action and they send it, and it is marked forced for them alone.
+    table = Table("michigan", [Seat("Ann"), Seat("Bob", "easy"), Seat("Cy", "easy")], seed="ask", auto=False,
+                  ask_forced=True, hands=2)
+    asked = 0
+    while not table.over:
+        if table.hand_over:
+            table.next_hand()
+            continue
+        if table.to_act() == [0] and not table.forced_due():
+            legal = table.view(0)["hand"]["legal_actions"]
+            action = dict(legal[0])
+            if "min" in action:
+                action["amount"] = action.pop("min")
+                action.pop("max")
+            if len(legal) == 1 and "min" not in legal[0] and legal[0]["action"] != "play":
+                asked += 1
+                again = Table.restore(table.snapshot())
+                assert again.ask_forced and not again.forced_due()
+            table.act(0, action)
+        else:
+            assert table.forced_due() or table.bot_due() is not None
+            if table.forced_due() and table.to_act() == [0]:
+                assert table.view(0)["hand"]["forced"]["action"] == "play"  # a play in a run is made still
+            table.step()
+    assert asked > 0

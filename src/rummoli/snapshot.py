@@ -43,6 +43,7 @@ def snapshot_of(table: Table) -> dict[str, Any]:
         "samples": table.samples,
         "budget": table.budget,
         "auto": table.auto,
+        "ask_forced": table.ask_forced,
         "dealer": table.first_dealer,
         "settle": table.settles,
         "journal": json.loads(json.dumps(table.journal)),

@@ -91,6 +91,7 @@ class Table:
         samples: int | None = None,
         budget: float | None = None,
         auto: bool = True,
+        ask_forced: bool = False,
         dealer: int | None = None,
         decks: DeckSource | None = None,
         store: RecordStore | None = None,
@@ -120,6 +121,9 @@ class Table:
         self.samples = samples
         self.budget = budget
         self.auto = auto
+        # With auto=False: a person's forced lead, pass or keep is asked of them as a choice (a server: the other
+        # seats must not learn from the table making it that it was forced); a play in a run is made still.
+        self.ask_forced = ask_forced
         self.settles = settle  # share the board out at the evening's end (R-SESSION-2); the lab measures hands
         self.fast = fast  # bots decide from cheaper copies of their views (the lab's hot path: bots.driver)
         self.hands_limit = hands
@@ -193,8 +197,18 @@ class Table:
 
     def forced_due(self) -> bool:
         """With ``auto=False``: whether a forced action waits to be made by :meth:`step`."""
-        return (not self.auto and self.hand is not None and not self.hand_over
-                and self.family.steps_forced and self.hand.forced_action() is not None)
+        if self.auto or self.hand is None or self.hand_over or not self.family.steps_forced:
+            return False
+        forced = self.hand.forced_action()
+        if forced is None:
+            return False
+        return not (self.ask_forced and self.bots[self.hand_seats[forced.seat]] is None
+                    and not self.hand.forced_shown())
+
+    def forced_hidden(self) -> bool:
+        """Whether the forced action waiting (:meth:`forced_due`) is one that other seats are not told was forced
+        (a lead, a pass, a keep: R-VIEW-1), so that it must reach them as a chosen one would."""
+        return self.forced_due() and not self.in_play().forced_shown()
 
     def bot_view(self, seat: int) -> dict[str, Any]:
         """The engine view a bot at evening ``seat`` decides from (plain JSON data)."""
@@ -557,6 +571,7 @@ class Table:
             seats = [Seat(str(s["name"]), s["bot"], s["seed"]) for s in data["seats"]]
             table = cls(data["ruleset"], seats, chips=data["chips"], hands=data["hands"], seed=data["seed"],
                         samples=data["samples"], budget=data["budget"], auto=bool(data["auto"]),
+                        ask_forced=bool(data.get("ask_forced", False)),
                         dealer=data["dealer"], decks=decks, store=store, deal=False, settle=data.get("settle", True))
             if not isinstance(data["journal"], list):
                 raise MalformedInput("snapshot: the journal is a list")

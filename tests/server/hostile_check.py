@@ -79,6 +79,9 @@ class Truth:
     # (evening seat, hand_no) -> [(seq, cards held so far this hand)], one per journal entry
     own: dict[tuple[int, int], list[tuple[int, frozenset[str]]]] = field(default_factory=dict)
     legal: dict[tuple[int, int], Any] = field(default_factory=dict)  # (seq, evening seat) -> legal actions
+    # the same as the hand's own stream tells them in an event's state: where the table makes a forced play in a
+    # run itself (its seat's view says it is coming, with no legal actions), the stream still names that one play
+    stream_legal: dict[tuple[int, int], Any] = field(default_factory=dict)
     hand_seats: dict[int, list[int]] = field(default_factory=dict)
     took_widow: dict[tuple[int, int], int] = field(default_factory=dict)  # (hand_no, hand seat) -> seq of it
     deals: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -143,6 +146,7 @@ def read_truth(data_dir: Path, table_id: str) -> Truth:
             cards.update(view.get("hand") or [])
             truth.own.setdefault((seat, hand_no), []).append((seq, frozenset(cards)))
             truth.legal[(seq, seat)] = view.get("legal_actions") or []
+            truth.stream_legal[(seq, seat)] = table.hand.view(seats.index(seat)).get("legal_actions") or []
     assert table.seq == recovery.table.seq, (table.seq, recovery.table.seq)
     record = table.evening_record()
     for hand_no, hand in enumerate(record["hands"], 1):
@@ -235,7 +239,7 @@ def check_legal(truth: Truth, tally: Tally, seat: int | None, message: dict[str,
         mine = truth.hand_seat(seat, int(event.get("hand_no") or view.get("hand_no") or 0))
         if state.get("legal_actions") and (seat is None or mine not in state.get("to_act", [])):
             tally.leaks.append(f"{where}: seat {seat} got legal actions at seq {event['seq']} while not to act")
-        expected = truth.legal.get((event["seq"], seat)) if seat is not None else None
+        expected = truth.stream_legal.get((event["seq"], seat)) if seat is not None else None
         if "legal_actions" in state and expected is not None and state["legal_actions"] != expected:
             tally.leaks.append(f"{where}: seat {seat}'s legal actions at seq {event['seq']} are not its own")
 

@@ -283,12 +283,19 @@ class Party:
             people = [s for s in view.get("to_act", []) if view["seats"][s]["bot"] is None]
             return bool(people) and not view.get("hand_over")
 
-        while not waiting():
-            self.watcher.recv(max(0.01, deadline - time.monotonic()))
-        for client in self.seats.values():
-            while client.seq < self.watcher.seq:
-                client.recv(max(0.01, deadline - time.monotonic()))
-            assert client.seq == self.watcher.seq
+        while True:
+            while not waiting():
+                self.watcher.recv(max(0.01, deadline - time.monotonic()))
+            for client in self.seats.values():
+                while client.seq < self.watcher.seq:
+                    client.recv(max(0.01, deadline - time.monotonic()))
+            # A person's forced play in a run is made by the server as a change of its own, a moment after the
+            # watcher saw the table wait: only that seat is told it is coming, and its client may already be past.
+            ahead = max([self.watcher.seq, *(c.seq for c in self.seats.values())])
+            forced = any((c.view.get("hand") or {}).get("forced") for c in self.seats.values())
+            if ahead == self.watcher.seq and not forced:
+                return
+            after = max(ahead - 1, self.watcher.seq if forced else -1)
 
     def views(self) -> dict[Any, Any]:
         out: dict[Any, Any] = {seat: c.view for seat, c in self.seats.items()}

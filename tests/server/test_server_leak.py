@@ -88,7 +88,11 @@ def check_seat(client: Client, public: dict[tuple[int, str], int], record: dict[
         if not hand_no or hand_no > len(record["hands"]):
             continue
         deal = record["hands"][hand_no - 1]["deal"]
-        hand_seat = record["hands"][hand_no - 1]["players"].index(record["players"][client.seat])
+        players = record["hands"][hand_no - 1]["players"]
+        if record["players"][client.seat] not in players:  # out of the evening (could not ante): held nothing
+            assert not cards, f"seat {client.seat} held {cards} of a hand it was not dealt into"
+            continue
+        hand_seat = players.index(record["players"][client.seat])
         allowed = set(deal["hands"][hand_seat]) | set(deal.get("widow", [])) | set(deal.get("stock", []))
         for card in cards - allowed:
             assert (hand_no, card) in public, f"seat {client.seat} held {card} of another seat's deal"

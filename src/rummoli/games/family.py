@@ -52,6 +52,9 @@ class Hand(Protocol):
     def step_forced(self) -> bool:
         """Make the waiting forced move; False when there is none."""
 
+    def forced_shown(self) -> bool:
+        """Whether the waiting forced move shows as forced to every seat (a play in a run, R-VIEW-1)."""
+
 
 class Evening(Protocol):
     """The evening behind a table (:mod:`rummoli.evening`): what the table asks of either family's."""

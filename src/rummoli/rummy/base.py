@@ -77,3 +77,6 @@ class HandState:
 
     def step_forced(self) -> bool:
         return False
+
+    def forced_shown(self) -> bool:
+        return False

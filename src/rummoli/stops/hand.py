@@ -440,6 +440,12 @@ class Hand(Bidding, Play, SearchPath, Views):
         return Action(opt[0], opt[1], CARDS[opt[4].bit_length() - 1] if field == "card" else None,
                       opt[2] if field == "amount" else None)
 
+    def forced_shown(self) -> bool:
+        """Whether the forced action now shows as forced to every seat: a play in a run (R-VIEW-1). Whether
+        any other was forced can tell what its seat holds, so only that seat is told."""
+        forced = self.forced_action()
+        return forced is not None and forced.kind == "play"
+
     def random_step(self, rng: Random) -> None:
         """Make one uniformly random legal decision (an option, then an amount or a card), then any
         forced actions: the fast path of simulations and the benchmark.  A finished hand is left as it is."""

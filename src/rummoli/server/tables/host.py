@@ -101,7 +101,7 @@ class Host:
         payload = {"journal": t.journal[journal_from:], "bots": self._changed_bots(), **(extra or {})}
         new_seq = int(t.seq)
         snapshot = t.snapshot() if full or new_seq == seen_seq else None
-        status = "over" if t.over else "playing"
+        status = "over" if t.over else "paused" if room.status == "paused" else "playing"
         try:
             await registry.writer.append(room.id, seen_seq, new_seq, kind, seat, payload, snapshot, status,
                                          self.fence, t.hand_no)

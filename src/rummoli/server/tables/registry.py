@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
 import time
 from typing import Any
 
-from rummoli.bots.worker import BotWorkers, decide
+from rummoli.bots.worker import GRACE, BotWorkers, NoAnswer, decide
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.server.settings import Settings
 from rummoli.server.storage.rows import SeatRow, token_hash
 from rummoli.server.storage.store import Store
 from rummoli.server.storage.writer import StoreWriter
-from rummoli.server.tables import schedule
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.eviction import lonely, over_to_drop
 from rummoli.server.tables.host import Host
@@ -122,12 +122,12 @@ class Registry:
     def new_table(self, options: dict[str, Any], names: list[str], levels: list[str | None]) -> Any:
         from rummoli.table import Seat, Table
 
-        # Paced forced plays are each a step of their own (rummoli.server.tables.schedule); at pace 0 they stay
-        # inside the action that caused them.
-        auto = schedule.pace_of(options.get("pace"), self.settings).play <= 0
+        # Forced plays are each a step of their own (rummoli.server.tables.schedule), at every pace: one made
+        # inside the action that caused it would tell every seat it was forced (issue 33). A person's forced
+        # lead, pass or keep is asked of them, as a choice is.
         return Table(options["ruleset"], [Seat(n, b) for n, b in zip(names, levels, strict=True)],
                      chips=options.get("chips"), hands=options.get("hands"), seed=options.get("seed"),
-                     samples=self.settings.bot_samples, auto=auto)
+                     samples=self.settings.bot_samples, auto=False, ask_forced=True)
 
     async def create(self, request: dict[str, Any]) -> tuple[Room, int, str]:
         """A new table from a validated :class:`~rummoli.server.api.protocol.CreateTable` (as a dict)."""
@@ -189,10 +189,17 @@ class Registry:
 
     # ------------------------------------------------------------------------------------- bots
     async def decide(self, bot: Any, view: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-        """A bot's decision, made in a worker process (in a thread when the server has no workers)."""
+        """A bot's decision, made in a worker process (in a thread when the server has no workers). Past the
+        deadline and a little more, :class:`~rummoli.bots.worker.NoAnswer` (a stuck worker is replaced; in a
+        thread the bot decides on a copy, so one that answers too late changes nothing)."""
         seconds = self.settings.bot_deadline
         if self.workers is None:
-            return await asyncio.to_thread(decide, bot, view, time.time() + seconds)
+            try:
+                return await asyncio.wait_for(asyncio.to_thread(decide, copy.deepcopy(bot), view,
+                                                                time.time() + seconds),
+                                              seconds + GRACE)
+            except TimeoutError:  # a thread cannot be ended: the bot's own deadline ends it
+                raise NoAnswer(f"no answer within {seconds + GRACE} s") from None
         return await self.workers.decide(bot, view, seconds)
 
     # ------------------------------------------------------------------------------------- upkeep

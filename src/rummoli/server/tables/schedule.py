@@ -6,9 +6,18 @@ out. Each is a task that waits, then re-checks the table's ``seq`` under the loc
 moved on. A person's seat with nobody connected is played by a bot after the grace period, and handed back
 when they return.
 
-The server sets the pace, so a page shows the game as it goes instead of replaying a batch: a table whose
-forced plays are paced is a ``Table(auto=False)``, and each forced play is a change of its own, made after the
-pace like a bot's move. At pace 0 the forced plays stay inside the action that caused them (``auto=True``).
+The server sets the pace, so a page shows the game as it goes instead of replaying a batch: a table is a
+``Table(auto=False)``, and each forced play is a change of its own, at every pace. A forced play must not show
+that it was forced (issue 33): it is never batched with the action that caused it, and a bot's forced lead, pass
+or keep (which the other seats are not told was forced) waits the bots' pace, as its chosen moves do, and a
+person's is asked of them as a choice is (``Table(ask_forced=True)``); a play in a run, forced for everyone
+alike, waits the forced plays' pace. Tables stored before this, made with ``auto=True`` at pace 0, keep their
+forced plays inside the actions.
+
+A bot's decision is bounded: past the server's ``bot_deadline`` (and a little more) its worker is replaced and
+the seat plays the safe default, which the log says. A table whose bots fail ``BOT_FAILURES`` decisions in a row
+is paused: its status "paused" is stored, so a restart brings it back paused instead of asking its bots again;
+no bot move is planned for it (people may still act).
 
 Between hands the host counts down ``Settings.hand_pause`` seconds; the next hand is dealt when the count ends
 or as soon as every person connected to a seat they play themselves has said ``next``, whichever is first.
@@ -47,6 +56,9 @@ log = logging.getLogger("rummoli.server")
 PACES: dict[str, tuple[float, float]] = {
     "instant": (0.0, 0.0), "fast": (0.5, 0.3), "normal": (1.0, 0.6), "slow": (2.0, 1.2),
 }
+
+#: bot decisions failed in a row (no answer in time, a broken worker, a refused choice) that pause a table
+BOT_FAILURES = 3
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,7 @@ class Schedule:
         self.countdown: Countdown | None = None
         self._task: asyncio.Task[None] | None = None  # the table's next move of its own
         self._away: dict[int, asyncio.Task[None]] = {}  # seats nobody plays, until a bot takes them
+        self.bot_failures = 0  # bot decisions failed in a row
 
     # ------------------------------------------------------------------------------------- reading
     def clock_info(self) -> dict[str, Any] | None:
@@ -164,10 +177,12 @@ class Schedule:
         else:
             self.countdown = None
             if t.forced_due():
-                work = self._forced_step(int(t.seq), host.room.pace.play)
+                pace = host.room.pace
+                bot = any(t.bots[s] is not None for s in t.to_act())
+                work = self._forced_step(int(t.seq), pace.bot if bot and t.forced_hidden() else pace.play)
         if work is not None:
             self.clock = None
-        elif (seat := t.bot_due()) is not None:
+        elif (seat := t.bot_due()) is not None and host.room.status != "paused":
             self.clock = None
             work = self._bot_move(seat, int(t.seq))
         else:
@@ -201,7 +216,14 @@ class Schedule:
             if t is None or room.stale or host.retired or t.seq != seq or t.bot_due() != seat:
                 return
             view, bot = t.bot_view(seat), t.bots[seat]
-        choice, bot = await room.registry.decide(bot, view)
+        try:
+            choice, bot = await room.registry.decide(bot, view)
+            failed = None
+        except Exception as error:  # no answer in time, a broken worker, a bug in the bot
+            failed = f"{type(error).__name__}: {error}"
+            choice = safe_default(view)
+            log.warning("table %s: the bot at seat %s gave no answer (%s); it plays the safe default %s",
+                        room.id, seat, failed, choice)
         rest = room.pace.bot - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
@@ -211,13 +233,28 @@ class Schedule:
                 return
             mark = len(t.journal)
             try:
-                t.apply_bot_choice(seat, choice, bot)
+                t.apply_bot_choice(seat, choice or {}, bot)
             except RummoliError as error:
                 # A bot's choice is checked like anyone's; a refused one is a bug to log, not to apply.
                 log.error("table %s: bot at seat %s chose %s: %s", room.id, seat, choice, error)
+                await self._bot_failed()
                 return
             await host.commit("bot", seat, seq, mark)
+            if failed is None:
+                self.bot_failures = 0
+            else:
+                await self._bot_failed()
             host.plan()
+
+    async def _bot_failed(self) -> None:
+        """Under the lock: one more bot decision failed; the table pauses at :data:`BOT_FAILURES` in a row."""
+        room = self.host.room
+        self.bot_failures += 1
+        if self.bot_failures >= BOT_FAILURES and room.status == "playing":
+            log.error("table %s: its bots failed %s decisions in a row; the table is paused", room.id,
+                      self.bot_failures)
+            await asyncio.to_thread(room.registry.store.set_status, room.id, "paused")
+            room.status = "paused"
 
     async def _forced_step(self, seq: int, delay: float) -> None:
         """One forced play, stored as its own change (kind "forced") and shown on its own."""

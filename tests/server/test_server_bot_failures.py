@@ -1,0 +1,81 @@
+"""A table whose bots keep failing is paused, and stays paused after a restart (issue 38): each failed decision
+plays the safe default (the log says so); three in a row store the table as paused, and a server started again
+on the same data asks its bots nothing more."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummoli.bots.worker import NoAnswer
+from rummoli.server.api.app import create_app
+from rummoli.server.settings import Settings
+from rummoli.server.tables.registry import Registry
+from rummoli.server.tables.schedule import BOT_FAILURES
+
+ADDRESS = "http://127.0.0.1:8000"  # the address the settings would listen on (the Host guard checks it)
+SEATS = [{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
+
+
+def settings_in(data: Path) -> Settings:
+    return Settings(data_dir=data, bot_workers=-1, bot_pace=0, play_pace=0, hand_pause=0, gc_freeze=0)
+
+
+def status_of(data: Path, table_id: str) -> str:
+    with sqlite3.connect(data / "rummoli.sqlite3") as db:
+        return str(db.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
+
+
+def wait_for(ws: Any, test: Any, seconds: float = 10) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] in ("welcome", "update") and test(message):
+            return message
+    raise AssertionError("no such message in time")
+
+
+def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    calls = []
+
+    async def no_answer(self: Registry, bot: Any, view: dict[str, Any]) -> Any:
+        calls.append(view["seat"])
+        raise NoAnswer("no answer within 10.4 s")
+
+    monkeypatch.setattr(Registry, "decide", no_answer)
+    with TestClient(create_app(settings_in(tmp_path)), base_url=ADDRESS) as client:
+        made = client.post("/api/tables", json={"ruleset": "michigan", "name": "Ann", "seats": SEATS,
+                                                "seed": None}).json()
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/tables/{made['id']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"]})
+            deadline = time.monotonic() + 20
+            while status_of(tmp_path, made["id"]) != "paused":
+                assert time.monotonic() < deadline, "the table was never paused"
+                message = ws.receive_json()
+                view = message.get("view") or {}
+                legal = (view.get("hand") or {}).get("legal_actions") or []
+                if legal and made["seat"] in view.get("to_act", []):
+                    action = dict(legal[0])
+                    if "min" in action:
+                        action["amount"] = action.pop("min")
+                        action.pop("max")
+                    ws.send_json({"type": "act", "seq": message["seq"], "action": action})
+    assert len(calls) == BOT_FAILURES
+    assert "plays the safe default" in caplog.text and "is paused" in caplog.text
+    calls.clear()  # a server started again on the data asks the paused table's bots nothing
+    with TestClient(create_app(settings_in(tmp_path)), base_url=ADDRESS) as client, \
+            client.websocket_connect(f"ws://127.0.0.1:8000/ws/tables/{made['id']}") as ws:
+        ws.send_json({"type": "hello", "token": made["token"]})
+        wait_for(ws, lambda m: m["type"] == "welcome")
+        time.sleep(1.0)  # forced plays may still be made; then the table waits for a bot that is not asked
+        summary = client.get(f"/api/tables/{made['id']}").json()
+        time.sleep(0.5)
+        assert client.get(f"/api/tables/{made['id']}").json()["seq"] == summary["seq"]
+    assert calls == []
+    assert status_of(tmp_path, made["id"]) == "paused"
