@@ -40,22 +40,33 @@ def wait_for(ws: Any, test: Any, seconds: float = 10) -> dict[str, Any]:
     raise AssertionError("no such message in time")
 
 
-def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_restart(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    calls = []
+def wait_for_seats(ws: Any, test: Any, seconds: float = 20) -> dict[str, Any]:
+    """The first ``seats`` message (who sits where, and the table's status) that passes ``test``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "seats" and test(message):
+            return message
+    raise AssertionError("no such message in time")
+
+
+def pause_a_table(data: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], list[int]]:
+    """A Michigan table (a person and three easy bots) on a server in this process whose every bot decision gets
+    no answer, played by its person until it is stored paused: the table as created, and the seats asked."""
+    calls: list[int] = []
 
     async def no_answer(self: Registry, bot: Any, view: dict[str, Any]) -> Any:
         calls.append(view["seat"])
         raise NoAnswer("no answer within 10.4 s")
 
     monkeypatch.setattr(Registry, "decide", no_answer)
-    with TestClient(create_app(settings_in(tmp_path)), base_url=ADDRESS) as client:
-        made = client.post("/api/tables", json={"ruleset": "michigan", "name": "Ann", "seats": SEATS,
-                                                "seed": None}).json()
+    with TestClient(create_app(settings_in(data)), base_url=ADDRESS) as client:
+        made: dict[str, Any] = client.post("/api/tables", json={"ruleset": "michigan", "name": "Ann", "seats": SEATS,
+                                                                "seed": None}).json()
         with client.websocket_connect(f"ws://127.0.0.1:8000/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"]})
             deadline = time.monotonic() + 20
-            while status_of(tmp_path, made["id"]) != "paused":
+            while status_of(data, made["id"]) != "paused":
                 assert time.monotonic() < deadline, "the table was never paused"
                 message = ws.receive_json()
                 view = message.get("view") or {}
@@ -66,6 +77,12 @@ def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_rest
                         action["amount"] = action.pop("min")
                         action.pop("max")
                     ws.send_json({"type": "act", "seq": message["seq"], "action": action})
+    return made, calls
+
+
+def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    made, calls = pause_a_table(tmp_path, monkeypatch)
     assert len(calls) == BOT_FAILURES
     assert "plays the safe default" in caplog.text and "is paused" in caplog.text
     calls.clear()  # a server started again on the data asks the paused table's bots nothing
@@ -77,5 +94,20 @@ def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_rest
         summary = client.get(f"/api/tables/{made['id']}").json()
         time.sleep(0.5)
         assert client.get(f"/api/tables/{made['id']}").json()["seq"] == summary["seq"]
-    assert calls == []
+        assert summary["status"] == "paused"
+        assert [t["status"] for t in client.get("/api/tables").json()["tables"] if t["id"] == made["id"]] == ["paused"]
+        assert calls == []
+        assert status_of(tmp_path, made["id"]) == "paused"
+        # Only the creator may resume it; then its bots are asked again (and, failing again, pause it again).
+        url = f"/api/tables/{made['id']}/resume"
+        assert client.post(url).status_code == 401
+        resumed = client.post(url, headers={"Authorization": f"Bearer {made['token']}"})
+        assert resumed.status_code == 200 and resumed.json()["status"] == "playing"
+        wait_for_seats(ws, lambda m: m.get("status") == "playing")  # every client is told, in order
+        wait_for_seats(ws, lambda m: m.get("status") == "paused")
+        assert len(calls) == BOT_FAILURES, "the resumed table's bots were not asked again"
+        other = client.post("/api/tables", json={"ruleset": "gin-rummy", "name": "Bea", "seats": [{}, {}]}).json()
+        refused = client.post(f"/api/tables/{other['id']}/resume",
+                              headers={"Authorization": f"Bearer {other['token']}"})
+        assert refused.status_code == 409 and "not paused" in refused.json()["error"]["message"]
     assert status_of(tmp_path, made["id"]) == "paused"

@@ -146,6 +146,7 @@ export async function lobbyPage(root) {
         h("span", { class: "t-name" }, t.title || rulesetInfo(t.ruleset)?.title || t.ruleset),
         h("span", { class: "t-seats" }, seatWords(t.seats)),
         h("span", { class: "t-state" }, t.hand_no ? `hand ${t.hand_no}${t.hands ? ` of ${t.hands}` : ""}` : waitingWords(t)),
+        t.status === "paused" ? h("span", { class: "tag paused", title: "Its computer players stopped answering" }, "paused") : null,
         t.open_seats > 0 ? h("a", { class: "button", href: `/tables/${t.id}` }, "Join") : null,
         h("a", { class: "button quiet", href: `/tables/${t.id}`, onclick: (e) => { e.preventDefault(); sessionStorage.setItem(`rummoli:watch:${t.id}`, "1"); go(`/tables/${t.id}`); } }, "Watch")))
         : h("li", { class: "muted" }, "No table is open right now."));

@@ -72,7 +72,7 @@ function joinForm(root, summary) {
 function livePage(root, summary, mine) {
   const tableId = summary.id;
   const state = {
-    view: null, seq: 0, infos: summary.seats, amounts: {}, selected: null, pending: false, wasMyTurn: false,
+    view: null, seq: 0, infos: summary.seats, status: summary.status, amounts: {}, selected: null, pending: false, wasMyTurn: false,
     changed: new Set(), error: "", clock: null, nextHand: null, readyFor: null, closing: null,
     evening: new Evening(), handEvents: [], lines: 0, defaultKey: null,
   };
@@ -124,6 +124,7 @@ function livePage(root, summary, mine) {
     if (msg.type === "welcome" || msg.type === "update") {
       const quiet = msg.type === "welcome" && state.view === null;  // a whole history: logged, not announced
       if (msg.seats) state.infos = msg.seats;
+      if (msg.status) state.status = msg.status;
       if (msg.type === "welcome") rememberSeat(msg);
       const before = state.view;
       state.view = msg.view;
@@ -147,6 +148,7 @@ function livePage(root, summary, mine) {
       render();
     } else if (msg.type === "seats") {
       state.infos = msg.seats;
+      if (msg.status) state.status = msg.status;
       render();
     } else if (msg.type === "error") {
       state.pending = false;
@@ -264,7 +266,8 @@ function livePage(root, summary, mine) {
       if (state.pending) body.classList.add("pending");
       // Between hands and at the evening's end the result sits on the table, where the cards were laid.
       body.querySelector(".tableau").prepend(
-        ...[v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
+        ...[state.status === "paused" && !v.over ? pausedBar() : null,
+          v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
           between ? nextHandBar(v) : null,
           v.result ? handResultBlock(v) : null].filter(Boolean));
       body.classList.toggle("has-result", !!v.result);
@@ -363,6 +366,19 @@ function livePage(root, summary, mine) {
     saveSeatToken(tableId, null);
     socket.close();
     go("/");
+  }
+
+  // The server pauses a table whose computer players fail three decisions in a row (they are not asked again,
+  // even after a restart, until its creator resumes it).
+  function pausedBar() {
+    return h("section", { class: "panel paused-note", role: "status" },
+      h("p", {}, "This table is paused: its computer players stopped answering in time."),
+      mine?.creator ? h("button", { class: "primary", "data-key": "resume", onclick: resume }, "Resume")
+        : h("p", { class: "muted" }, "The table's creator can resume it."));
+  }
+
+  async function resume() {
+    try { await api(`/api/tables/${tableId}/resume`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
   }
 
   async function endEvening() {

@@ -287,6 +287,18 @@ def create_app(settings: Settings) -> FastAPI:
         await room.end()
         return TableSummary(**room.summary(base_url(request)))
 
+    @app.post("/api/tables/{table_id}/resume", summary="Resume a paused table (creator)", tags=["tables"],
+              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
+                         409: {"model": ErrorResponse}})
+    async def resume(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
+        """A table whose computer players failed three decisions in a row is paused (its `status` says so,
+        and no bot is asked to move, even after a restart); its creator may ask them again. `409` when the
+        table is not paused."""
+        room = await table_of(table_id)
+        creator_only(room, seat_of(room, authorization))
+        await room.resume()
+        return TableSummary(**room.summary(base_url(request)))
+
     @app.post("/api/tables/{table_id}/rematch", status_code=201, response_model=Joined, summary="Play again",
               tags=["seats"], responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
                                          409: {"model": ErrorResponse}})

@@ -127,7 +127,7 @@ class Connection:
                     self.last_seq = seq
                 await ws.send_text(text)
             elif item == "seats" and room is not None:
-                await ws.send_text(dumps({"type": "seats", "seats": room.seat_infos()}))
+                await ws.send_text(dumps({"type": "seats", "seats": room.seat_infos(), "status": room.status}))
             elif item == "next_hand" and room is not None:
                 # Read as it is sent: a countdown that ended meanwhile is told by the update of the deal.
                 shown = None if room.stale else room.next_hand_info()
@@ -242,8 +242,9 @@ class Connection:
                 seats[self.seat]["connected"] = True  # this very client (counted just below)
             self.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table": room.id, "seat": self.seat,
                        "seq": room.seq, "view": room.view(self.seat), "events": room.events_since(since, self.seat),
-                       "seats": seats, "clock": room.clock_info(), "next_hand": room.next_hand_info(self.seat),
-                       "pace": room.pace.info(), "chat": lines, "rematch": rematch.invitation(room, self.seat)})
+                       "seats": seats, "status": room.status, "clock": room.clock_info(),
+                       "next_hand": room.next_hand_info(self.seat), "pace": room.pace.info(), "chat": lines,
+                       "rematch": rematch.invitation(room, self.seat)})
             self.registry.hub.subscribe(room.id, self)
         await room.arrive(self.seat)
         while True:

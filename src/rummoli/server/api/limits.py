@@ -2,7 +2,7 @@
 
 Each address has two token buckets (:class:`~rummoli.server.buckets.RateLimit`): one for creating
 tables (``table_rate`` a second on average, ``table_burst`` at once), one shared by the other endpoints that
-write or cost CPU: taking and leaving seats, starting and ending, a seat's history, the evening's record and
+write or cost CPU: taking and leaving seats, starting, ending and resuming, a seat's history, the evening's record and
 replays (``request_rate``, ``request_burst``). A request over its allowance is answered ``429`` in one line
 with ``Retry-After`` (seconds until a token is back) before anything is read or done. An address also has at
 most ``max_waiting_per_ip`` of its tables waiting for players at once (counted by this process).
@@ -34,7 +34,7 @@ _TABLE = r"/api/tables/[^/]+"
 LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables/?"), TABLES),
     ("POST", re.compile(_TABLE + r"/rematch/?"), TABLES),  # Play again makes a table
-    ("POST", re.compile(_TABLE + r"/(seats|leave|start|end)/?"), REQUESTS),
+    ("POST", re.compile(_TABLE + r"/(seats|leave|start|end|resume)/?"), REQUESTS),
     ("GET", re.compile(_TABLE + r"/(history|record)/?"), REQUESTS),
     ("GET", re.compile(_TABLE + r"/hands/[^/]+/replay/?"), REQUESTS),
     ("POST", re.compile(r"/api/replay/?"), REQUESTS),

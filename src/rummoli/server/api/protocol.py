@@ -145,6 +145,8 @@ class TableSummary(BaseModel):
     hand_no: int
     seq: int
     over: bool
+    status: str = Field(description="waiting (seats open), playing, paused (its computer players stopped "
+                                    "answering; the creator may resume it) or over.")
     turn_timer: float | None
     pace: Pace
     created_at: float

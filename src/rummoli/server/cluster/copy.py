@@ -167,6 +167,9 @@ class Copy:
     async def end(self) -> None:
         await self._forward("end", {})
 
+    async def resume(self) -> None:
+        await self._forward("resume", {})
+
     async def forward_chat(self, seat: int, text: str | None, reaction: str | None) -> None:
         """A chat line written here: the owner keeps it and sends it to everyone (rummoli.server.tables.chat)."""
         await self._forward("chat", {"seat": seat, "text": text, "reaction": reaction})
@@ -273,6 +276,8 @@ class Copy:
             row = await asyncio.to_thread(room.registry.store.table, room.id)
             if row is not None:
                 room.seats = row.seats
+                if {row.status, room.status} <= {"playing", "paused"}:  # the owner paused or resumed it
+                    room.status = row.status
         infos = message.get("infos")
         self.owner_infos = infos if isinstance(infos, list) else None
         room.registry.hub.publish_seats(room.id)

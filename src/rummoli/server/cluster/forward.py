@@ -202,6 +202,8 @@ class Forwarding:
                 await host.start_now()
             elif op == "end":
                 await host.end()
+            elif op == "resume":
+                await host.resume()
             elif op == "chat":
                 text, reaction = args.get("text"), args.get("reaction")
                 await chat.keep(host.room, int(args["seat"]), text if isinstance(text, str) else None,

@@ -236,6 +236,14 @@ class Host:
             self.tell()
         registry.hub.publish(room.id)
 
+    async def resume(self) -> None:
+        """A paused table (its bots kept failing) is played again: its bots are asked once more."""
+        async with self.room.lock:
+            self.check_driving()
+            await self.schedule.resume()
+            self.plan()
+        self.seats_changed()
+
     # ------------------------------------------------------------------------------------- seats
     async def start(self, table: Any = None) -> None:
         """Deal the first hand: every seat has its player (or bot). ``table``: one made already."""

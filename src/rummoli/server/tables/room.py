@@ -71,6 +71,8 @@ class Keeper(Protocol):
 
     async def end(self) -> None: ...
 
+    async def resume(self) -> None: ...
+
     async def join(self, name: str, seat: int | None) -> tuple[int, str]: ...
 
     async def leave(self, seat: int) -> None: ...
@@ -114,7 +116,8 @@ def summary_of(table_id: str, options: dict[str, Any], infos: list[dict[str, Any
     return {
         "id": table_id, "game": str(options["game"]), "ruleset": options["ruleset_name"], "title": title,
         "seats": infos, "open_seats": sum(1 for s in infos if s["open"]) if status == "waiting" else 0,
-        "hand_no": hand_no, "seq": seq, "over": status == "over", "turn_timer": options.get("turn_timer"),
+        "hand_no": hand_no, "seq": seq, "over": status == "over", "status": status,
+        "turn_timer": options.get("turn_timer"),
         "pace": pace.info(), "created_at": created_at, "invite": invite_link(base_url, table_id),
         "chips": options.get("chips"), "hands": options.get("hands"),
     }
@@ -153,7 +156,7 @@ class Room:
     creator_seat: int
     seats: list[SeatRow]
     registry: Registry
-    status: str = "waiting"  # waiting | playing | over
+    status: str = "waiting"  # waiting | playing | paused (its bots kept failing) | over
     created_at: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     present: dict[int, int] = field(default_factory=dict)  # the clients connected to this process, per seat
@@ -339,6 +342,10 @@ class Room:
 
     async def end(self) -> None:
         await self.command(lambda keeper: keeper.end())
+
+    async def resume(self) -> None:
+        """The creator plays a paused table again (rummoli.server.tables.schedule: its bots kept failing)."""
+        await self.command(lambda keeper: keeper.resume())
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Give a person an open seat and its token; the evening starts when no seat is left open."""

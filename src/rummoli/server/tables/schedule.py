@@ -255,6 +255,17 @@ class Schedule:
                       self.bot_failures)
             await asyncio.to_thread(room.registry.store.set_status, room.id, "paused")
             room.status = "paused"
+            self.host.seats_changed()  # every client (here and in other processes) is told the table paused
+
+    async def resume(self) -> None:
+        """Under the lock: the creator asks a paused table's bots again (their failures counted afresh)."""
+        room = self.host.room
+        if room.status != "paused":
+            raise ServerError("unavailable", "this table is not paused", status=409)
+        await asyncio.to_thread(room.registry.store.set_status, room.id, "playing")
+        room.status = "playing"
+        self.bot_failures = 0
+        log.warning("table %s: its creator resumed it; its bots are asked again", room.id)
 
     async def _forced_step(self, seq: int, delay: float) -> None:
         """One forced play, stored as its own change (kind "forced") and shown on its own."""
