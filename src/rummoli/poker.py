@@ -25,7 +25,8 @@ in bits 20-23 and up to five ranks, most significant first, in the nibbles below
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Sequence
 from functools import total_ordering
 from typing import Final
 
@@ -47,6 +48,7 @@ __all__ = [
     "PokerError",
     "evaluate",
     "evaluate_mask",
+    "evaluate_mask_pure",
     "parse_cards",
     "winners",
 ]
@@ -95,10 +97,11 @@ _TOP5: Final = tuple(_top_ranks(r, 5) for r in range(8192))
 _STRAIGHT: Final = tuple(_straight_top(r) for r in range(8192))
 
 
-def evaluate_mask(mask: int) -> int:
+def evaluate_mask_pure(mask: int) -> int:
     """The value of the best five cards of a 52-bit mask holding at least five cards.
 
-    The hot path: no checks.  Higher is better; equal hands give equal values.
+    The hot path: no checks.  Higher is better; equal hands give equal values.  This is the reference;
+    :func:`evaluate_mask` is its compiled twin (``rummoli/_speedups.c``) where that was built.
     """
     s0 = mask & SUIT_BITS
     s1 = mask >> 13 & SUIT_BITS
@@ -143,6 +146,22 @@ def evaluate_mask(mask: int) -> int:
             return TWO_PAIR << 20 | high << 16 | low << 12 | _HIGH[ones ^ 1 << high ^ 1 << low] << 8
         return ONE_PAIR << 20 | high << 16 | _TOP3[ones ^ 1 << high] << 4
     return _TOP5[ones]
+
+
+def _compiled() -> Callable[[int], int] | None:
+    """The compiled evaluator, unless ``RUMMOLI_PURE=1`` asks for Python only or it was not built."""
+    if os.environ.get("RUMMOLI_PURE") == "1":
+        return None
+    try:
+        from rummoli._speedups import evaluate_mask as compiled
+    except ImportError:
+        return None
+    return compiled
+
+
+#: :func:`evaluate_mask_pure`, compiled where it could be (the same value for every mask: tests/core/test_speedups.py)
+evaluate_mask: Callable[[int], int] = _compiled() or evaluate_mask_pure
+COMPILED: Final = evaluate_mask is not evaluate_mask_pure
 
 
 _RANK_WORDS: Final = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
