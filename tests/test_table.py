@@ -97,6 +97,35 @@ def test_events_since_gives_exactly_what_is_new() -> None:
         assert got[seat] == list(range(1, table.seq + 1))
 
 
+@pytest.mark.parametrize("ruleset", ["rummoli", "gin-rummy"])
+def test_a_finished_hand_forgets_its_events_as_read_and_reads_them_again_the_same(ruleset: str) -> None:
+    # A long evening kept every reading of every event (bench/soak.py: about 10 kB an action); the hand before
+    # forgets them at the next deal, and a history made again must be exactly what the live reads gave.
+    def play(reading: bool, hands: int = 4) -> tuple[Table, dict[int | None, list[Any]]]:
+        table = Table(ruleset, seats_for(ruleset, people=2), seed="forget", hands=4, chips=60)
+        rng = random.Random(3)
+        live: dict[int | None, list[Any]] = {seat: [] for seat in everyone(table)}
+        seen = 0
+        while not table.over and not (table.hand_no > hands):
+            if reading:
+                for seat in everyone(table):
+                    live[seat] += table.events_since(seen, seat)
+                seen = table.seq
+            advance(table, rng, moves=1)
+        for seat in everyone(table) if reading else ():
+            live[seat] += table.events_since(seen, seat)
+        return table, live
+
+    table, live = play(reading=True)
+    again, _ = play(reading=False)
+    for seat in everyone(table):
+        assert table.events_since(0, seat) == live[seat] == again.events_since(0, seat)
+    # White box: once the second hand is dealt, the first holds no reading (the second does).
+    dealt, _ = play(reading=True, hands=1)
+    assert dealt.hand_no == 2
+    assert dealt._hands[0]["hand"]._events.public == [] and dealt._hands[1]["hand"]._events.public != []
+
+
 def test_a_stale_an_out_of_turn_and_a_malformed_action_change_nothing() -> None:
     table = Table("rummoli", seats_for("rummoli", people=3), seed="bad")
     before = json.dumps(table.snapshot())

@@ -73,6 +73,12 @@ class Stream:
         self.__init__()  # type: ignore[misc]
         self.at, self.state, self.states = data
 
+    def forget(self) -> None:
+        """Drop what reads made (every reading of every event), keeping the marks: a finished hand's events are
+        read again only by a history, which makes them again. A long evening kept them all, about 10 kB an
+        action (bench/soak.py found a server's memory growing with every hand)."""
+        self.__setstate__(self.__getstate__())
+
     def put(self, at: int, state: tuple[str, list[int], Any, dict[str, Any]]) -> None:
         """A mark on entry ``at`` (the log's length now): the state after the move logged last, as
         ``(phase, seats to act, their options, the public state of the phase)``."""

@@ -1,8 +1,7 @@
 """An evening at one table, for every game: seats (people and bots), the hand loop, events, snapshots.
 
-The terminal table, the simulation lab and the game server all run their evenings through :class:`Table`.
-It knows nothing of screens or sockets: it deals, takes an action for a seat, lets a bot decide, numbers
-every event, and can be written down and brought back exactly.
+The terminal table, the lab and the game server run their evenings through :class:`Table`: knowing nothing of
+screens or sockets, it deals, takes a seat's action, lets a bot decide, numbers every event, and can be stored.
 
 Seats are the evening's: 0..n-1 in the order given.  A stops hand may seat fewer (a player who could not
 ante has left), so each hand has its own seat numbers; ``hand_seats`` maps them back, and every hand-level
@@ -336,13 +335,15 @@ class Table:
     def next_hand(self, deck: Sequence[Card] | None = None, chance: int | None = None) -> None:
         """Deal the next hand (from ``deck``, else the table's shuffle).  Only between hands.
 
-        ``chance`` seeds whatever else the hand leaves to chance after the deal (a Rummy stock shuffled
-        when it runs out, R-RU-SHUFFLE); by default it comes from the table's seed or the secure source.
-        It is journalled with the deck, so a restored table meets the same cards."""
+        ``chance`` seeds whatever else the hand leaves to chance after the deal (a Rummy stock shuffled when it
+        runs out, R-RU-SHUFFLE); by default the table's seed or the secure source. Journalled with the deck.
+        The hand before forgets its events as read (a history makes them again): a long evening stays small."""
         if not self.hand_over:
             raise IllegalAction("R-END-1", "the hand in play is not over")
         if self.over:
             raise IllegalAction("R-SESSION-1", "the evening is over")
+        if self.hand is not None:
+            self.hand.forget_reading()
         number = self.hand_no + 1
         cards = list(deck) if deck is not None else self._deck(number)
         if chance is None:

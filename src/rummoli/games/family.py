@@ -52,6 +52,9 @@ class Hand(Protocol):
     def step_forced(self) -> bool:
         """Make the waiting forced move; False when there is none."""
 
+    def forget_reading(self) -> None:
+        """Drop the events as read so far (they are made again if read again), to keep a long evening small."""
+
     def forced_shown(self) -> bool:
         """Whether the waiting forced move shows as forced to every seat (a play in a run, R-VIEW-1)."""
 

@@ -57,6 +57,10 @@ class Views(HandState):
         __slots__ = ()
 
     # --------------------------------------------------------------------- events and the record
+    def forget_reading(self) -> None:
+        """Forget the events as read so far (rummoli.streams.Stream.forget): the table does at the next deal."""
+        self._events.forget()
+
     def _render(self, event: Entry | dict[str, Any]) -> Event:
         """An event in the full record's form (every forced move marked; no card drawn blind)."""
         if isinstance(event, dict):

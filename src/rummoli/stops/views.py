@@ -67,6 +67,10 @@ class Views(HandState):
         __slots__ = ()
 
     # --------------------------------------------------------------------- events and records
+    def forget_reading(self) -> None:
+        """Forget the events as read so far (rummoli.streams.Stream.forget): the table does at the next deal."""
+        self._events.forget()
+
     def _party(self, code: int) -> str:
         """A chip party as events name it: ``seat:N`` or ``pot:ID``."""
         return f"seat:{code}" if code >= 0 else f"pot:{self.rules.board.pots[-1 - code].id}"
