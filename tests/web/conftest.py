@@ -20,7 +20,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture(scope="session")
+# One browser a module, not a session: Playwright's sync API keeps an asyncio loop running in the thread while it
+# is open, so a test of another folder that an xdist worker runs after a web module (asyncio.run: the bot workers,
+# the terminal table) would find "a running event loop" and fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         message = f"no Chromium at {CHROMIUM}: apt-get install -y chromium (the README's test command does)"
