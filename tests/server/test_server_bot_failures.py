@@ -40,14 +40,32 @@ def wait_for(ws: Any, test: Any, seconds: float = 10) -> dict[str, Any]:
     raise AssertionError("no such message in time")
 
 
-def wait_for_seats(ws: Any, test: Any, seconds: float = 20) -> dict[str, Any]:
-    """The first ``seats`` message (who sits where, and the table's status) that passes ``test``."""
+def play_along(ws: Any, made: dict[str, Any], done: Any, seconds: float = 30,
+               first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Read the table's messages (``first``: one read already), playing the person's first legal action whenever it
+    is their turn, until one passes ``done``. The person must keep playing: which seat is to act when the table
+    pauses or resumes depends on the deal, and a table waiting for its person would never ask a bot (and send
+    nothing more to wait for)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == "seats" and test(message):
+        message: dict[str, Any] = first or ws.receive_json()
+        first = None
+        if done(message):
             return message
+        view = message.get("view") or {}
+        legal = (view.get("hand") or {}).get("legal_actions") or []
+        if legal and made["seat"] in view.get("to_act", []):
+            action = dict(legal[0])
+            if "min" in action:
+                action["amount"] = action.pop("min")
+                action.pop("max")
+            ws.send_json({"type": "act", "seq": message["seq"], "action": action})
     raise AssertionError("no such message in time")
+
+
+def seats_status(status: str) -> Any:
+    """A test for the ``seats`` message (who sits where, and the table's status) that says ``status``."""
+    return lambda message: message["type"] == "seats" and message.get("status") == status
 
 
 def pause_a_table(data: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], list[int]]:
@@ -65,18 +83,8 @@ def pause_a_table(data: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
                                                                 "seed": None}).json()
         with client.websocket_connect(f"ws://127.0.0.1:8000/ws/tables/{made['id']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"]})
-            deadline = time.monotonic() + 20
-            while status_of(data, made["id"]) != "paused":
-                assert time.monotonic() < deadline, "the table was never paused"
-                message = ws.receive_json()
-                view = message.get("view") or {}
-                legal = (view.get("hand") or {}).get("legal_actions") or []
-                if legal and made["seat"] in view.get("to_act", []):
-                    action = dict(legal[0])
-                    if "min" in action:
-                        action["amount"] = action.pop("min")
-                        action.pop("max")
-                    ws.send_json({"type": "act", "seq": message["seq"], "action": action})
+            play_along(ws, made, seats_status("paused"))
+            assert status_of(data, made["id"]) == "paused"
     return made, calls
 
 
@@ -89,7 +97,7 @@ def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_rest
     with TestClient(create_app(settings_in(tmp_path)), base_url=ADDRESS) as client, \
             client.websocket_connect(f"ws://127.0.0.1:8000/ws/tables/{made['id']}") as ws:
         ws.send_json({"type": "hello", "token": made["token"]})
-        wait_for(ws, lambda m: m["type"] == "welcome")
+        welcome = wait_for(ws, lambda m: m["type"] == "welcome")
         time.sleep(1.0)  # forced plays may still be made; then the table waits for a bot that is not asked
         summary = client.get(f"/api/tables/{made['id']}").json()
         time.sleep(0.5)
@@ -103,8 +111,8 @@ def test_a_table_whose_bots_keep_failing_is_paused_and_stays_paused_after_a_rest
         assert client.post(url).status_code == 401
         resumed = client.post(url, headers={"Authorization": f"Bearer {made['token']}"})
         assert resumed.status_code == 200 and resumed.json()["status"] == "playing"
-        wait_for_seats(ws, lambda m: m.get("status") == "playing")  # every client is told, in order
-        wait_for_seats(ws, lambda m: m.get("status") == "paused")
+        play_along(ws, made, seats_status("playing"), first=welcome)  # every client is told, in order
+        play_along(ws, made, seats_status("paused"))
         assert len(calls) == BOT_FAILURES, "the resumed table's bots were not asked again"
         other = client.post("/api/tables", json={"ruleset": "gin-rummy", "name": "Bea", "seats": [{}, {}]}).json()
         refused = client.post(f"/api/tables/{other['id']}/resume",
