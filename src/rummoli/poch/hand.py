@@ -282,7 +282,7 @@ class PochHand(Views):
         if action.seat not in {o[0] for o in opts}:
             raise IllegalAction(rule, f"it is not seat {action.seat}'s turn")
         for opt in opts:
-            seat, kind, card, low, high = opt
+            _seat, kind, card, low, high = opt
             if kind != action.kind:
                 continue
             if kind in ("bet", "raise"):

@@ -62,7 +62,8 @@ class PochEvening:
         return len(self.log)
 
     def _payers(self) -> list[int]:
-        return [s for s in range(len(self.names)) if self.is_seated[s] and self.chips_now[s] >= self.rules.ante_per_seat()]
+        ante = self.rules.ante_per_seat()
+        return [s for s in range(len(self.names)) if self.is_seated[s] and self.chips_now[s] >= ante]
 
     @property
     def over(self) -> bool:
@@ -138,7 +139,7 @@ class PochEvening:
         self.board = dict.fromkeys(self.board, 0)
         payments = [{"seat": s, "name": self.names[s], "amount": a} for s, a in paid.items()]
         text = f"The {chips_word(total)} left on the board are shared: " + \
-            ", ".join(f"{p['name']} {chips_word(p['amount'])}" for p in payments) + "."
+            ", ".join(f"{self.names[s]} {chips_word(a)}" for s, a in paid.items()) + "."
         return [{"pot": "all", "name": "the whole board", "amount": total, "how": "share",
                  "paid": {self.names[s]: a for s, a in paid.items()}, "shown": {}, "payments": payments,
                  "showdown": [], "text": text}]

@@ -1,0 +1,99 @@
+"""The Poch family: the old German stops game with its board of pools (:mod:`rummoli.poch`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rummoli.games.family import Evening, Family, Hand
+
+POCH_WORDS: dict[str, dict[str, str]] = {
+    "deal": {"all": "Every card is dealt; the last one is turned for trumps and stays in its player's hand.",
+             "packets": "Cards are dealt three and two at a time; the next card is turned for trumps and the "
+                        "rest stay out of play."},
+    "sequence": {"trump_789": "The Sequence goes to whoever holds the 7, 8 and 9 of trumps.",
+                 "best_run": "The Sequence goes to the longest, then highest run of three or more in any suit."},
+    "opener": {"any": "Anyone may knock (bet), bluffing or not.",
+               "set_holder": "Only a player holding a pair or better may open the betting."},
+    "vie": {"raise": "Knocking again (raising) is allowed.", "no_raise": "One bet, then hold or drop out: no raising."},
+    "first_lead": {"poch_winner": "The winner of the vying leads first.", "eldest": "The player left of the dealer "
+                                                                                   "leads first."},
+    "run_top": {"ace": "Runs go up to the ace.", "king": "Runs go up to the king; the ace plays below the 7."},
+}
+
+
+def poch_words(rules: Any) -> list[str]:
+    """A Poch ruleset's board and options in words."""
+    lines = ["Board: " + ", ".join(f"{p.name} (ante {p.ante})" for p in rules.pools) + "."]
+    lines += [POCH_WORDS[key][getattr(rules, key)] for key in POCH_WORDS]
+    if rules.vie == "raise":
+        lines.append(f"At most {rules.max_bet} chips a knock, {rules.max_raises} raises a hand.")
+    else:
+        lines.append(f"At most {rules.max_bet} chips a knock.")
+    return lines
+
+
+class PochFamily(Family):
+    name = "poch"
+    unit = "chips"
+    has_board = True
+    evening_word = "evening"
+    steps_forced = False
+
+    def load_ruleset(self, source: Any, *, trusted: bool = False) -> Any:
+        from rummoli.poch import load_ruleset
+
+        return load_ruleset(source, trusted=trusted)
+
+    def builtin_names(self) -> list[str]:
+        from rummoli.poch import BUILTIN_RULESETS
+
+        return list(BUILTIN_RULESETS)
+
+    def read_action(self, data: dict[str, Any]) -> Any:
+        from rummoli.poch import Action
+
+        return Action.from_json(data)
+
+    def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
+                dealer: int | None, cut_seed: str | None) -> Evening:
+        from rummoli.poch import PochEvening
+
+        return PochEvening(reference, names, chips, hands, dealer, cut_seed)
+
+    def replay_record(self, record: dict[str, Any]) -> dict[str, Any]:
+        from rummoli.poch import replay_record
+
+        return replay_record(record)
+
+    def replay_hand(self, record: dict[str, Any]) -> Hand:
+        from rummoli.poch import replay_hand
+
+        return replay_hand(record)
+
+    def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
+        from rummoli.poch import Action, hand_from_record
+
+        actions = record.get("actions")
+        hand = hand_from_record(record)
+        yield hand
+        for data in actions if isinstance(actions, list) else []:
+            if isinstance(data, dict) and data.get("forced") is True and data.get("action") == "play":
+                continue
+            hand.apply(Action.from_json(data))
+            yield hand
+
+    def random_hand_record(self, reference: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
+        from rummoli.poch import random_hand_record
+
+        return random_hand_record(reference, players, seed)
+
+    def seat_range(self, reference: str | dict[str, Any]) -> tuple[int, int, set[int]]:
+        rules = self.load_ruleset(reference)
+        return rules.min_players, rules.max_players, set(range(rules.min_players, rules.max_players + 1))
+
+    def describe(self, name: str) -> dict[str, Any]:
+        rules = self.load_ruleset(name)
+        return {"name": name, "game": self.name, "title": rules.title,
+                "players": [rules.min_players, rules.max_players], "chips": rules.starting_chips,
+                "board": [p.name for p in rules.pools], "options": poch_words(rules)}
