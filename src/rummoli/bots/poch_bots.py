@@ -86,7 +86,7 @@ class PochBot(Bot):
 
     def vie_by(self, view: View, legal: list[ActionJSON], p: float) -> ActionJSON:
         vie = view["vie"]
-        pocher = sum(v for k, v in view["pots"].items() if any(b["id"] == k and b["kind"] == "poch"
+        pocher = sum(v for k, v in view["pots"].items() if any(b["id"] == k and b["kind"] == "vie"
                                                                  for b in view["board"]))
         owed = vie["current"] - vie["put"][view["seat"]]
         if vie["current"] == 0:

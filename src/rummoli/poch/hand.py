@@ -141,7 +141,7 @@ class PochHand(Views):
     # ------------------------------------------------------------------------------ the vying
     def _open_vie(self) -> None:
         self.cap = min(self.chips)
-        pool = self.rules.pool_of("poch")
+        pool = self.rules.pool_of("vie")
         if self.cap <= 0 or pool < 0:
             self._close_vie()
             return
@@ -165,7 +165,7 @@ class PochHand(Views):
         return out
 
     def _vie(self, seat: int, kind: str, amount: int) -> None:
-        pool = -1 - self.rules.pool_of("poch")
+        pool = -1 - self.rules.pool_of("vie")
         self.pending.pop(0)
         if kind == "bet" or kind == "raise":
             total = amount if kind == "bet" else self.current + amount
@@ -184,7 +184,7 @@ class PochHand(Views):
     def _close_vie(self) -> None:
         """R-PO-9: nobody bet (the Pocher stays), one is left, or a showdown of the best combinations."""
         self.pending = []
-        pool = self.rules.pool_of("poch")
+        pool = self.rules.pool_of("vie")
         if self.current == 0 or pool < 0:
             self.log.append(("no_vie",))
         else:
@@ -195,7 +195,7 @@ class PochHand(Views):
                     self.log.append(("show", seat, self.shown[seat]))
             self.vie_winner = max(still, key=lambda s: (best_set(self.hands[s], self.trump)[0], -still.index(s))) \
                 if len(still) > 1 else still[0]
-            self._move(-1 - pool, self.vie_winner, self.pots[pool], "poch")
+            self._move(-1 - pool, self.vie_winner, self.pots[pool], "vie")
         self.phase = PLAY
         first = self.vie_winner if self.rules.first_lead == "poch_winner" and self.vie_winner >= 0 else -1
         self.leader = first if first >= 0 else (self.dealer + 1) % self.n  # R-PO-10

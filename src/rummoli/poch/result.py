@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rummoli.poch.views import Views
 
 PochResult = StopsResult
-_HOW = {"meld": "for holding its cards", "poch": "for the vying", "out": "for going out first"}
+_HOW = {"meld": "for holding its cards", "vie": "for the vying", "out": "for going out first"}
 
 
 def hand_result(hand: Views) -> StopsResult:

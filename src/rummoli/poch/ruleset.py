@@ -43,7 +43,7 @@ NUMBERS: Final[dict[str, tuple[int, int, int]]] = {
 }
 #: What a pool pays for (R-PO-4, R-PO-5, R-PO-9, R-PO-12): a trump honour, the marriage, the sequence,
 #: the vying, or the first out.
-POOL_KINDS: Final = ("A", "K", "Q", "J", "T", "marriage", "sequence", "poch", "out")
+POOL_KINDS: Final = ("A", "K", "Q", "J", "T", "marriage", "sequence", "vie", "out")
 #: The rank index (rummoli.cards: 0 is the two) of each honour pool's trump.
 HONOUR_RANK: Final = {"A": 12, "K": 11, "Q": 10, "J": 9, "T": 8}
 _TEXT: Final = ("game", "name", "title", "pools", "description")
@@ -171,5 +171,5 @@ DEFAULT_POOLS: Final = [{"id": k, "name": n, "kind": k, "ante": 1} for k, n in
                         (("A", "Ace"), ("K", "King"), ("Q", "Queen"), ("J", "Jack"), ("T", "Ten"))] + [
     {"id": "marriage", "name": "Marriage", "kind": "marriage", "ante": 1},
     {"id": "sequence", "name": "Sequence", "kind": "sequence", "ante": 1},
-    {"id": "pocher", "name": "Pocher", "kind": "poch", "ante": 1},
+    {"id": "pocher", "name": "Pocher", "kind": "vie", "ante": 1},
     {"id": "centre", "name": "Centre", "kind": "out", "ante": 1}]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rummoli.poch.ruleset import Ruleset
 
 _VERBS = {"check": "passes", "call": "holds", "fold": "drops out of the vying"}
-_REASONS = {"cards": "for the cards left in their hand", "out": "for going out", "poch": "for the vying",
+_REASONS = {"cards": "for the cards left in their hand", "out": "for going out", "vie": "for the vying",
             "meld": "", "ante": ""}
 _SETS = {2: "a pair of", 3: "three", 4: "four"}
 
