@@ -78,7 +78,7 @@ class PochFamily(Family):
         hand = hand_from_record(record)
         yield hand
         for data in actions if isinstance(actions, list) else []:
-            if isinstance(data, dict) and data.get("forced") is True and data.get("action") == "play":
+            if isinstance(data, dict) and data.get("forced") is True:
                 continue
             hand.apply(Action.from_json(data))
             yield hand

@@ -77,8 +77,8 @@ def replay_hand(record: dict[str, Any], *, complete: bool = True) -> PochHand:
     actions = record["actions"]
     for index, data in enumerate(actions):
         try:
-            if isinstance(data, dict) and data.get("forced") is True and data.get("action") == "play":
-                continue  # the replay makes the run's plays itself
+            if isinstance(data, dict) and data.get("forced") is True:
+                continue  # the replay makes forced moves itself (a run's plays, a lead from one card)
             action = Action.from_json(data)
             hand.verify(action)
         except IllegalAction as error:
