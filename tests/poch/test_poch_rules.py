@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from rummoli.cards import Card, CARDS, parse_cards
+from rummoli.cards import CARDS, Card, parse_cards
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.poch import Action, PochEvening, PochHand, load_ruleset
 from rummoli.poch.cards import best_set, deal_poch, mask_of, next_up
@@ -42,7 +42,7 @@ def test_R_PO_1_three_to_six_players_a_32_card_pack_and_the_board_as_data() -> N
     with pytest.raises(MalformedInput, match="seats 3 to 6"):
         make(DEAL[:2], dealer=0)
     with pytest.raises(MalformedInput, match="32 cards"):
-        make(["2s" + DEAL[0][2:]] + DEAL[1:])
+        make(["2s" + DEAL[0][2:], *DEAL[1:]])
     own = load_ruleset({"game": "poch", "pools": [{"id": "big", "name": "Big", "kind": "vie", "ante": 5}]})
     assert own.ante_per_seat() == 5
 
@@ -238,7 +238,7 @@ def test_R_PO_13_a_seat_sees_its_own_cards_and_what_was_shown() -> None:
 
 def test_R_PO_14_the_evening_shares_the_board_at_its_end() -> None:
     evening = PochEvening("poch", ["Ann", "Bob", "Cy"], None, 1, 0, None)
-    hand, seats = evening.start(list(CARDS), True, 0)
+    hand, _seats = evening.start(list(CARDS), True, 0)
     while not hand.over:
         hand.make(hand.legal_actions()[0] if not hasattr(hand.legal_actions()[0], "at")
                   else hand.legal_actions()[0].at(1))  # type: ignore[union-attr]
