@@ -63,7 +63,7 @@ def showdown_text(view: dict[str, Any], ascii: bool = False) -> Text:
     for event in view["events"]:
         if event["type"] == "showdown":
             out.append(_say(event["text"], ascii) + "\n")
-        elif event["type"] == "chips" and event["reason"] == "poker":
+        elif event["type"] == "chips" and event["reason"] in ("poker", "vie"):  # the pot the showdown was for
             out.append(_say(event["text"], ascii) + "\n", style="bold green")
     return out
 
