@@ -7,12 +7,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from tests.tui.test_play import first_of, options, play_hand
 
 from rummoli.games import replay
 from rummoli.records import read_record
 from rummoli.tui.app import PlayApp
 from rummoli.tui.tables import open_table
-from tests.tui.test_play import first_of, options, play_hand
 
 
 @pytest.mark.parametrize("ruleset", ["poch", "poch-hoyle"])

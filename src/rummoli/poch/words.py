@@ -4,7 +4,7 @@ these and word no game event themselves).
 >>> from rummoli.poch.ruleset import load_ruleset
 >>> s = Speaker(load_ruleset("poch"), ["Ann", "Bob", "Cy"])
 >>> s.line({"type": "meld", "seat": 1, "pot": "marriage", "cards": ["Qh", "Kh"]})
-'Bob shows Q♥ K♥ and takes the Marriage.'
+'Bob shows Q♥ K♥, winning the Marriage.'
 >>> s.line({"type": "action", "seat": 0, "action": "bet", "amount": 3, "forced": False})
 'Ann knocks for 3 chips.'
 """
@@ -50,8 +50,8 @@ class Speaker:
         kind = event["type"]
         who = self.names[event["seat"]] if isinstance(event.get("seat"), int) else ""
         if kind == "meld":
-            return sentence(f"{said(who, 'shows')} {cards_word(event['cards'])} and takes the "
-                            f"{self.pools.get(event['pot'], event['pot'])}")
+            return sentence(said(who, f"shows {cards_word(event['cards'])}, winning the "
+                                      f"{self.pools.get(event['pot'], event['pot'])}"))
         if kind == "action":
             action = event["action"]
             if action in ("bet", "raise"):
