@@ -8,7 +8,7 @@ for the Pocher and the play, each legal action listed and checked by one functio
 >>> h.pot_balances()["A"], h.phase, h.to_act()
 (0, 'vie', [0])
 >>> [e for e in h.events() if e["type"] == "meld"][0]
-{'type': 'meld', 'seat': 0, 'pot': 'K', 'cards': ['Kc']}
+{'type': 'meld', 'seat': 3, 'pot': 'A', 'cards': ['Ac']}
 """
 
 from __future__ import annotations
