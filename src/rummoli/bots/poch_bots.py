@@ -65,7 +65,7 @@ class PochBot(Bot):
         me, trump = view["seat"], _trump(view)
         mine = best_set(_mask(view["hand"]), trump)[0]
         vie = view["vie"]
-        rivals = [s for s, f in enumerate(vie["folded"]) if not f and s != me]
+        rivals = [s for s in range(len(vie["put"])) if s not in vie["folded"] and s != me]
         knocked = [s for s in rivals if vie["put"][s] > 0]
         started, wins, done, tries = time.monotonic(), 0, 0, 0
         while done < self.vie_worlds and tries < 4 * self.vie_worlds:

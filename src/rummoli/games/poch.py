@@ -35,41 +35,22 @@ def poch_words(rules: Any) -> list[str]:
 
 class PochFamily(Family):
     name = "poch"
+    engine = "rummoli.poch"
     unit = "chips"
     has_board = True
     evening_word = "evening"
     steps_forced = False
-
-    def load_ruleset(self, source: Any, *, trusted: bool = False) -> Any:
-        from rummoli.poch import load_ruleset
-
-        return load_ruleset(source, trusted=trusted)
 
     def builtin_names(self) -> list[str]:
         from rummoli.poch import BUILTIN_RULESETS
 
         return list(BUILTIN_RULESETS)
 
-    def read_action(self, data: dict[str, Any]) -> Any:
-        from rummoli.poch import Action
-
-        return Action.from_json(data)
-
     def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
                 dealer: int | None, cut_seed: str | None) -> Evening:
         from rummoli.poch import PochEvening
 
         return PochEvening(reference, names, chips, hands, dealer, cut_seed)
-
-    def replay_record(self, record: dict[str, Any]) -> dict[str, Any]:
-        from rummoli.poch import replay_record
-
-        return replay_record(record)
-
-    def replay_hand(self, record: dict[str, Any]) -> Hand:
-        from rummoli.poch import replay_hand
-
-        return replay_hand(record)
 
     def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
         from rummoli.poch import Action, hand_from_record
@@ -82,15 +63,6 @@ class PochFamily(Family):
                 continue
             hand.apply(Action.from_json(data))
             yield hand
-
-    def random_hand_record(self, reference: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
-        from rummoli.poch import random_hand_record
-
-        return random_hand_record(reference, players, seed)
-
-    def seat_range(self, reference: str | dict[str, Any]) -> tuple[int, int, set[int]]:
-        rules = self.load_ruleset(reference)
-        return rules.min_players, rules.max_players, set(range(rules.min_players, rules.max_players + 1))
 
     def describe(self, name: str) -> dict[str, Any]:
         rules = self.load_ruleset(name)

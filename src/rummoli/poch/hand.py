@@ -359,8 +359,9 @@ class PochHand(Views):
     def phase_state(self) -> dict[str, Any]:
         """The public state of the phase: the vying's stakes, or the play's leader."""
         if self.phase == VIE:
-            return {"vie": {"current": self.current, "put": list(self.put), "folded": list(self.folded),
-                            "raises": self.raises, "cap": self.cap}}
+            folded = [s for s in range(self.n) if self.folded[s]]
+            return {"vie": {"current": self.current, "put": list(self.put), "folded": folded, "raises": self.raises,
+                            "cap": self.cap}}
         if self.phase == PLAY:
             return {"play": {"leader": self.leader, "vie_winner": None if self.vie_winner < 0 else self.vie_winner}}
         return {"winner": None if self.winner < 0 else self.winner}

@@ -17,33 +17,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rummoli.cards import CARDS, Card, CardError
+from rummoli.cards import CARDS, Card
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.poch.cards import deal_poch
 from rummoli.poch.hand import PochHand
 from rummoli.poch.ruleset import Ruleset, load_ruleset
-from rummoli.records import RecordError, check_envelope
+from rummoli.records import RecordError, record_cards, record_ruleset
 from rummoli.stops.actions import Action
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
-def _cards(value: object, where: str) -> list[Card]:
-    if not isinstance(value, list) or len(value) > 32 or not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{where} must be a list of at most 32 cards written as text", rule="R-NOTE-1")
-    try:
-        return [Card.parse(v) for v in value]
-    except CardError as error:
-        raise RecordError(f"{where}: {error}", rule="R-NOTE-1") from None
-
-
 def hand_from_record(record: dict[str, Any]) -> PochHand:
     """The hand a record starts from (after the ante and the melding), refusing a malformed one."""
-    check_envelope(record)
-    try:
-        rules = load_ruleset(record["ruleset"])
-    except MalformedInput as error:
-        raise RecordError(f"ruleset: {error}", rule="R-NOTE-2") from None
+    rules = record_ruleset(record, load_ruleset)
     players = record["players"]
     chips = record.get("chips", [rules.starting_chips] * len(players) if isinstance(players, list) else None)
     pots, dealer, deal, ante = record.get("pots", {}), record.get("dealer", 0), record["deal"], record.get("ante", True)
@@ -59,9 +46,9 @@ def hand_from_record(record: dict[str, Any]) -> PochHand:
     hands_raw = deal["hands"]
     if not isinstance(hands_raw, list) or len(hands_raw) > 6 or not isinstance(deal["turned"], str):
         raise RecordError("deal: 'hands' is a list of hands, one per player, and 'turned' a card", rule="R-NOTE-2")
-    hands = [_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
-    stock = _cards(deal["stock"], "deal stock")
-    turned = _cards([deal["turned"]], "deal turned")[0]
+    hands = [record_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
+    stock = record_cards(deal["stock"], "deal stock")
+    turned = record_cards([deal["turned"]], "deal turned")[0]
     try:
         return PochHand(rules, players, chips, pots, dealer, hands, stock, turned, ante=ante)
     except IllegalAction as error:

@@ -36,13 +36,10 @@ def poch_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
 class PochScreen(StopsScreen):
     """Poch and Pochen: the stops table's frame with Poch's board, trumps and vying."""
 
+    phases = PHASES
+
     def choices(self, view: dict[str, Any]) -> list[Choice]:
         return poch_choices(view, self.ascii)
-
-    def title_text(self, view: dict[str, Any]) -> Text:
-        ruleset = view["ruleset"] if isinstance(view["ruleset"], str) else view["ruleset"].get("name", "custom")
-        dealer = view["players"][view["dealer"]]
-        return Text(f" {ruleset.capitalize()} · {self.hand_label} · dealer {dealer} · {PHASES[view['phase']]}")
 
     def table_text(self, view: dict[str, Any]) -> Text:
         names, trump = view["players"], view["trump"]
@@ -65,22 +62,4 @@ class PochScreen(StopsScreen):
         while pieces and sum(p.cell_len + 1 for p in pieces) > 80:
             pieces.pop(0)
         out.append_text(Text(" · ").join(pieces))
-        return out
-
-    def side_text(self, view: dict[str, Any]) -> Text:
-        out = Text()
-        out.append("Board          chips\n", style="bold underline")
-        for pool in view["board"]:
-            out.append(f"{pool['name'][:16]:<16}{view['pots'][pool['id']]:>5}\n")
-        out.append("\n")
-        out.append("Players   chips cards\n", style="bold underline")
-        vie = view.get("vie")
-        arrow = ">" if self.ascii else "▶"
-        for s, name in enumerate(view["players"]):
-            mark = arrow if s in view["to_act"] and view["phase"] != "over" else " "
-            tag = "D" if s == view["dealer"] else " "
-            extra = (" out" if vie["folded"][s] else f" +{vie['put'][s]}") if vie else ""
-            style = "bold cyan" if s == view["seat"] else ""
-            out.append(f"{mark}{name[:4]:<4} {tag:<2}{view['chips'][s]:>5}{view['hand_sizes'][s]:>4}{extra}\n",
-                       style=style)
         return out

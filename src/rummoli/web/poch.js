@@ -58,7 +58,7 @@ export function renderPoch(hv, ctx) {
   const legal = ctx.readOnly ? [] : hv.legal_actions || [];
   const ctxWords = { ...ctx, label: pochLabel };
   const seats = seatTiles(hv, ctx, { unit: "chips", status: (i) => [
-    hv.vie?.folded?.[i] ? h("span", { class: "tag" }, "dropped out") : null,
+    hv.vie?.folded?.includes(i) ? h("span", { class: "tag" }, "dropped out") : null,
     hv.vie?.put?.[i] ? h("span", { class: "tag" }, `in ${hv.vie.put[i]}`) : null,
     hv.trump.holder === i ? h("span", { class: "tag" }, `holds ${short(hv.trump.card)}`) : null] });
   const fixed = legal.filter((a) => a.min === undefined && a.action !== "lead");
