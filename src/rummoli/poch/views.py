@@ -39,7 +39,7 @@ def legal_json(opts: list[tuple[int, str, int, int, int]], seat: int) -> list[di
     return out
 
 
-class Views:
+class Views(streams.Marked):
     """The events, records and views of a hand (mixed into :class:`rummoli.poch.hand.PochHand`)."""
 
     rules: Ruleset
@@ -60,7 +60,6 @@ class Views:
     phase: str
     shown: dict[int, int]
     winner: int
-    _events: streams.Stream
     _static: dict[str, Any]
 
     def _options(self) -> list[tuple[int, str, int, int, int]]:
@@ -73,10 +72,6 @@ class Views:
         raise NotImplementedError
 
     # --------------------------------------------------------------------- events and records
-    def forget_reading(self) -> None:
-        """Forget the events as read so far (rummoli.streams.Stream.forget): the table does at the next deal."""
-        self._events.forget()
-
     def _party(self, code: int) -> str:
         return f"seat:{code}" if code >= 0 else f"pot:{self.rules.pools[-1 - code].id}"
 
@@ -185,16 +180,6 @@ class Views:
         opts = self._options()
         stream.put(at, (self.phase, sorted({o[0] for o in opts}), opts, self.phase_state()))
 
-    def _sync(self) -> int:
-        if self._events.at < len(self.log):
-            self._mark()
-        return len(self.log) + 1
-
-    @property
-    def seq(self) -> int:
-        """How many events the hand has produced so far (numbered 1..seq)."""
-        return self._sync()
-
     def _start_event(self) -> Event:
         pools = self.rules.pools
         return cast(Event, {
@@ -227,14 +212,6 @@ class Views:
             out["seat"] = reader
             out["hand"] = names_of(sum(1 << c.index for c in self.dealt[reader]))
         return streams.finish_private(self._events, k, out, reader, legal_json)
-
-    def events_since(self, seq: int, seat: int | None) -> list[Event]:
-        """Events ``seq + 1`` to :attr:`seq` as ``seat`` (``None``: a spectator) may learn them (copies)."""
-        streams.check_read(seq, seat, self.n)
-        stream, total = self._events, len(self.log) + 1
-        if stream.at < total - 1:
-            self._mark()
-        return stream.since(self, seq, total, seat, Views._render_public, Views._render_private)
 
 
 def _action(e: tuple[Any, ...]) -> dict[str, Any]:
