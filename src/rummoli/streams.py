@@ -196,6 +196,17 @@ def rebuild(events: Iterable[Mapping[str, Any]], start: Callable[[Mapping[str, A
     return view
 
 
+def move_chips(view: dict[str, Any], ev: Mapping[str, Any]) -> None:
+    """A ``chips`` event taken into a view being rebuilt: out of and into a seat's ``chips`` or a pot's ``pots``."""
+    amount = ev["amount"]
+    for side, sign in ((ev["from"], -1), (ev["to"], 1)):
+        where, _, name = side.partition(":")
+        if where == "seat":
+            view["chips"][int(name)] += sign * amount
+        else:
+            view["pots"][name] += sign * amount
+
+
 class Marked:
     """What every engine's hand does with its stream: its ``seq``, its events read by a seat, and forgetting them.
     The hand keeps ``log``, ``_events`` and ``n`` and says how it marks a state and renders an entry."""

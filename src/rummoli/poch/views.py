@@ -237,13 +237,7 @@ def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
 def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) -> set[int]:
     kind = ev["type"]
     if kind == "chips":
-        amount = ev["amount"]
-        for side, sign in ((ev["from"], -1), (ev["to"], 1)):
-            where, _, name = side.partition(":")
-            if where == "seat":
-                view["chips"][int(name)] += sign * amount
-            else:
-                view["pots"][name] += sign * amount
+        streams.move_chips(view, ev)
     elif kind == "action" and ev["action"] in ("lead", "play"):
         view["played"].append({"seat": ev["seat"], "card": ev["card"]})
         view["hand_sizes"][ev["seat"]] -= 1
