@@ -1,5 +1,5 @@
 """Poch records replayed: an evening played at a table replays hand by hand through ``rummoli replay`` (JSON
-and in words), a replay steps each decision (a lead with the run it starts), and a broken record is one line."""
+and in words), a replay steps every forced card as a step of its own, and a broken record is one line."""
 
 from __future__ import annotations
 
@@ -46,11 +46,31 @@ def test_a_poch_evening_replays_hand_by_hand_to_its_chips(tmp_path: Path) -> Non
         assert shown.exit_code == 0 and json.loads(shown.output)["chips"] == out["results"][0]["chips"]
 
 
-def test_a_poch_replay_steps_each_decision_with_its_run() -> None:
+def test_a_poch_replay_steps_each_card_of_a_run() -> None:
     table = evening("poch")
     record = table.evening_record()["hands"][0]
-    steps = list(family_of("poch").steps(record))
-    assert len(steps) == len(record["actions"]) + 1 and steps[-1].over
+    seqs = [hand.seq for hand in family_of("poch").steps(record)]
+    laid = sum(1 for e in replay(record)["events"] if e["type"] == "action" and e["action"] in ("lead", "play"))
+    chosen = sum(1 for a in record["actions"] if a["action"] in ("lead",))
+    assert len(seqs) == 1 + len(record["actions"]) + laid - chosen  # every forced card a step of its own
+    assert seqs == sorted(seqs)
+
+
+def test_at_the_tables_pace_each_forced_card_is_a_move_of_its_own() -> None:
+    table = Table("poch", [Seat("Ann", "easy"), Seat("Bob", "easy"), Seat("Cy", "easy")], seed="paced", hands=1,
+                  auto=False)
+    forced = 0
+    while not table.hand_over:
+        if table.forced_due():
+            action = table.hand.forced_action()
+            assert action is not None and table.hand.forced_shown()
+            before = len([e for e in table.hand.events() if e["type"] == "action"])
+            table.step()
+            assert len([e for e in table.hand.events() if e["type"] == "action"]) == before + 1
+            forced += 1
+        else:
+            table.play_bot()
+    assert forced > 5
 
 
 def test_a_broken_poch_record_is_one_line(tmp_path: Path) -> None:

@@ -142,7 +142,18 @@ class Family:
     def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
         """The hand a record plays, yielded after the deal and after each step (a forced play is a step of its
         own, so a replay can follow a run card by card); the same hand object each time, moved on."""
-        raise NotImplementedError
+        actions = record.get("actions")
+        hand: Hand = self._engine().hand_from_record(record, auto=False)
+        yield hand
+        for data in actions if isinstance(actions, list) else []:
+            action = self.read_action(data)
+            while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
+                hand.step_forced()
+                yield hand
+            hand.apply(action)
+            yield hand
+        while not hand.over and hand.step_forced():
+            yield hand
 
     def random_hand_record(self, reference: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
         record: dict[str, Any] = self._engine().random_hand_record(reference, players, seed)

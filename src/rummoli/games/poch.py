@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from rummoli.games.family import Evening, Family, Hand
+from rummoli.games.family import Evening, Family
 
 POCH_WORDS: dict[str, dict[str, str]] = {
     "deal": {"all": "Every card is dealt; the last one is turned for trumps and stays in its player's hand.",
@@ -39,7 +39,7 @@ class PochFamily(Family):
     unit = "chips"
     has_board = True
     evening_word = "evening"
-    steps_forced = False
+    steps_forced = True
 
     def builtin_names(self) -> list[str]:
         from rummoli.poch import BUILTIN_RULESETS
@@ -51,18 +51,6 @@ class PochFamily(Family):
         from rummoli.poch import PochEvening
 
         return PochEvening(reference, names, chips, hands, dealer, cut_seed)
-
-    def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
-        from rummoli.poch import Action, hand_from_record
-
-        actions = record.get("actions")
-        hand = hand_from_record(record)
-        yield hand
-        for data in actions if isinstance(actions, list) else []:
-            if isinstance(data, dict) and data.get("forced") is True:
-                continue
-            hand.apply(Action.from_json(data))
-            yield hand
 
     def describe(self, name: str) -> dict[str, Any]:
         rules = self.load_ruleset(name)

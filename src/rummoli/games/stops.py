@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from rummoli.games.family import Evening, Family, Hand
+from rummoli.games.family import Evening, Family
 
 STOPS_WORDS: dict[str, dict[str, str]] = {
     "widow": {
@@ -89,22 +89,6 @@ class StopsFamily(Family):
         from rummoli.evening import StopsEvening
 
         return StopsEvening(reference, names, chips, hands, dealer, cut_seed)
-
-    def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
-        from rummoli.stops import Action, hand_from_record
-
-        actions = record.get("actions")
-        hand = hand_from_record(record, auto=False)
-        yield hand
-        for data in actions if isinstance(actions, list) else []:
-            action = Action.from_json(data)
-            while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
-                hand.step_forced()
-                yield hand
-            hand.apply(action)
-            yield hand
-        while not hand.over and hand.step_forced():
-            yield hand
 
     def describe(self, name: str) -> dict[str, Any]:
         rules = self.load_ruleset(name)

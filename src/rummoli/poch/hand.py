@@ -35,7 +35,7 @@ class PochHand(Views):
 
     def __init__(self, ruleset: str | dict[str, Any] | Ruleset, names: Sequence[str], chips: Sequence[int],
                  pots: Mapping[str, int], dealer: int, hands: Sequence[Sequence[Card]], stock: Sequence[Card],
-                 turned: Card, *, ante: bool = True) -> None:
+                 turned: Card, *, ante: bool = True, auto: bool = True) -> None:
         self.rules = load_ruleset(ruleset)
         self.n = n = len(names)
         if not self.rules.min_players <= n <= self.rules.max_players:
@@ -64,6 +64,9 @@ class PochHand(Views):
             raise MalformedInput("a Poch deal holds the 32 cards from the seven to the ace, each once", "R-PO-2")
         self.holder = next((s for s in range(n) if (self.hands[s] >> self.turned) & 1), -1)
         self.with_ante = ante
+        #: make forced moves inside the move before them (True), or leave each waiting for the table's pace
+        self.auto = auto
+        self.waiting: tuple[int, str, int] | None = None  # the forced move waiting: (seat, kind, card)
         self.log: list[tuple[Any, ...]] = []
         self.phase = VIE
         self.current = 0
@@ -203,9 +206,13 @@ class PochHand(Views):
     # ------------------------------------------------------------------------------ the play
     def _lead(self, seat: int, card: int, forced: bool) -> None:
         self.log.append(("act", seat, "lead", card, 0, forced))
-        last = seat
         self._lay(seat, card)
-        while self.phase == PLAY:  # R-PO-11: the run, every card of it forced
+        self._run(seat, card)
+
+    def _run(self, last: int, card: int) -> None:
+        """R-PO-11: the run after ``card`` (laid by ``last``), every card of it forced: made at once, or with
+        ``auto`` off left waiting one card at a time; then the lead after the stop."""
+        while self.phase == PLAY:
             following = next_up(card, self.rules.run_top)
             holder = -1 if following is None else self._holder_of(1 << following)
             if holder < 0:
@@ -213,6 +220,9 @@ class PochHand(Views):
                 self.leader = last
                 break
             assert following is not None
+            if not self.auto:
+                self.waiting = (holder, "play", following)
+                return
             card, last = following, holder
             self.log.append(("act", holder, "play", card, 0, True))
             self._lay(holder, card)
@@ -228,6 +238,9 @@ class PochHand(Views):
     def _lead_if_forced(self) -> None:
         hand = self.hands[self.leader]
         if hand & (hand - 1) == 0:  # one card left: its lead is forced, and everyone can count it
+            if not self.auto:
+                self.waiting = (self.leader, "lead", hand.bit_length() - 1)
+                return
             self._lead(self.leader, hand.bit_length() - 1, True)
 
     def _out(self, seat: int) -> None:
@@ -247,6 +260,8 @@ class PochHand(Views):
     def _options(self) -> list[Option]:
         if self.phase == VIE:
             return self._vie_options()
+        if self.waiting is not None:
+            return [(*self.waiting, 0, 0)]
         if self.phase == PLAY:
             seat = self.leader
             return [(seat, "lead", c, 0, 0) for c in range(52) if (self.hands[seat] >> c) & 1]
@@ -305,7 +320,7 @@ class PochHand(Views):
         return True
 
     def make(self, action: Action) -> None:
-        """Make a legal action (forced moves after it are made inside it); the state is untouched on error."""
+        """Make a legal action (with ``auto``, the forced moves after it too); the state is untouched on error."""
         seat, kind, card, _low, _high = self._find(action)
         self.step((seat, kind, card, action.amount or 0))
         self._mark()
@@ -319,7 +334,9 @@ class PochHand(Views):
     def step(self, move: tuple[int, str, int, int]) -> None:
         """Make a raw move ``(seat, kind, card, amount)`` unchecked: the fast path a search plays by."""
         seat, kind, card, amount = move
-        if kind == "lead":
+        if self.waiting is not None and self.waiting == (seat, kind, card):
+            self._step_waiting()
+        elif kind == "lead":
             self._lead(seat, card, False)
         else:
             self.log.append(("act", seat, kind, -1, amount, False))
@@ -344,14 +361,35 @@ class PochHand(Views):
     def over(self) -> bool:
         return self.phase == OVER
 
-    def forced_action(self) -> None:
-        return None  # forced moves are made inside the move before them
+    def forced_action(self) -> Action | None:
+        """The forced move waiting for the table's pace (``auto`` off): a run's next card, or a last card's lead."""
+        if self.waiting is None:
+            return None
+        seat, kind, card = self.waiting
+        return Action(seat, kind, CARDS[card])
 
     def step_forced(self) -> bool:
-        return False
+        """Make the waiting forced move; False when there is none."""
+        if self.waiting is None:
+            return False
+        self._step_waiting()
+        self._mark()
+        return True
+
+    def _step_waiting(self) -> None:
+        assert self.waiting is not None
+        seat, kind, card = self.waiting
+        self.waiting = None
+        if kind == "lead":
+            self._lead(seat, card, True)
+        else:
+            self.log.append(("act", seat, "play", card, 0, True))
+            self._lay(seat, card)
+            self._run(seat, card)
 
     def forced_shown(self) -> bool:
-        return False
+        """Every forced Poch move follows from what every seat sees (R-PO-13): each is shown as forced."""
+        return True
 
     def pot_balances(self) -> dict[str, int]:
         return {p.id: self.pots[j] for j, p in enumerate(self.rules.pools)}

@@ -28,7 +28,7 @@ from rummoli.stops.actions import Action
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
-def hand_from_record(record: dict[str, Any]) -> PochHand:
+def hand_from_record(record: dict[str, Any], *, auto: bool = True) -> PochHand:
     """The hand a record starts from (after the ante and the melding), refusing a malformed one."""
     rules = record_ruleset(record, load_ruleset)
     players = record["players"]
@@ -50,7 +50,7 @@ def hand_from_record(record: dict[str, Any]) -> PochHand:
     stock = record_cards(deal["stock"], "deal stock")
     turned = record_cards([deal["turned"]], "deal turned")[0]
     try:
-        return PochHand(rules, players, chips, pots, dealer, hands, stock, turned, ante=ante)
+        return PochHand(rules, players, chips, pots, dealer, hands, stock, turned, ante=ante, auto=auto)
     except IllegalAction as error:
         raise RecordError(error.message, rule=error.rule) from None
     except (MalformedInput, ValueError) as error:
@@ -87,10 +87,10 @@ def replay_record(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def deal_hand(rules: Ruleset, names: list[str], chips: list[int], pots: dict[str, int], dealer: int,
-              deck: list[Card], *, ante: bool = True) -> PochHand:
+              deck: list[Card], *, ante: bool = True, auto: bool = True) -> PochHand:
     """A hand dealt from a shuffled pack (R-PO-2)."""
     hands, stock, turned = deal_poch(deck, len(names), dealer, rules.deal)
-    return PochHand(rules, names, chips, pots, dealer, hands, stock, turned, ante=ante)
+    return PochHand(rules, names, chips, pots, dealer, hands, stock, turned, ante=ante, auto=auto)
 
 
 def random_hand(ruleset_ref: str | dict[str, Any] | Ruleset, players: int, rng: random.Random,

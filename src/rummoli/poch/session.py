@@ -94,7 +94,7 @@ class PochEvening:
             self._dealer = (self._dealer + 1) % len(self.names)
         self.hand_seats = seats
         hand = deal_hand(self.rules, [self.names[s] for s in seats], [self.chips_now[s] for s in seats],
-                         dict(self.board), seats.index(self._dealer), list(deck))
+                         dict(self.board), seats.index(self._dealer), list(deck), auto=auto)
         return hand, list(seats)
 
     def finish(self, hand: PochHand) -> dict[str, Any]:

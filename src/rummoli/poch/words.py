@@ -104,5 +104,11 @@ def prompt(view: Mapping[str, Any]) -> str:
             text = f"Vying: the stake is {chips(vie['current'])}; " + (
                 f"hold for {chips(owed)}, knock again, or drop out." if mine else f"waiting for {who}.")
         return f"Trumps are {suit}. {text}"
+    forced = [a for a in view.get("legal_actions", []) if a["action"] == "play"]
+    if forced:
+        return f"Trumps are {suit}. Your {card_word(forced[0]['card'])} is next in the run: it is laid for you."
+    leader = (view.get("play") or {}).get("leader")
+    if acting != leader:
+        return f"Trumps are {suit}. The run goes on: {names[acting]} lays the next card."
     return f"Trumps are {suit}. " + ("Lead any card: whoever holds the next card up in its suit must play it."
                                      if mine else f"Waiting for {who} to lead.")

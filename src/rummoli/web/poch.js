@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { cardSvg, short, suitSymbol } from "./cards.js";
 import { pochLabel } from "./labels.js";
 import { seatTiles, seatWithHand } from "./seats.js";
-import { RING8, amountControl, chipStack, runBlock, showdownDuringHand, yourHand } from "./stops.js";
+import { RING8, amountControl, chipStack, isForced, runBlock, showdownDuringHand, yourHand } from "./stops.js";
 
 /** The cards a pool pays for in this hand's trumps (``suit``), as little faces; text where no card names it. */
 function poolFaces(pool, suit, bestRun) {
@@ -55,9 +55,11 @@ const PHASE_TITLES = { vie: "The vying for the Pocher", play: "Play", over: "Han
 /** The Poch table for a hand view `hv` (hand-level seats); ctx as renderStops's. */
 export function renderPoch(hv, ctx) {
   const names = hv.players;
-  const legal = ctx.readOnly ? [] : hv.legal_actions || [];
+  // A forced play is made by the table itself at its pace (views.md, `forced`): shown as coming, not offered.
+  const forced = !ctx.readOnly && isForced(hv);
+  const legal = ctx.readOnly || forced ? [] : hv.legal_actions || [];
   const ctxWords = { ...ctx, label: pochLabel };
-  const seats = seatTiles(hv, ctx, { unit: "chips", status: (i) => [
+  const seats = seatTiles(hv, ctx, { unit: "chips", forced, status: (i) => [
     hv.vie?.folded?.includes(i) ? h("span", { class: "tag" }, "dropped out") : null,
     hv.vie?.put?.[i] ? h("span", { class: "tag" }, `in ${hv.vie.put[i]}`) : null,
     hv.trump.holder === i ? h("span", { class: "tag" }, `holds ${short(hv.trump.card)}`) : null] });
@@ -72,6 +74,7 @@ export function renderPoch(hv, ctx) {
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
     h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
     hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null,
+    forced ? h("p", { class: "hint forced-note" }, `${pochLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
   return h("div", { class: "stops-table poch-table" },
     seats,
