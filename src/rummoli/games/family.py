@@ -119,7 +119,7 @@ class Family:
         return self._engine().load_ruleset(source, trusted=trusted)
 
     def builtin_names(self) -> list[str]:
-        raise NotImplementedError
+        return list(self._engine().BUILTIN_RULESETS)
 
     def read_action(self, data: dict[str, Any]) -> Any:
         """An R-NOTE-3 action object as the engine's action (``MalformedInput`` when it is not one)."""
@@ -166,7 +166,19 @@ class Family:
         return rules.min_players, rules.max_players, set(range(rules.min_players, rules.max_players + 1))
 
     def describe(self, name: str) -> dict[str, Any]:
-        """A built-in ruleset for the lobby: title, players, starting chips, board and every option in words."""
+        """A built-in ruleset for the lobby: title, players, starting chips, board and every option in words (as a
+        board game's; a family without a board says otherwise)."""
+        rules = self.load_ruleset(name)
+        return {"name": name, "game": self.name, "title": rules.title,
+                "players": [rules.min_players, rules.max_players], "chips": rules.starting_chips,
+                "board": self.board_names(rules), "options": self.words(rules)}
+
+    def board_names(self, rules: Any) -> list[str]:
+        """The names of a ruleset's places on the board."""
+        raise NotImplementedError
+
+    def words(self, rules: Any) -> list[str]:
+        """A ruleset's board and options in words."""
         raise NotImplementedError
 
     def make_bot(self, level: str, seed: int | str | None = None, budget: float | None = None,

@@ -79,19 +79,14 @@ class StopsFamily(Family):
     evening_word = "evening"
     steps_forced = True
 
-    def builtin_names(self) -> list[str]:
-        from rummoli.stops import BUILTIN_RULESETS
-
-        return list(BUILTIN_RULESETS)
-
     def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
                 dealer: int | None, cut_seed: str | None) -> Evening:
         from rummoli.evening import StopsEvening
 
         return StopsEvening(reference, names, chips, hands, dealer, cut_seed)
 
-    def describe(self, name: str) -> dict[str, Any]:
-        rules = self.load_ruleset(name)
-        return {"name": name, "game": self.name, "title": rules.title,
-                "players": [rules.min_players, rules.max_players], "chips": rules.starting_chips,
-                "board": [p.name for p in rules.board.pots], "options": stops_words(rules)}
+    def board_names(self, rules: Any) -> list[str]:
+        return [p.name for p in rules.board.pots]
+
+    def words(self, rules: Any) -> list[str]:
+        return stops_words(rules)
