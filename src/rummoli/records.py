@@ -9,10 +9,12 @@ bounds and checks, and turns every problem into a :class:`RecordError` that name
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
@@ -120,6 +122,28 @@ def check_envelope(record: object) -> None:
             raise RecordError(f"missing {key!r}", rule="R-NOTE-2")
     if not isinstance(record["actions"], list):
         raise RecordError("'actions' must be a list", rule="R-NOTE-3")
+
+
+def record_cards(value: object, where: str) -> list[Card]:
+    """A record's list of cards (a hand, a widow, a stock), or RecordError naming ``where``."""
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of cards", rule="R-NOTE-2")
+    if len(value) > 52 or not all(isinstance(v, str) for v in value):
+        raise RecordError(f"{where} must be a list of cards written as text", rule="R-NOTE-1")
+    try:
+        return [Card.parse(v) for v in value]
+    except CardError as error:
+        raise RecordError(f"{where}: {error}", rule="R-NOTE-1") from None
+
+
+def record_ruleset(record: object, load: Callable[[Any], Any]) -> Any:
+    """A hand record's envelope checked and its ruleset loaded by ``load`` (its engine's), or RecordError."""
+    check_envelope(record)
+    assert isinstance(record, dict)
+    try:
+        return load(record["ruleset"])
+    except MalformedInput as error:
+        raise RecordError(f"ruleset: {error}", rule="R-NOTE-2") from None
 
 
 def builtin_names() -> list[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummoli.cards import CARDS
 from rummoli.errors import MalformedInput
@@ -194,3 +194,61 @@ def rebuild(events: Iterable[Mapping[str, Any]], start: Callable[[Mapping[str, A
         view["seq"] = ev["seq"]
     view["hand"] = None if view.get("seat") is None else [str(CARDS[c]) for c in sorted(hand)]
     return view
+
+
+def move_chips(view: dict[str, Any], ev: Mapping[str, Any]) -> None:
+    """A ``chips`` event taken into a view being rebuilt: out of and into a seat's ``chips`` or a pot's ``pots``."""
+    amount = ev["amount"]
+    for side, sign in ((ev["from"], -1), (ev["to"], 1)):
+        where, _, name = side.partition(":")
+        if where == "seat":
+            view["chips"][int(name)] += sign * amount
+        else:
+            view["pots"][name] += sign * amount
+
+
+class Marked:
+    """What every engine's hand does with its stream: its ``seq``, its events read by a seat, and forgetting them.
+    The hand keeps ``log``, ``_events`` and ``n`` and says how it marks a state and renders an entry."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time: the hands that mix it in may keep slots
+        __slots__ = ()
+
+    if TYPE_CHECKING:
+        log: list[Any]
+        n: int
+        _events: Stream
+
+    def _mark(self) -> None:
+        raise NotImplementedError
+
+    def _render_public(self, k: int) -> tuple[Event, Any]:
+        raise NotImplementedError
+
+    def _render_private(self, k: int, reader: int) -> Event:
+        raise NotImplementedError
+
+    def forget_reading(self) -> None:
+        """Forget the events as read so far (:meth:`Stream.forget`): the table does at the next deal."""
+        self._events.forget()
+
+    def _sync(self) -> int:
+        """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""
+        if self._events.at < len(self.log):
+            self._mark()
+        return len(self.log) + 1
+
+    @property
+    def seq(self) -> int:
+        """How many events the hand has produced so far (they are numbered 1..seq)."""
+        return self._sync()
+
+    def events_since(self, seq: int, seat: int | None) -> list[Event]:
+        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
+        with its number ``"seq"`` (copies); the engine's ``rebuild`` makes the view from them."""
+        check_read(seq, seat, self.n)
+        stream, total = self._events, len(self.log) + 1
+        if stream.at < total - 1:
+            self._mark()
+        kind = type(self)
+        return stream.since(self, seq, total, seat, kind._render_public, kind._render_private)

@@ -19,6 +19,9 @@ _STOPS_PART = {
     "check": "Poker round", "bet": "Poker round", "call": "Poker round", "raise": "Poker round",
     "fold": "Poker round",
 }
+#: Which part of a Poch hand an event belongs to (the rest is the play).
+_POCH_PART = {"meld": "Pools", "no_vie": "Vying", "check": "Vying", "bet": "Vying", "call": "Vying", "raise": "Vying",
+              "fold": "Vying"}
 #: Events the result tells (the showdown, the scores, the end): left out of the story before it.
 _RESULT_EVENTS = frozenset({"showdown", "over", "score", "show", "end"})
 
@@ -51,8 +54,13 @@ def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
             elif event["reason"] == "widow_bid":
                 parts.setdefault("Widow", []).append(text)
             continue  # every other payment is in the result
-        part = "Play" if hand.rules.__class__.__module__.startswith("rummoli.rummy") else \
-            _STOPS_PART.get(event.get("action", ""), "Widow" if event["type"] == "swap" else "Play round")
+        module = hand.rules.__class__.__module__
+        if module.startswith("rummoli.rummy"):
+            part = "Play"
+        elif module.startswith("rummoli.poch"):
+            part = _POCH_PART.get(event.get("action", event["type"]), "Play")
+        else:
+            part = _STOPS_PART.get(event.get("action", ""), "Widow" if event["type"] == "swap" else "Play round")
         parts.setdefault(part, []).append(text)
     lines += [f"{part}: " + " ".join(texts) for part, texts in parts.items()]
     lines += hand.result()["lines"]

@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FAMILIES = frozenset({"stops", "rummy"})
+FAMILIES = frozenset({"stops", "rummy", "poch"})
 MAX_LINES = 600
 
 

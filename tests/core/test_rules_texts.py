@@ -29,6 +29,8 @@ def phases(name: str) -> list[str]:
         rules = load_stops(name)
         out = ["widow", "auction"] if rules.widow == "swap_or_auction" else []
         return [*out, *(["poker"] if rules.poker == "before_play" else []), "play"]
+    if name.startswith("poch"):
+        return ["pools", "vying", "play", "going out"]
     load_rummy(name)
     return ["draw", "play"]
 

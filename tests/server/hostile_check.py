@@ -39,9 +39,11 @@ SUITS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
 # only the actor may see it. A forced follow in a stops run, or a Rummy draw from an empty pile, is public.
 HIDDEN_FORCED = frozenset({"lead", "pass", "keep", "swap", "bid"})
 HIDDEN_FORCED_DRAW = frozenset({"500-rum"})  # where a forced stock draw tells of the hand
+# Poch forces a lead only from a last card, which every seat can count (R-PO-13): that mark is public.
+PUBLIC_FORCED_LEAD = frozenset({"poch", "poch-hoyle"})
 # Full-log entries whose cards everyone sees from that seq on.
 PUBLIC_ACTIONS = frozenset({"lead", "play", "discard", "layoff", "meld", "knock"})
-PUBLIC_EVENTS = frozenset({"stop", "showdown", "show", "end"})
+PUBLIC_EVENTS = frozenset({"stop", "showdown", "show", "end", "meld"})  # Poch's meld: cards shown for a pool
 
 
 def cards_in(data: Any, key: str = "") -> list[str]:
@@ -175,7 +177,7 @@ def public_cards(table: Table, truth: Truth) -> None:
             seq = base + hand_seq - start
             if hand_seq == 1:  # the start: its public part is what a spectator's start shows (the upcard)
                 event = hand.events_since(0, None)[0]
-                found = cards_in({k: v for k, v in event.items() if k in ("discard", "turned_up")})
+                found = cards_in({k: v for k, v in event.items() if k in ("discard", "turned_up", "trump")})
             else:
                 event = full[hand_seq - 2]
                 if event.get("type") == "swap":
@@ -219,6 +221,8 @@ def check_forced(truth: Truth, tally: Tally, seat: int | None, event: dict[str, 
     action = event.get("action")
     tally.forced += 1
     hidden = action in HIDDEN_FORCED or (action == "draw" and truth.ruleset in HIDDEN_FORCED_DRAW)
+    if action == "lead" and truth.ruleset in PUBLIC_FORCED_LEAD:
+        hidden = False
     if hidden and event["seat"] != truth.hand_seat(seat, int(event["hand_no"])):
         tally.leaks.append(f"{where}: seat {seat} was told hand seat {event['seat']}'s {action} was forced")
 

@@ -57,6 +57,15 @@ def hidden_cards(app: PlayApp) -> set[str]:
                                                                   for c in shown.get(str(seat), [])}
         if hand.swapped != me:
             hidden |= {c.symbol() for c in cards_of(hand.widow())}
+    elif table.game == "poch":  # others' cards less those shown for a pool, at the vying or turned
+        view = table.view()
+        shown = {c for m in view["melds"] for c in m["cards"]} | {c for cs in view["showdown"].values() for c in cs}
+        shown.add(view["trump"]["card"])
+        me = table.hand_seat(0)
+        for seat, mask in enumerate(hand.hands):
+            if seat != me:
+                hidden |= {c.symbol() for c in cards_of(mask) if str(c) not in shown}
+        hidden |= {c.symbol() for c in hand.dealt_stock if str(c) not in shown}
     else:
         for seat, mask in enumerate(hand.hands):
             if seat != 0:

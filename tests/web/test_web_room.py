@@ -63,7 +63,8 @@ CASES = [(family, seats, size) for family, counts in (("rummoli", (2, 4, 8)), ("
 # Every other game once at each size, at a table of its usual size or its largest.
 CASES += [(ruleset, seats, size) for ruleset, seats in (
     ("michigan", 8), ("tripoley", 4), ("rummoli-tripoley", 8), ("gin-rummy", 2), ("knock-rummy", 4),
-    ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4))
+    ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4), ("poch", 6),
+    ("poch-hoyle", 4))
     for size in ("desktop", "phone")]
 MEASURED: dict[str, Any] = {}
 

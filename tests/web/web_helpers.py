@@ -280,7 +280,7 @@ def assert_no_foreign_cards(frames: list[Any]) -> int:
         hand = (message.get("view") or {}).get("hand") or {}
         for event in message.get("events", []):
             public |= public_cards(event)
-        for zone in ("discard", "melds", "turned_up", "played", "showdown", "shown"):
+        for zone in ("discard", "melds", "turned_up", "played", "showdown", "shown", "trump"):
             public |= cards_in(hand.get(zone))
         public |= cards_in((message.get("view") or {}).get("settlement"))
         mine |= set(hand.get("hand") or []) | cards_in(hand.get("given_up"))

@@ -21,7 +21,7 @@ View = Mapping[str, Any]
 ActionJSON = dict[str, Any]
 
 LEVELS = ("random", "easy", "normal", "hard")
-GAMES = ("stops", "rummy")
+GAMES = ("stops", "rummy", "poch")
 
 
 def legal_actions(view: View) -> list[ActionJSON]:

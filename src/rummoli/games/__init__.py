@@ -3,13 +3,13 @@
 A family (:class:`~rummoli.games.family.Family`) loads its rulesets, reads its actions, deals and keeps its
 evenings, replays its records, steps a record for a replay, describes its rulesets for the lobby and makes
 its bots.  The table, the terminal, the simulation lab, the records and the server ask a family, found by
-name or from a ruleset (:func:`family_of`), and never compare a family's name themselves: a new family (Poch
-is next) is one more object here.
+name or from a ruleset (:func:`family_of`), and never compare a family's name themselves: a new family is one
+more object here, as Poch was.
 
 >>> family_of("gin-rummy").name, family_of({"game": "stops", "board": "michigan"}).unit
 ('rummy', 'chips')
 >>> [f.name for f in FAMILIES.values()]
-['stops', 'rummy']
+['stops', 'rummy', 'poch']
 """
 
 from rummoli.games.family import Family

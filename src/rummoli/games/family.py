@@ -6,6 +6,7 @@ engines themselves know nothing of this registry (they import only the standard 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
@@ -108,15 +109,21 @@ class Family:
     #: inside the action before them.
     steps_forced: bool = False
 
+    #: The engine's package (``rummoli.stops``): the defaults below ask it, imported when first needed.
+    engine: str = ""
+
+    def _engine(self) -> Any:
+        return importlib.import_module(self.engine)
+
     def load_ruleset(self, source: Any, *, trusted: bool = False) -> Any:
-        raise NotImplementedError
+        return self._engine().load_ruleset(source, trusted=trusted)
 
     def builtin_names(self) -> list[str]:
-        raise NotImplementedError
+        return list(self._engine().BUILTIN_RULESETS)
 
     def read_action(self, data: dict[str, Any]) -> Any:
         """An R-NOTE-3 action object as the engine's action (``MalformedInput`` when it is not one)."""
-        raise NotImplementedError
+        return self._engine().Action.from_json(data)
 
     def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
                 dealer: int | None, cut_seed: str | None) -> Evening:
@@ -124,26 +131,54 @@ class Family:
 
     def replay_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """A hand record replayed: the R-NOTE-4 result (chips, pots, events)."""
-        raise NotImplementedError
+        result: dict[str, Any] = self._engine().replay_record(record)
+        return result
 
     def replay_hand(self, record: dict[str, Any]) -> Hand:
         """The hand a hand record plays to, at its end."""
-        raise NotImplementedError
+        hand: Hand = self._engine().replay_hand(record)
+        return hand
 
     def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
         """The hand a record plays, yielded after the deal and after each step (a forced play is a step of its
         own, so a replay can follow a run card by card); the same hand object each time, moved on."""
-        raise NotImplementedError
+        actions = record.get("actions")
+        hand: Hand = self._engine().hand_from_record(record, auto=False)
+        yield hand
+        for data in actions if isinstance(actions, list) else []:
+            action = self.read_action(data)
+            while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
+                hand.step_forced()
+                yield hand
+            hand.apply(action)
+            yield hand
+        while not hand.over and hand.step_forced():
+            yield hand
 
     def random_hand_record(self, reference: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
-        raise NotImplementedError
+        record: dict[str, Any] = self._engine().random_hand_record(reference, players, seed)
+        return record
 
     def seat_range(self, reference: str | dict[str, Any]) -> tuple[int, int, set[int]]:
-        """The fewest and most players a ruleset seats, and every count it allows."""
-        raise NotImplementedError
+        """The fewest and most players a ruleset seats, and every count it allows (each from its least to its
+        most, unless the family says otherwise)."""
+        rules = self.load_ruleset(reference)
+        return rules.min_players, rules.max_players, set(range(rules.min_players, rules.max_players + 1))
 
     def describe(self, name: str) -> dict[str, Any]:
-        """A built-in ruleset for the lobby: title, players, starting chips, board and every option in words."""
+        """A built-in ruleset for the lobby: title, players, starting chips, board and every option in words (as a
+        board game's; a family without a board says otherwise)."""
+        rules = self.load_ruleset(name)
+        return {"name": name, "game": self.name, "title": rules.title,
+                "players": [rules.min_players, rules.max_players], "chips": rules.starting_chips,
+                "board": self.board_names(rules), "options": self.words(rules)}
+
+    def board_names(self, rules: Any) -> list[str]:
+        """The names of a ruleset's places on the board."""
+        raise NotImplementedError
+
+    def words(self, rules: Any) -> list[str]:
+        """A ruleset's board and options in words."""
         raise NotImplementedError
 
     def make_bot(self, level: str, seed: int | str | None = None, budget: float | None = None,

@@ -5,11 +5,12 @@ from __future__ import annotations
 from rummoli.datafiles import read_builtin
 from rummoli.errors import quote
 from rummoli.games.family import Family
+from rummoli.games.poch import PochFamily
 from rummoli.games.rummy import RummyFamily
 from rummoli.games.stops import StopsFamily
 from rummoli.records import RecordError, builtin_names
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (StopsFamily(), RummyFamily())}
+FAMILIES: dict[str, Family] = {f.name: f for f in (StopsFamily(), RummyFamily(), PochFamily())}
 
 
 def family(name: str) -> Family:

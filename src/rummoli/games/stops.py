@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from rummoli.games.family import Evening, Family, Hand
+from rummoli.games.family import Evening, Family
 
 STOPS_WORDS: dict[str, dict[str, str]] = {
     "widow": {
@@ -73,25 +73,11 @@ def stops_words(rules: Any) -> list[str]:
 
 class StopsFamily(Family):
     name = "stops"
+    engine = "rummoli.stops"
     unit = "chips"
     has_board = True
     evening_word = "evening"
     steps_forced = True
-
-    def load_ruleset(self, source: Any, *, trusted: bool = False) -> Any:
-        from rummoli.stops import load_ruleset
-
-        return load_ruleset(source, trusted=trusted)
-
-    def builtin_names(self) -> list[str]:
-        from rummoli.stops import BUILTIN_RULESETS
-
-        return list(BUILTIN_RULESETS)
-
-    def read_action(self, data: dict[str, Any]) -> Any:
-        from rummoli.stops import Action
-
-        return Action.from_json(data)
 
     def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
                 dealer: int | None, cut_seed: str | None) -> Evening:
@@ -99,43 +85,8 @@ class StopsFamily(Family):
 
         return StopsEvening(reference, names, chips, hands, dealer, cut_seed)
 
-    def replay_record(self, record: dict[str, Any]) -> dict[str, Any]:
-        from rummoli.stops import replay_record
+    def board_names(self, rules: Any) -> list[str]:
+        return [p.name for p in rules.board.pots]
 
-        return replay_record(record)
-
-    def replay_hand(self, record: dict[str, Any]) -> Hand:
-        from rummoli.stops import replay_hand
-
-        return replay_hand(record)
-
-    def steps(self, record: dict[str, Any]) -> Iterator[Hand]:
-        from rummoli.stops import Action, hand_from_record
-
-        actions = record.get("actions")
-        hand = hand_from_record(record, auto=False)
-        yield hand
-        for data in actions if isinstance(actions, list) else []:
-            action = Action.from_json(data)
-            while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
-                hand.step_forced()
-                yield hand
-            hand.apply(action)
-            yield hand
-        while not hand.over and hand.step_forced():
-            yield hand
-
-    def random_hand_record(self, reference: str | dict[str, Any], players: int, seed: str | None) -> dict[str, Any]:
-        from rummoli.stops import random_hand_record
-
-        return random_hand_record(reference, players, seed)
-
-    def seat_range(self, reference: str | dict[str, Any]) -> tuple[int, int, set[int]]:
-        rules = self.load_ruleset(reference)
-        return rules.min_players, rules.max_players, set(range(rules.min_players, rules.max_players + 1))
-
-    def describe(self, name: str) -> dict[str, Any]:
-        rules = self.load_ruleset(name)
-        return {"name": name, "game": self.name, "title": rules.title,
-                "players": [rules.min_players, rules.max_players], "chips": rules.starting_chips,
-                "board": [p.name for p in rules.board.pots], "options": stops_words(rules)}
+    def words(self, rules: Any) -> list[str]:
+        return stops_words(rules)

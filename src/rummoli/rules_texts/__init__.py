@@ -16,10 +16,11 @@ from importlib import resources
 
 from rummoli.errors import MalformedInput
 
-# The order people meet them in: the stops games, then the Rummy family.
+# The order people meet them in: the stops games, the Rummy family, then Poch.
 ORDER = (
     "rummoli", "rummoli-tripoley", "tripoley", "michigan",
     "rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy",
+    "poch", "poch-hoyle",
 )
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rummoli.cards import CARDS, Card, CardError
+from rummoli.cards import CARDS, Card
 from rummoli.errors import IllegalAction, MalformedInput, quote
-from rummoli.records import RecordError, check_envelope
+from rummoli.records import RecordError, record_cards, record_ruleset
 from rummoli.stops.actions import Action
 from rummoli.stops.hand import Hand
 from rummoli.stops.ruleset import Ruleset, load_ruleset
@@ -27,24 +27,9 @@ from rummoli.stops.ruleset import Ruleset, load_ruleset
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
-def _cards(value: object, where: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of cards", rule="R-NOTE-2")
-    if len(value) > 52 or not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{where} must be a list of cards written as text", rule="R-NOTE-1")
-    try:
-        return [Card.parse(v) for v in value]
-    except CardError as error:
-        raise RecordError(f"{where}: {error}", rule="R-NOTE-1") from None
-
-
 def hand_from_record(record: dict[str, Any], *, auto: bool = False) -> Hand:
     """The hand a record starts from (before any action), refusing a malformed one."""
-    check_envelope(record)
-    try:
-        rules = load_ruleset(record["ruleset"])
-    except MalformedInput as error:
-        raise RecordError(f"ruleset: {error}", rule="R-NOTE-2") from None
+    rules = record_ruleset(record, load_ruleset)
     players = record["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("'players' must be a list of names", rule="R-NOTE-2")
@@ -60,8 +45,8 @@ def hand_from_record(record: dict[str, Any], *, auto: bool = False) -> Hand:
     hands_raw = deal.get("hands")
     if not isinstance(hands_raw, list) or len(hands_raw) > 8:
         raise RecordError("deal: 'hands' must be a list of hands, one per player", rule="R-NOTE-2")
-    hands = [_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
-    widow = _cards(deal.get("widow"), "deal widow")
+    hands = [record_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
+    widow = record_cards(deal.get("widow"), "deal widow")
     ante = record.get("ante", True)
     if not isinstance(ante, bool):
         raise RecordError("'ante' must be true or false", rule="R-NOTE-2")

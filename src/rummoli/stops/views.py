@@ -60,17 +60,13 @@ def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
     return out
 
 
-class Views(HandState):
+class Views(HandState, streams.Marked):
     """The events, records and views of a hand (see the module's docstring)."""
 
     if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
         __slots__ = ()
 
     # --------------------------------------------------------------------- events and records
-    def forget_reading(self) -> None:
-        """Forget the events as read so far (rummoli.streams.Stream.forget): the table does at the next deal."""
-        self._events.forget()
-
     def _party(self, code: int) -> str:
         """A chip party as events name it: ``seat:N`` or ``pot:ID``."""
         return f"seat:{code}" if code >= 0 else f"pot:{self.rules.board.pots[-1 - code].id}"
@@ -214,17 +210,6 @@ class Views(HandState):
         opts = self._options()
         stream.put(at, (self.phase, sorted({o[0] for o in opts}), opts, self.phase_state()))
 
-    def _sync(self) -> int:
-        """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""
-        if self._events.at < len(self.log):
-            self._mark()
-        return len(self.log) + 1
-
-    @property
-    def seq(self) -> int:
-        """How many events the hand has produced so far (they are numbered 1..seq)."""
-        return self._sync()
-
     def _start_event(self) -> Event:
         """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
         pots = self.rules.board.pots
@@ -304,16 +289,6 @@ class Views(HandState):
                 mask |= 1 << e[3]
         return mask
 
-    def events_since(self, seq: int, seat: int | None) -> list[Event]:
-        """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
-        with its number ``"seq"`` (copies); :func:`rebuild` makes the view from them."""
-        streams.check_read(seq, seat, self.n)
-        stream, total = self._events, len(self.log) + 1
-        if stream.at < total - 1:
-            self._mark()
-        return stream.since(self, seq, total, seat, Views._render_public, Views._render_private)
-
-
 # ------------------------------------------------------------------------- a view rebuilt from events
 def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
     start = ev["start"]
@@ -328,13 +303,7 @@ def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
 def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) -> set[int]:
     kind = ev["type"]
     if kind == "chips":
-        amount = ev["amount"]
-        for side, sign in ((ev["from"], -1), (ev["to"], 1)):
-            where, _, name = side.partition(":")
-            if where == "seat":
-                view["chips"][int(name)] += sign * amount
-            else:
-                view["pots"][name] += sign * amount
+        streams.move_chips(view, ev)
     elif kind == "action" and ev["action"] in ("lead", "play"):
         seat = ev["seat"]
         view["played"].append({"seat": seat, "card": ev["card"]})

@@ -21,7 +21,8 @@ from rummoli.tui.widgets import ActionBar, Notice, ShowdownScreen
 from rummoli.wording import ascii_text
 
 #: The table screen of each game family (rummoli.games), imported when a table of it opens.
-SCREENS = {"stops": "rummoli.tui.stops_screen:StopsScreen", "rummy": "rummoli.tui.rummy_screen:RummyScreen"}
+SCREENS = {"stops": "rummoli.tui.stops_screen:StopsScreen", "rummy": "rummoli.tui.rummy_screen:RummyScreen",
+           "poch": "rummoli.tui.poch_screen:PochScreen"}
 
 
 class PlayApp(App[str]):

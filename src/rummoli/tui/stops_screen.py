@@ -63,7 +63,7 @@ def showdown_text(view: dict[str, Any], ascii: bool = False) -> Text:
     for event in view["events"]:
         if event["type"] == "showdown":
             out.append(_say(event["text"], ascii) + "\n")
-        elif event["type"] == "chips" and event["reason"] == "poker":
+        elif event["type"] == "chips" and event["reason"] in ("poker", "vie"):  # the pot the showdown was for
             out.append(_say(event["text"], ascii) + "\n", style="bold green")
     return out
 
@@ -87,6 +87,8 @@ class StopsScreen(TableScreen):
     """Rummoli, Tripoley and Michigan."""
 
     TABLE_HEIGHT = 2
+    #: each phase's name on the title line
+    phases = PHASES
 
     def choices(self, view: dict[str, Any]) -> list[Choice]:
         return stops_choices(view, self.ascii)
@@ -103,7 +105,7 @@ class StopsScreen(TableScreen):
     def title_text(self, view: dict[str, Any]) -> Text:
         ruleset = view["ruleset"] if isinstance(view["ruleset"], str) else view["ruleset"].get("name", "custom")
         dealer = view["players"][view["dealer"]]
-        return Text(f" {ruleset.capitalize()} · {self.hand_label} · dealer {dealer} · {PHASES[view['phase']]}")
+        return Text(f" {ruleset.capitalize()} · {self.hand_label} · dealer {dealer} · {self.phases[view['phase']]}")
 
     hand_label = "hand 1"
 
@@ -155,7 +157,7 @@ class StopsScreen(TableScreen):
             out.append(f"{pot_label(pot, self.ascii)[:16]:<16}{view['pots'][pot['id']]:>5}\n")
         out.append("\n")
         out.append("Players   chips cards\n", style="bold underline")
-        betting = view.get("betting")
+        betting = view.get("betting") or view.get("vie")  # a stops poker round, or Poch's vying
         arrow = ">" if self.ascii else "▶"
         for s, name in enumerate(view["players"]):
             mark = arrow if s in view["to_act"] and view["phase"] != "over" else " "

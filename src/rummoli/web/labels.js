@@ -28,6 +28,12 @@ export function actionLabel(a, { melds = [], names = [], knocks = null } = {}) {
   }
 }
 
+/** A Poch legal action as a button's words: the vying's own names (pass, knock, hold, knock again, drop out). */
+export function pochLabel(a) {
+  const words = { check: "Pass", bet: "Knock", call: "Hold", raise: "Knock again", fold: "Drop out" };
+  return words[a.action] ?? actionLabel(a);
+}
+
 /** "Gin — discard 7♦" when the knock keeps no deadwood, else "Knock — discard 7♦ (deadwood 6)", as the
  *  view's `knocks` says (the page never counts deadwood itself). */
 export function knockLabel(a, knocks) {

@@ -56,7 +56,7 @@ export async function lobbyPage(root) {
     const keep = Number(count.value) || (r.game === "rummy" ? 2 : 4);
     fill(count, Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((n) => h("option", { value: n }, `${n} players`)));
     count.value = String(Math.min(hi, Math.max(lo, keep)));
-    chipsRow.hidden = r.game !== "stops";
+    chipsRow.hidden = r.game === "rummy";
     chips.value = r.chips ?? "";
     fill(about, r.summary ? h("p", { class: "summary-line" }, r.summary) : null,
       h("details", {}, h("summary", {}, "This game's options"),
@@ -90,7 +90,7 @@ export async function lobbyPage(root) {
     error.textContent = "";
     const seats = [{}].concat([...seatsBox.querySelectorAll("select")].map((s) => (s.value === "person" ? {} : { bot: s.value })));
     const body = { name: name.value, ruleset: game.value, seats, creator_seat: 0 };
-    if (current().game === "stops" && chips.value) body.chips = Number(chips.value);
+    if (current().game !== "rummy" && chips.value) body.chips = Number(chips.value);
     if (hands.value) body.hands = Number(hands.value);
     if (timer.value) body.turn_timer = Number(timer.value);
     body.pace = pace.value;
@@ -127,7 +127,7 @@ export async function lobbyPage(root) {
 
   fill(root, h("div", { class: "lobby" },
     h("section", { class: "intro" }, h("h1", {}, "Rummoli"),
-      h("p", {}, "The Canadian stops game and its family — Tripoley, Michigan — and the Rummy games, with friends or computer players.")),
+      h("p", {}, "The Canadian stops game and its family — Tripoley, Michigan, and Poch, the German game they come from — and the Rummy games, with friends or computer players.")),
     form,
     h("section", { class: "panel tables", "aria-labelledby": "open-title" },
       h("h2", { id: "open-title" }, "Tables"),

@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { cardSvg } from "./cards.js";
 import { renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
+import { renderPoch } from "./poch.js";
 import { loadRulesets, rulesetInfo } from "./lobby.js";
 import { handResultBlock } from "./result.js";
 
@@ -122,7 +123,7 @@ export async function replayPage(root, { tableId, handNo }) {
       // At the last step, the hand's result as the table showed it (its seats are the hand's own).
       last ? handResultBlock({ result: { ...data.result, hand_no: handNo }, seats: hv.players.map((name) => ({ name })), hand: hv },
         { hooks: false }) : null,
-      data.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx));
+      data.game === "rummy" ? renderRummy(hv, ctx) : data.game === "poch" ? renderPoch(hv, ctx) : renderStops(hv, ctx));
     const focused = moveList.contains(document.activeElement);
     items.forEach((item, j) => {
       const move = item.firstChild;

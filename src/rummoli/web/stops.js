@@ -3,10 +3,10 @@
 // legal_actions: this file never decides what is legal.
 import { h, s } from "./dom.js";
 import { cardCount, cardSvg, cardName, short, sortCards, suitSymbol } from "./cards.js";
-import { actionLabel } from "./labels.js";
+import { actionLabel, actionLabel as wordsOf } from "./labels.js";
 import { seatTiles, seatWithHand } from "./seats.js";
 
-const RING8 = [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1]];
+export const RING8 = [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3], [3, 2], [3, 1], [2, 1]];
 const PLUS4 = [[1, 2], [2, 3], [3, 2], [2, 1]];
 
 function boardStyle(ruleset) {
@@ -35,7 +35,7 @@ function potTags(pot) {
   return h("span", { class: "pot-tags", "aria-hidden": "true" }, cards.map((c) => h("span", { class: `pot-tag suit-${c[1]}` }, short(c))));
 }
 
-function chipStack(n) {
+export function chipStack(n) {
   const discs = Math.min(6, Math.ceil(n / 3));
   return s("svg", { viewBox: "0 0 24 30", class: "chips-icon", "aria-hidden": "true" },
     ...Array.from({ length: discs }, (_, i) =>
@@ -70,7 +70,7 @@ export function renderBoard(hv, changed = new Set()) {
 
 /** The fives shown at the poker showdown while the hand goes on, each with the sentence its showdown event
  *  carried (the hand's name in words; the result at the hand's end names the winner). */
-function showdownDuringHand(hv, names, events) {
+export function showdownDuringHand(hv, names, events) {
   const shown = Object.entries(hv.showdown || {});
   if (!shown.length) return null;
   const said = new Map((events || []).filter((e) => e.type === "showdown").map((e) => [e.seat, e.text]));
@@ -88,7 +88,7 @@ function nameMark(name) {
   return [...name.trim()][0] + (name.match(/\d+/)?.[0] ?? "");
 }
 
-function runBlock(hv, names, seatOf) {
+export function runBlock(hv, names, seatOf) {
   const played = hv.played;
   const rows = "shdc".split("").map((suit) => {
     const cards = played.filter((p) => p.card[1] === suit);
@@ -110,7 +110,8 @@ function runBlock(hv, names, seatOf) {
     rows);
 }
 
-function amountControl(a, ctx, primary) {
+export function amountControl(a, ctx, primary) {
+  const actionLabel = ctx.label || wordsOf;
   const key = `amount:${a.action}`;
   const saved = Number(ctx.amounts[key]);
   const value = Number.isFinite(saved) && saved >= a.min && saved <= a.max ? saved : a.min;
@@ -139,7 +140,8 @@ const PHASE_TITLES = { widow: "Dealer's choice", auction: "Auction of the widow"
 
 /** Your hand, with the cards you may lead or play as buttons and your best five (while the poker pot is still
  *  ahead) marked and named, as the view's `best_five` says. */
-function yourHand(hv, cardActs, ctx) {
+export function yourHand(hv, cardActs, ctx) {
+  const actionLabel = ctx.label || wordsOf;
   const playable = new Map(cardActs.map((a) => [a.card, a]));
   const best = new Set(hv.best_five?.cards || []);
   return h("section", { class: "my-hand", "aria-label": "Your hand", tabindex: "-1", "data-key": "my-hand" },

@@ -5,6 +5,7 @@ import { announce, fill, go, h, saveSeatToken, seatToken } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
+import { renderPoch } from "./poch.js";
 import { rulesetInfo } from "./lobby.js";
 import { finalPanel, handResultBlock, standingsTable } from "./result.js";
 import { chipChart, Evening } from "./chart.js";
@@ -262,7 +263,7 @@ function livePage(root, summary, mine) {
         order: handOrder(), setOrder,
         select: (c, redraw = true) => { state.selected = c; if (redraw) { render(); focusKey(c ? `card:${c}` : null); } },
       };
-      const body = v.game === "rummy" ? renderRummy(hv, ctx) : renderStops(hv, ctx);
+      const body = v.game === "rummy" ? renderRummy(hv, ctx) : v.game === "poch" ? renderPoch(hv, ctx) : renderStops(hv, ctx);
       if (state.pending) body.classList.add("pending");
       // Between hands and at the evening's end the result sits on the table, where the cards were laid.
       body.querySelector(".tableau").prepend(

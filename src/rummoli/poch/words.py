@@ -1,0 +1,114 @@
+"""A Poch hand in words: each event's sentence and the prompt of a view (the page and the terminal show
+these and word no game event themselves).
+
+>>> from rummoli.poch.ruleset import load_ruleset
+>>> s = Speaker(load_ruleset("poch"), ["Ann", "Bob", "Cy"])
+>>> s.line({"type": "meld", "seat": 1, "pot": "marriage", "cards": ["Qh", "Kh"]})
+'Bob shows Q♥ K♥, winning the Marriage.'
+>>> s.line({"type": "action", "seat": 0, "action": "bet", "amount": 3, "forced": False})
+'Ann knocks for 3 chips.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rummoli.cards import RANK_NAMES, SUIT_NAMES, Card
+from rummoli.wording import card_word, cards_word, chips, said, sentence
+
+if TYPE_CHECKING:
+    from rummoli.poch.ruleset import Ruleset
+
+_VERBS = {"check": "passes", "call": "holds", "fold": "drops out of the vying"}
+_REASONS = {"cards": "for the cards left in their hand", "out": "for going out", "vie": "for the vying",
+            "meld": "", "ante": ""}
+_SETS = {2: "a pair of", 3: "three", 4: "four"}
+
+
+def set_name(cards: Sequence[str]) -> str:
+    """A combination shown at the vying, in words: ``a pair of kings``, ``the ace``."""
+    if not cards:
+        return "nothing"
+    rank = RANK_NAMES[Card.parse(cards[0]).rank]
+    plural = {"J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}.get(rank, f"{rank}s")
+    return f"{_SETS[len(cards)]} {plural}" if len(cards) > 1 else f"only {card_word(cards[0])}"
+
+
+class Speaker:
+    """The sentences of one hand's events."""
+
+    def __init__(self, rules: Ruleset, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.pools = {p.id: p.name for p in rules.pools}
+
+    def party(self, code: str) -> str:
+        kind, _, name = code.partition(":")
+        return self.names[int(name)] if kind == "seat" else f"the {self.pools.get(name, name)}"
+
+    def line(self, event: Mapping[str, Any]) -> str | None:
+        kind = event["type"]
+        who = self.names[event["seat"]] if isinstance(event.get("seat"), int) else ""
+        if kind == "meld":
+            return sentence(said(who, f"shows {cards_word(event['cards'])}, winning the "
+                                      f"{self.pools.get(event['pot'], event['pot'])}"))
+        if kind == "action":
+            action = event["action"]
+            if action in ("bet", "raise"):
+                verb = "knocks for" if action == "bet" else "knocks again, raising by"
+                return sentence(f"{said(who, verb)} {chips(event['amount'])}")
+            if action in ("lead", "play"):
+                verb = "leads" if action == "lead" else "plays"
+                tail = " (the only card left)" if action == "lead" and event.get("forced") else ""
+                return sentence(f"{said(who, verb)} {card_word(event['card'])}{tail}")
+            return sentence(said(who, _VERBS.get(action, action)))
+        if kind == "chips":
+            if event["reason"] in ("ante", "meld", "bet", "raise", "call"):
+                return None
+            why = _REASONS.get(event["reason"], "")
+            return sentence(f"{self.party(event['to'])} gets {chips(event['amount'])} from "
+                            f"{self.party(event['from'])}{' ' + why if why else ''}")
+        if kind == "showdown":
+            return sentence(f"{said(who, 'shows')} {set_name(event['cards'])}")
+        if kind == "no_vie":
+            return "Nobody knocks: the Pocher stays on the board."
+        if kind == "stop":
+            return sentence(f"The run stops after {card_word(event['after'])}")
+        if kind == "out":
+            return sentence(f"{said(who, 'is')} out of cards")
+        return None
+
+
+def prompt(view: Mapping[str, Any]) -> str:
+    """What happens now, in words, for the seat whose view this is."""
+    names = view["players"]
+    phase = view["phase"]
+    me = view.get("seat")
+    trump = view["trump"]
+    suit = SUIT_NAMES[Card.parse(trump["card"]).suit]
+    if phase == "over":
+        winner = view.get("winner")
+        return "The hand is over." if winner is None else f"{names[winner]} went out: the hand is over."
+    acting = view["to_act"][0] if view["to_act"] else None
+    if acting is None:
+        return ""
+    mine = acting == me
+    who = "you" if mine else names[acting]
+    if phase == "vie":
+        vie = view["vie"]
+        if vie["current"] == 0:
+            text = "Vying for the Pocher: " + (f"{who} may knock (bet) or pass." if mine else
+                                               f"waiting for {who} to knock or pass.")
+        else:
+            owed = vie["current"] - vie["put"][acting]
+            text = f"Vying: the stake is {chips(vie['current'])}; " + (
+                f"hold for {chips(owed)}, knock again, or drop out." if mine else f"waiting for {who}.")
+        return f"Trumps are {suit}. {text}"
+    forced = [a for a in view.get("legal_actions", []) if a["action"] == "play"]
+    if forced:
+        return f"Trumps are {suit}. Your {card_word(forced[0]['card'])} is next in the run: it is laid for you."
+    leader = (view.get("play") or {}).get("leader")
+    if acting != leader:
+        return f"Trumps are {suit}. The run goes on: {names[acting]} lays the next card."
+    return f"Trumps are {suit}. " + ("Lead any card: whoever holds the next card up in its suit must play it."
+                                     if mine else f"Waiting for {who} to lead.")

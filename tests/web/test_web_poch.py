@@ -1,0 +1,72 @@
+"""A Poch table in the browser: a person and a friend through the invite link with two bots, the board of
+places drawn by the page in this hand's trumps, the vying and the play through the page's buttons, the result
+through the same words as every game, and no card a seat may not know in anything its page received."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from web_helpers import assert_no_foreign_cards, click_first, new_page, play_together, settle
+
+
+def poch_turn(page: Any, seen: set[str]) -> None:
+    """One decision at a Poch table: knock once, else pass or hold; lead the first card offered."""
+    phase, labels = page.evaluate("""() => [document.querySelector('.phase')?.className || '',
+        [...document.querySelectorAll('.phase.my-turn .controls button')].map((b) => b.textContent.trim())]""")
+    if "phase-vie" in phase:
+        seen.add("vie")
+        if "Knock" in labels and "knock" not in seen:
+            seen.add("knock")
+            page.fill("#amt-bet", "1")
+            click_first(page, ".controls button:text-is('Knock')")
+        elif "Pass" in labels:
+            click_first(page, ".controls button:text-is('Pass')")
+        else:
+            click_first(page, ".controls button:text-is('Hold')")
+    elif "phase-play" in phase:
+        seen.add("play")
+        click_first(page, ".my-hand button.card-btn.playable")
+    else:
+        click_first(page, ".controls button")
+    settle(page)
+
+
+def test_a_poch_table_with_a_friend_and_bots(browser: Any, server: Any, artifacts: Path) -> None:
+    ann = new_page(browser)
+    ann.goto(server.url + "/")
+    ann.fill("#your-name", "Ann")
+    ann.select_option("#ruleset", "poch")
+    ann.select_option("#players", "4")
+    ann.click(".more-options summary")
+    ann.select_option("#seat-1", "person")
+    ann.fill("#hands", "2")
+    ann.select_option("#pace", "instant")
+    ann.click("button[type=submit]")
+    ann.wait_for_selector("#invite-link")
+    invite = ann.input_value("#invite-link")
+    bob = new_page(browser)
+    bob.goto(invite)
+    assert bob.inner_text("#join-title") == "Join a table of Poch"
+    bob.fill("#join-name", "Bob")
+    bob.click("button[type=submit]")
+    bob.wait_for_selector(".seat.me")
+    ann.wait_for_selector(".board-poch")
+    # The nine places, the centre in the middle; each honour shows its card in this hand's trumps.
+    assert ann.locator(".board-poch .pot").count() == 9
+    suit = ann.evaluate("() => document.querySelector('.trump-line')?.textContent || ''")
+    assert "Trumps:" in suit
+    assert ann.locator(".board-poch [data-pot='A'] .pot-tag").count() == 1
+    ann.screenshot(path=str(artifacts / "poch-table.png"))
+    seen_ann: set[str] = set()
+    seen_bob: set[str] = set()
+    play_together([ann, bob], poch_turn, [seen_ann, seen_bob])
+    assert "play" in seen_ann | seen_bob and "vie" in seen_ann | seen_bob
+    assert ann.locator(".final [data-result='standing']").count() == 4
+    log = ann.inner_text(".log")
+    assert "winning the" in log and ("leads" in log or "lead" in log), log[-600:]
+    assert_no_foreign_cards(ann.frames_in)
+    assert_no_foreign_cards(bob.frames_in)
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+    ann.context.close()
+    bob.context.close()
