@@ -24,11 +24,13 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from rummoli.bots import rummy_view
 from rummoli.bots.base import FIRST_WORLD_GRACE, ActionJSON, Bot, View, require_legal
+from rummoli.bots.estimate import Estimate
 from rummoli.bots.rummy_policy import (
     bits,
     card_index_of,
@@ -239,11 +241,18 @@ class HardRummyBot(Bot):
         self.margin = 2.0
 
     def choose(self, view: View) -> ActionJSON:
+        return self.estimate(view).preferred_action
+
+    def estimate(self, view: View, extra: Sequence[ActionJSON] = ()) -> Estimate:
+        """The decision weighed as :meth:`choose` makes it (:mod:`rummoli.bots.estimate`): the draws, or
+        the discards and knocks worth searching, each one's points over the same worlds, and the one the
+        bot plays; a meld or lay-off follows the normal plan unsearched.  ``extra`` actions are weighed
+        beside them in the same worlds and never preferred."""
         started = time.perf_counter()
         k = read_view(view)
         legal = require_legal(k.legal)
         if len(legal) == 1:
-            return legal[0]
+            return self._judged(k, legal[0], extra, started)
         if k.phase == "draw":
             candidates = self.draw_candidates(k)
             usual = choose(k, counting=True)
@@ -251,11 +260,22 @@ class HardRummyBot(Bot):
         else:
             step = first_legal(plan_play(k, counting=True), legal)
             if step["action"] in ("meld", "layoff"):
-                return step
+                return self._judged(k, step, extra, started)
             candidates = self.discard_candidates(k, step)
         if len(candidates) == 1:
-            return candidates[0]
-        return self.search(k, candidates, baseline=0, started=started) or choose(k, counting=True)
+            return self._judged(k, candidates[0], extra, started)
+        found = self.weigh(k, candidates, baseline=0, started=started, extra=extra)
+        if found is None:  # no world in the time: the normal bot's choice
+            return self._judged(k, choose(k, counting=True), (), started)
+        return found
+
+    def _judged(self, k: Known, action: ActionJSON, extra: Sequence[ActionJSON], started: float) -> Estimate:
+        """A choice made by rule: weighed only when a coach brings other actions to compare it with."""
+        others = [a for a in extra if a != action]
+        if not others:
+            return Estimate.rule(action, "points")
+        found = self.weigh(k, [action], 0, started, others, how="rule")
+        return Estimate.rule(action, "points") if found is None else found
 
     def draw_candidates(self, k: Known) -> list[ActionJSON]:
         draws = [a for a in k.legal if a["action"] in ("draw", "pass")]
@@ -283,10 +303,25 @@ class HardRummyBot(Bot):
     def search(
         self, k: Known, candidates: list[ActionJSON], baseline: int = 0, started: float | None = None
     ) -> ActionJSON | None:
-        """The candidate with the best mean over sampled worlds; the ``baseline`` (the normal bot's
-        choice) stays unless another beats it by more than the noise (``margin`` standard errors).
-        ``budget`` counts from ``started`` (when the decision began: ranking the candidates takes
-        time too, tens of milliseconds for a Gin discard), else from now."""
+        """The candidate :meth:`weigh` prefers, or ``None`` when not one world fitted the time."""
+        found = self.weigh(k, candidates, baseline, started)
+        return None if found is None else found.preferred_action
+
+    def weigh(
+        self, k: Known, candidates: list[ActionJSON], baseline: int = 0, started: float | None = None,
+        extra: Sequence[ActionJSON] = (), how: str = "search",
+    ) -> Estimate | None:
+        """The candidates weighed over sampled worlds (``None`` when not one world fitted the time): the
+        best mean wins, but the ``baseline`` (the normal bot's choice) stays unless another beats it by
+        more than the noise (``margin`` standard errors).  ``extra`` actions are played in the same
+        worlds as spectators, never preferred.  ``budget`` counts from ``started`` (when the decision
+        began: ranking the candidates takes time too, tens of milliseconds for a Gin discard), else from
+        now."""
+        searched = len(candidates)
+        candidates = list(candidates)
+        for action in extra:
+            if action not in candidates:
+                candidates.append(action)
         scores: list[list[float]] = [[] for _ in candidates]
         worlds = 0
         deadline = (time.perf_counter() if started is None else started) + self.budget
@@ -325,11 +360,13 @@ class HardRummyBot(Bot):
                 scores[index].append(score)
         if not worlds:
             return None
-        means = [statistics.fmean(s) for s in scores]
-        best = max(range(len(candidates)), key=lambda i: (means[i], i == baseline, -i))
-        if best != baseline and worlds > 1:
-            gains = [x - y for x, y in zip(scores[best], scores[baseline], strict=True)]
-            noise = statistics.stdev(gains) / math.sqrt(worlds)
-            if statistics.fmean(gains) <= self.margin * noise:
-                best = baseline
-        return candidates[best]
+        best = baseline
+        if how == "search":
+            means = [statistics.fmean(s) for s in scores[:searched]]
+            best = max(range(searched), key=lambda i: (means[i], i == baseline, -i))
+            if best != baseline and worlds > 1:
+                gains = [x - y for x, y in zip(scores[best], scores[baseline], strict=True)]
+                noise = statistics.stdev(gains) / math.sqrt(worlds)
+                if statistics.fmean(gains) <= self.margin * noise:
+                    best = baseline
+        return Estimate.build(candidates, scores, [1.0] * worlds, best, baseline, "points", how=how)
