@@ -145,3 +145,7 @@ class Estimator(Protocol):
         """The view's decision weighed; ``extra`` actions are weighed beside the bot's own candidates as
         spectators (never preferred)."""
         ...
+
+    def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
+        """Per action, facts a coach may word beside its value (``{"draws": 2.5, "deadwood": 14}``)."""
+        ...

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from rummoli.bots import rummy_view
+from rummoli.bots import rummy_race, rummy_view
 from rummoli.bots.base import FIRST_WORLD_GRACE, ActionJSON, Bot, View, require_legal
 from rummoli.bots.estimate import Estimate
 from rummoli.bots.rummy_policy import (
@@ -37,6 +37,7 @@ from rummoli.bots.rummy_policy import (
     choose,
     choose_discard_ranked,
     first_legal,
+    live,
     plan_play,
 )
 from rummoli.bots.rummy_view import Known, partners, read_view
@@ -276,6 +277,34 @@ class HardRummyBot(Bot):
             return Estimate.rule(action, "points")
         found = self.weigh(k, [action], 0, started, others, how="rule")
         return Estimate.rule(action, "points") if found is None else found
+
+    #: sampled futures behind :meth:`facts`' draws to a knock
+    fact_futures = 24
+
+    def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
+        """What a coach may say of each action beside its points: for a discard or a knock, the deadwood
+        the hand keeps (``deadwood``) and, where a hand may knock (Gin, Knock Rummy), the mean number of
+        draws before it could (``draws``, over the same sampled draws from the unseen cards for each)."""
+        k = read_view(view)
+        out: list[dict[str, Any]] = [{} for _ in actions]
+        style = k.rules.style
+        limit = k.rules.knock_limit if style == "gin" else 5 if style == "knock" else -1
+        sampled = None
+        for i, a in enumerate(actions):
+            if a.get("action") not in ("discard", "knock") or not a.get("card"):
+                continue
+            bit = 1 << card_index_of(a)
+            if not k.hand & bit:
+                continue
+            left = k.hand ^ bit
+            out[i]["deadwood"] = k.table.deadwood(left)
+            if limit >= 0:
+                if sampled is None:
+                    pool = bits(live(k))
+                    sampled = rummy_race.futures(k.hand % (1 << 62), pool, rummy_race.KNOCK_HORIZON,
+                                                 self.fact_futures)
+                out[i]["draws"] = round(rummy_race.draws_to_knock(k.table, left, sampled, limit), 2)
+        return out
 
     def draw_candidates(self, k: Known) -> list[ActionJSON]:
         draws = [a for a in k.legal if a["action"] in ("draw", "pass")]

@@ -490,6 +490,11 @@ class HardStopsBot(NormalStopsBot):
             return self._judged(dict(view), opts.pick("claim"), extra)
         return self.weigh(dict(view), opts, extra)
 
+    def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
+        """What a coach may say of each action beside its chips: nothing more here (a widow's worth is
+        read from the estimate itself)."""
+        return [{} for _ in actions]
+
     def weigh(self, view: dict[str, Any], opts: Options, extra: Sequence[ActionJSON] = ()) -> Estimate:
         """:meth:`estimate` once the short cuts of :meth:`choose` are passed."""
         if view["phase"] not in self.search_phases:
