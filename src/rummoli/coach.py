@@ -13,10 +13,10 @@ are chips from that moment to the hand's end (stops games) or points against the
 hand's end (Rummy family).
 
 >>> from rummoli.games import family
->>> record = family("rummy").random_hand_record("gin-rummy", 2, "7")
+>>> record = family("stops").random_hand_record("rummoli", 4, "7")
 >>> out = review(record, seat=0, samples=4)
->>> out["unit"], out["decisions"][0]["taken"] == record["actions"][out["decisions"][0]["index"]]
-('points', True)
+>>> out["unit"], all(d["taken"] == record["actions"][d["index"]] for d in out["decisions"])
+('chips', True)
 """
 
 from __future__ import annotations
@@ -131,9 +131,13 @@ def explain(entry: dict[str, Any], unit: str) -> str:
         return (f"{did} was close: {_lower(best)} may be worth {_num(cost)} {unit} more, but the interval "
                 f"(±{half:.1f}) cannot tell them apart.")
     why = ""
-    if taken["action"].get("action") == "bid" and entry.get("widow_worth") is not None:
-        why = f": the widow is worth about {entry['widow_worth']:.1f} to a hand like yours"
+    worth = entry.get("widow_worth")
+    if taken["action"].get("action") == "bid" and worth is not None:
+        why = (f": the widow is worth about {worth:.1f} to a hand like yours" if worth >= 0 else
+               f": trading a hand like yours for the widow loses about {-worth:.1f} before the bid")
     tf, pf = taken.get("facts") or {}, preferred.get("facts") or {}
+    if not why and preferred["action"].get("action") == "knock" and pf.get("deadwood") == 0:
+        why = f": {_lower(best)} was gin"
     if not why and "draws" in tf and "draws" in pf and tf["draws"] - pf["draws"] >= 0.5:
         n = tf["draws"] - pf["draws"]
         why = (f": it kept you {n:.0f} draw{'s' if round(n) != 1 else ''} further from a knock than "

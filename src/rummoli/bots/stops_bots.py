@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal, with_amount
+from rummoli.bots.estimate import Estimate
 from rummoli.bots.stops_infer import Known, card_index, counted_lead_score, mask_of_texts, read_view
 from rummoli.bots.stops_memory import UNINFORMED, BettingMemory
 from rummoli.bots.stops_policy import (
@@ -45,7 +46,6 @@ from rummoli.bots.stops_policy import (
     table_for,
     value_percentile,
 )
-from rummoli.bots.estimate import Estimate
 from rummoli.bots.stops_search import choose_best, evaluate, sigmoid
 from rummoli.poker import evaluate_mask
 
@@ -522,9 +522,11 @@ class HardStopsBot(NormalStopsBot):
     def _search(self, view: dict[str, Any], cands: list[ActionJSON], default: int, extra: Sequence[ActionJSON],
                 start: float, how: str = "search") -> Estimate:
         searched = len(cands)
+        # Each extra action is a spectator, even one the bot searches too: the race may stop rolling that one
+        # out, its copy is rolled out in every world (the same seeds give the same values) and stands for it.
         cands = list(cands)
         for action in extra:
-            if action not in cands:
+            if action not in cands[searched:]:
                 cands.append(action)
         spectators = frozenset(range(searched, len(cands)))
         k = self.known(view)
@@ -538,5 +540,10 @@ class HardStopsBot(NormalStopsBot):
             log.warning("hard stops bot: its time ran out before one world was searched (%s, %s candidates); it "
                         "plays the normal level's choice %s", view["phase"], searched, cands[default])
         best = choose_best(results, weights, default, self.margin, spectators) if how == "search" else default
+        for j in range(len(cands) - 1, searched - 1, -1):
+            twin = cands.index(cands[j])
+            if twin < j:  # a copy of a searched candidate: its values are the candidate's, in every world
+                results[twin] = results.pop(j)
+                cands.pop(j)
         chips = float(view["chips"][view["seat"]])
         return Estimate.build(cands, results, weights, best, default, "chips", offset=chips, how=how)
