@@ -59,14 +59,6 @@ def test_taken_action_is_weighed_beside_the_choices() -> None:
         assert d["words"]
 
 
-def hide_differently_stops(record: dict[str, Any]) -> dict[str, Any]:
-    """The same hand with seats 1 and 2's cards exchanged (both unseen by seat 3 before any showdown)."""
-    other = copy.deepcopy(record)
-    hands = other["deal"]["hands"]
-    hands[0], hands[1] = hands[1], hands[0]
-    return other
-
-
 def test_review_reads_only_the_seats_view() -> None:
     """Two deals that differ only in cards seat 1 cannot see give it the same views and the same review."""
     record = gin_position([{"seat": 1, "action": "discard", "card": "4s"}])
