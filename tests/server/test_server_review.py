@@ -55,7 +55,7 @@ def test_review_of_a_finished_hand_is_for_its_own_seat(tmp_path: Path) -> None:
         one_line(server.get(path, token=other["token"]), 403)
         one_line(server.get(path, token="not-a-token"), 403)
         one_line(server.get(f"/api/tables/{table}/hands/9/review", token=token), 409)
-        one_line(server.get(f"/api/tables/nosuch/hands/1/review", token=token), 404)
+        one_line(server.get("/api/tables/nosuch/hands/1/review", token=token), 404)
 
         # Once the evening is over, a seat of the table may review the others' seats too.
         assert server.post(f"/api/tables/{table}/end", token=token).status_code in (200, 202, 204)
