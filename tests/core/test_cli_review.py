@@ -9,17 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_cli_errors import run
 
-from rummoli.cli import main
 from rummoli.games import family
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = stop.value.code
-    return (code if isinstance(code, int) else 0), out, err
 
 
 @pytest.fixture

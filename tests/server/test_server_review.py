@@ -11,16 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import Server, play_until
+from server_helpers import Server, end_evening, one_line, play_until
 
 from rummoli.games import family
-
-
-def one_line(answer: Any, status: int) -> str:
-    assert answer.status_code == status, answer.text
-    error = answer.json()["error"]
-    assert "\n" not in error["message"] and error["message"]
-    return str(error["message"])
 
 
 def check_review(review: dict[str, Any], seat: int, unit: str) -> None:
@@ -34,12 +27,11 @@ def check_review(review: dict[str, Any], seat: int, unit: str) -> None:
 def test_review_of_a_finished_hand_is_for_its_own_seat(tmp_path: Path) -> None:
     server = Server(tmp_path, RUMMOLI_REVIEW_BUDGET="0.05").start()
     try:
+        stranger = server.create(ruleset="gin-rummy", seats=[{}, {"bot": "random"}], hands=1)["token"]
         created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=2,
                                 pace="instant", seed="review-1")
         table, token = created["id"], created["token"]
-        other = server.create(ruleset="gin-rummy", seats=[{}, {"bot": "random"}], hands=1)
-        path = f"/api/tables/{table}/hands/1/review"
-        ann = server.client(table, token)
+        path, ann = f"/api/tables/{table}/hands/1/review", server.client(table, token)
         assert "not a finished hand" in one_line(server.get(path, token=token), 409)
         play_until(ann, lambda c: bool(c.view.get("hand_over")), random.Random(3))
 
@@ -52,19 +44,13 @@ def test_review_of_a_finished_hand_is_for_its_own_seat(tmp_path: Path) -> None:
         # Someone else's seat while the evening goes on, no token, another table's token: refused.
         assert "your own seat" in one_line(server.get(path + "?seat=1", token=token), 403)
         one_line(server.get(path), 401)
-        one_line(server.get(path, token=other["token"]), 403)
+        one_line(server.get(path, token=stranger), 403)
         one_line(server.get(path, token="not-a-token"), 403)
         one_line(server.get(f"/api/tables/{table}/hands/9/review", token=token), 409)
         one_line(server.get("/api/tables/nosuch/hands/1/review", token=token), 404)
 
         # Once the evening is over, a seat of the table may review the others' seats too.
-        assert server.post(f"/api/tables/{table}/end", token=token).status_code in (200, 202, 204)
-        play_until(ann, lambda c: bool(c.view.get("over")), random.Random(4))
-        ann.close()
-        deadline = time.monotonic() + 20
-        while not server.get(f"/api/tables/{table}").json()["over"]:
-            assert time.monotonic() < deadline, "the evening did not end"
-            time.sleep(0.2)
+        end_evening(server, table, token, ann, random.Random(4))
         theirs = server.get(path + "?seat=1", token=token)
         assert theirs.status_code == 200, theirs.text
         check_review(theirs.json(), 1, "chips")

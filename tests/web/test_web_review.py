@@ -5,26 +5,13 @@ intervals, the one taken and the coach's, and marks the mistakes, as the server'
 from __future__ import annotations
 
 import json
-import random
-import sys
 from pathlib import Path
 from typing import Any
 
-from web_helpers import PHONE, new_page, shoot
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_helpers import play_until
+from test_web_replays import finished_evening
+from web_helpers import PHONE, new_page, replay_page, shoot
 
 from rummoli.games import family
-
-
-def finished_hand(server: Any) -> dict[str, Any]:
-    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
-                            pace="instant", seed="web-review-1")
-    ann = server.client(created["id"], created["token"])
-    play_until(ann, lambda c: bool(c.view.get("over")), random.Random(5))
-    ann.close()
-    return created
 
 
 def read_panel(page: Any) -> tuple[str, int, int]:
@@ -36,17 +23,13 @@ def read_panel(page: Any) -> tuple[str, int, int]:
 
 def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, server: Any,
                                                                  artifacts: Path) -> None:
-    created = finished_hand(server)
+    created = finished_evening(server)  # a Michigan hand, seat 0 played at random
     table, token = created["id"], created["token"]
     expected = server.get(f"/api/tables/{table}/hands/1/review", token=token)
     assert expected.status_code == 200, expected.text
     decisions = len(expected.json()["decisions"])
 
-    page = new_page(browser)
-    page.goto(server.url + "/rules")
-    seat = json.dumps({"token": token, "seat": 0, "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
-    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page = replay_page(browser, server.url, table, token)
     page.click("button.review-toggle")
     summary, shown, mistakes = read_panel(page)
     assert shown == decisions and "Ann" in summary

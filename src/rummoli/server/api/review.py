@@ -28,6 +28,7 @@ from rummoli.coach import DEFAULT_BUDGET
 from rummoli.coach import review as review_hand
 from rummoli.errors import MalformedInput
 from rummoli.records import RecordError
+from rummoli.server.api.web import finished_record
 
 #: the most seconds a review may take before the server gives up waiting for it
 WAIT = 120.0
@@ -103,15 +104,8 @@ def add_review_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any, 
         while the hand is in play, `503` when the coach is busy."""
         room = await table_of(table_id)
         own = seat_of(room, authorization)
-        async with room.lock:
-            table = room.table
-            records = [] if table is None else table.records
-            if not 1 <= hand_no <= len(records):
-                raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table",
-                                   status=409)
-            record = records[hand_no - 1]
-            seats = next(s for n, _hand, s in table.finished_hands() if n == hand_no)
-            over = room.status == "over"
+        over = room.status == "over"
+        record, seats = await finished_record(room, hand_no, server_error)
         wanted = own if seat is None else seat
         if wanted != own and not over:
             raise server_error("unauthorized", "a review is of your own seat while the evening goes on",
