@@ -35,7 +35,7 @@ from rummoli.wording import card_word
 #: seconds of search per decision by default: a Rummoli or Gin hand reviewed in a few seconds of one core
 DEFAULT_BUDGET = 0.25
 #: the most seconds a whole review may spend: later decisions get less time when earlier ones used more
-HAND_SECONDS = 9.0
+HAND_SECONDS = 8.0
 #: the format of a review
 FORMAT = "rummoli-review/1"
 

@@ -42,6 +42,13 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
     shoot(page, artifacts, "review")
     page.click("button.review-toggle")  # hides it again, without asking once more
     assert page.locator(".review-panel").is_hidden()
+
+    # The table's Replays list offers each hand's review to a seat; its link opens the replay reviewing.
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector("a.review-link", state="attached")
+    assert page.locator("a.review-link").first.get_attribute("href") == f"/tables/{table}/hands/1#review"
+    page.goto(f"{server.url}/tables/{table}/hands/1#review")
+    assert read_panel(page)[1] == decisions
     assert page.errors == []
 
     # A spectator of the table has no seat to review: no button.

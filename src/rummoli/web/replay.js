@@ -167,5 +167,6 @@ export async function replayPage(root, { tableId, handNo }) {
   // Beside the board where it fits; on a phone a drawer over it, opened with "Moves".
   openDrawer(window.innerWidth >= 900);
   show(0);
+  if (review && window.location.hash === "#review") review.button.click();  // "Review" in the table's Replays
   return () => document.removeEventListener("keydown", onKey);
 }
