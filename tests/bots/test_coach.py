@@ -4,6 +4,7 @@ the known best choice of hand-built positions (a forced win folded, a dominated 
 from __future__ import annotations
 
 import copy
+import time
 from typing import Any
 
 import pytest
@@ -185,3 +186,16 @@ def test_bad_seat_and_bad_record_are_one_line() -> None:
         review(broken, 0)
     with pytest.raises(RecordError):
         review({"format": "nope"}, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["gin-rummy", "rummoli"])
+def test_a_hand_is_reviewed_in_at_most_ten_seconds_of_one_core(ruleset: str) -> None:
+    """The issue's bound, at the default budget, on a hand that easy and hard bots played (bench.coach)."""
+    from bench.coach import played_record
+
+    record, _levels = played_record(ruleset, 1, "speed", 8)
+    started = time.process_time()
+    out = review(record, 0)
+    spent = time.process_time() - started
+    assert out["decisions"] and spent <= 10.0, (spent, len(out["decisions"]))
