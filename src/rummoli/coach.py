@@ -125,7 +125,9 @@ def explain(entry: dict[str, Any], unit: str) -> str:
         return f"{did}: the coach's choice too, worth about {taken['mean']:+.1f} {unit}."
     cost, half = entry["cost"], entry["cost_half"] or 0.0
     if not entry["mistake"]:
-        if cost <= 0:
+        if abs(cost) < 0.05:
+            return f"{did} was as good as {_lower(best)}: about {taken['mean']:+.1f} {unit} each."
+        if cost < 0:
             return (f"{did} was worth about {taken['mean']:+.1f} {unit}, no less than {_lower(best)} "
                     f"({preferred['mean']:+.1f}).")
         return (f"{did} was close: {_lower(best)} may be worth {_num(cost)} {unit} more, but the interval "
