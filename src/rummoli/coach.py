@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from rummoli.bots.driver import view_for
-from rummoli.bots.estimate import Estimate
+from rummoli.bots.estimate import Estimate, Estimator
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.games import family_of
 from rummoli.records import RecordError, check_envelope
@@ -206,10 +206,11 @@ def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, s
     out: list[dict[str, Any]] = []
     for left, (index, view, taken) in zip(range(len(found), 0, -1), found, strict=True):
         spare = hand_seconds - (time.process_time() - started)
-        bot = family.make_bot("hard", decision_seed(seed, index),
-                              max(0.02, min(budget, spare / left)), samples)
-        est: Estimate = bot.estimate(view, extra=[taken])  # type: ignore[attr-defined]
-        facts = bot.facts(view, [c.action for c in est.choices])  # type: ignore[attr-defined]
+        # every family's hard bot is an Estimator (rummoli.bots.estimate)
+        bot = cast(Estimator, family.make_bot("hard", decision_seed(seed, index),
+                                              max(0.02, min(budget, spare / left)), samples))
+        est = bot.estimate(view, extra=[taken])
+        facts = bot.facts(view, [c.action for c in est.choices])
         entry = {"index": index, "phase": view.get("phase"), "taken": taken,
                  "preferred": est.preferred_action, **review_decision(est, taken, facts)}
         entry["words"] = explain(entry, unit)
