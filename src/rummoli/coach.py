@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from rummoli.bots.driver import view_for
-from rummoli.bots.estimate import Estimate, Estimator
+from rummoli.bots.estimate import Choice, Estimate, Estimator
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.games import family_of
 from rummoli.records import RecordError, check_envelope
@@ -155,8 +155,11 @@ def explain(entry: dict[str, Any], unit: str) -> str:
 def review_decision(est: Estimate, taken: dict[str, Any], facts: list[dict[str, Any]]) -> dict[str, Any]:
     """One decision's entry from its estimate and the action taken (one of the estimate's choices)."""
     t = est.index_of(taken)
-    if t is None:
-        raise ValueError("the action taken is not among the weighed choices")
+    if t is None:  # an estimator that left it out (not one of ours): listed, unweighed
+        est.choices.append(Choice(taken))
+        est.scores.append([])
+        facts = [*facts, {}]
+        t = len(est.choices) - 1
     p = est.preferred
     choices = [c.to_json() for c in est.choices]
     for c, f in zip(choices, facts, strict=True):

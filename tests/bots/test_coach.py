@@ -199,3 +199,20 @@ def test_a_hand_is_reviewed_in_at_most_ten_seconds_of_one_core(ruleset: str) -> 
     out = review(record, 0)
     spent = time.process_time() - started
     assert out["decisions"] and spent <= 10.0, (spent, len(out["decisions"]))
+
+
+def test_a_decision_with_no_world_in_its_time_is_listed_unweighed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When not one world fits the time (a loaded server, a tiny budget), the hard bot plays the normal
+    level's choice and the coach still lists the action taken, without values and without a mistake."""
+    from rummoli.bots import rummy_search
+
+    monkeypatch.setattr(rummy_search, "sample_world", lambda k, rng: None)
+    record = gin_position([{"seat": 1, "action": "discard", "card": "4s"}])
+    out = review(record, 1, budget=0.01)
+    d = out["decisions"][-1]
+    assert d["choices"][d["taken_choice"]]["action"] == d["taken"]
+    assert d["choices"][d["taken_choice"]]["mean"] is None and not d["mistake"] and d["cost"] is None
+    assert d["words"].endswith("not weighed.")
+    bot = make_bot("rummy", "hard", 1, budget=0.01)
+    view = list(decisions(record, 1))[-1][1]
+    assert bot.choose(view) == d["preferred"]

@@ -229,6 +229,16 @@ def finish_turn(w: RummyHand, me: int) -> None:
         fast_move(w)
 
 
+def unweighed(chosen: ActionJSON, others: Sequence[ActionJSON]) -> Estimate:
+    """The estimate of a decision whose time ran out before one world was searched: ``chosen`` (first) is
+    played, and ``others`` (a coach's extra actions among them) are listed without values."""
+    actions = [chosen]
+    for action in others:
+        if action not in actions:
+            actions.append(action)
+    return Estimate.build(actions, [[] for _ in actions], [], 0, 0, "points", how="rule")
+
+
 # ---------------------------------------------------------------- the bot
 class HardRummyBot(Bot):
     """Searches the draw and the discard over sampled worlds; melds as the normal plan does."""
@@ -266,8 +276,8 @@ class HardRummyBot(Bot):
         if len(candidates) == 1:
             return self._judged(k, candidates[0], extra, started)
         found = self.weigh(k, candidates, baseline=0, started=started, extra=extra)
-        if found is None:  # no world in the time: the normal bot's choice
-            return self._judged(k, choose(k, counting=True), (), started)
+        if found is None:  # no world in the time: the normal bot's choice, nothing weighed
+            return unweighed(choose(k, counting=True), [*candidates, *extra])
         return found
 
     def _judged(self, k: Known, action: ActionJSON, extra: Sequence[ActionJSON], started: float) -> Estimate:
@@ -276,7 +286,7 @@ class HardRummyBot(Bot):
         if not others:
             return Estimate.rule(action, "points")
         found = self.weigh(k, [action], 0, started, others, how="rule")
-        return Estimate.rule(action, "points") if found is None else found
+        return unweighed(action, others) if found is None else found
 
     #: sampled futures behind :meth:`facts`' draws to a knock
     fact_futures = 24
