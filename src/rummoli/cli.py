@@ -158,6 +158,8 @@ def review(
     samples: int | None = typer.Option(None, "--samples", min=1, max=2000,
                                        help="Exactly this many sampled worlds per decision (reproducible)."),
     seed: str = typer.Option("0", "--seed", "-s", help="Seed of the coach's sampling."),
+    hand_no: int | None = typer.Option(None, "--hand", min=1,
+                                       help="In an evening's record, the hand to review (1: the first)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
 ) -> None:
     """The coach: each decision the seat made, the choices it had, the one taken and the one the hard bot
@@ -173,7 +175,12 @@ def review(
         source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file
         record = read_record(source)
         if record.get("format") == EVENING_FORMAT:
-            raise MalformedInput("this is an evening's record: review one hand's record (rummoli-hand/1)")
+            hands = record.get("hands") if isinstance(record.get("hands"), list) else []
+            if hand_no is None or hand_no > len(hands):
+                raise MalformedInput(f"this is an evening's record of {len(hands)} hands: name one with --hand N")
+            record = hands[hand_no - 1]
+            if not isinstance(record, dict):
+                raise MalformedInput(f"hand {hand_no} of the evening is not a hand record")
         result = review_hand(record, seat, budget, samples, seed)
     except MalformedInput as error:
         typer.echo(f"rummoli review: {file}: {error}", err=True)

@@ -74,3 +74,14 @@ def test_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Pat
         assert code != 0, args
         assert "Traceback" not in err and len(err.strip().splitlines()) <= 6, (args, err)
         assert out == "", args
+
+
+def test_review_one_hand_of_an_evening(capsys: pytest.CaptureFixture[str], tmp_path: Path, stops_file: Path) -> None:
+    hand = json.loads(stops_file.read_text(encoding="utf-8"))
+    evening = tmp_path / "evening.json"
+    evening.write_text(json.dumps({"format": "rummoli-evening/1", "hands": [hand]}), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(evening), "--hand", "1", "--samples", "3")
+    assert code == 0, err
+    assert out.startswith("Review of Ann (seat 0)")
+    code, out, err = run(capsys, "review", str(evening), "--hand", "2")
+    assert code == 1 and "of 1 hands: name one with --hand N" in err and out == ""
