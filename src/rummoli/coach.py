@@ -87,15 +87,20 @@ _VERBS = {
 }
 
 
-def action_words(action: dict[str, Any]) -> str:
-    """An action as the start of a sentence: ``Bidding 4 for the widow``, ``Discarding 9♣``.
+def action_words(action: dict[str, Any], upcard: str | None = None) -> str:
+    """An action as the start of a sentence: ``Bidding 4 for the widow``, ``Discarding 9♣``; a draw from the
+    discard pile names its top card when ``upcard`` is given.
 
-    >>> action_words({"seat": 0, "action": "draw", "from": "discard"}), action_words({"action": "bet", "amount": 3})
-    ('Taking the upcard', 'Betting 3')
+    >>> action_words({"seat": 0, "action": "draw", "from": "discard"}, "7d")
+    'Taking 7♦ from the discard pile'
+    >>> action_words({"action": "bet", "amount": 3})
+    'Betting 3'
     """
     kind = str(action.get("action"))
     if kind == "draw":
-        return "Taking the upcard" if action.get("from") == "discard" else "Drawing from the stock"
+        if action.get("from") != "discard":
+            return "Drawing from the stock"
+        return f"Taking {card_word(upcard)} from the discard pile" if upcard else "Taking from the discard pile"
     card = action.get("card")
     cards = action.get("cards") or []
     pattern = _VERBS.get(kind, kind.capitalize())
@@ -118,7 +123,7 @@ def explain(entry: dict[str, Any], unit: str) -> str:
     """The decision in plain words (``entry`` as :func:`review_decision` makes it)."""
     taken = entry["choices"][entry["taken_choice"]]
     preferred = entry["choices"][entry["preferred_choice"]]
-    did, best = action_words(taken["action"]), action_words(preferred["action"])
+    did, best = taken["text"], preferred["text"]
     if taken["mean"] is None or preferred["mean"] is None:
         return f"{did}: the coach's choice too (by rule, not weighed)." if entry["agrees"] else f"{did}: not weighed."
     if entry["agrees"]:
@@ -152,8 +157,10 @@ def explain(entry: dict[str, Any], unit: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ the review
-def review_decision(est: Estimate, taken: dict[str, Any], facts: list[dict[str, Any]]) -> dict[str, Any]:
-    """One decision's entry from its estimate and the action taken (one of the estimate's choices)."""
+def review_decision(est: Estimate, taken: dict[str, Any], facts: list[dict[str, Any]],
+                    upcard: str | None = None) -> dict[str, Any]:
+    """One decision's entry from its estimate and the action taken (one of the estimate's choices); each
+    choice carries its words (``text``), which every client shows as they are."""
     t = est.index_of(taken)
     if t is None:  # an estimator that left it out (not one of ours): listed, unweighed
         est.choices.append(Choice(taken))
@@ -163,6 +170,7 @@ def review_decision(est: Estimate, taken: dict[str, Any], facts: list[dict[str, 
     p = est.preferred
     choices = [c.to_json() for c in est.choices]
     for c, f in zip(choices, facts, strict=True):
+        c["text"] = action_words(c["action"], upcard)
         if f:
             c["facts"] = f
     cost, half = (0.0, None) if t == p else est.gap(p, t)
@@ -181,6 +189,11 @@ def review_decision(est: Estimate, taken: dict[str, Any], facts: list[dict[str, 
         mean, _ = est.gap(i, pass_at)
         entry["widow_worth"] = round(mean + amount, 2)
     return entry
+
+
+def _upcard(view: dict[str, Any]) -> str | None:
+    pile = view.get("discard")
+    return str(pile[-1]) if isinstance(pile, list) and pile else None
 
 
 def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, samples: int | None = None,
@@ -215,7 +228,7 @@ def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, s
         est = bot.estimate(view, extra=[taken])
         facts = bot.facts(view, [c.action for c in est.choices])
         entry = {"index": index, "phase": view.get("phase"), "taken": taken,
-                 "preferred": est.preferred_action, **review_decision(est, taken, facts)}
+                 "preferred": est.preferred_action, **review_decision(est, taken, facts, _upcard(view))}
         entry["words"] = explain(entry, unit)
         out.append(entry)
     mistakes = [d for d in out if d["mistake"]]
@@ -245,5 +258,5 @@ def tell(result: dict[str, Any]) -> str:
                 continue
             tags = ("taken " if i == d["taken_choice"] else "") + ("coach" if i == d["preferred_choice"] else "")
             interval = "" if c["low"] is None else f"  [{c['low']:+.1f}, {c['high']:+.1f}]"
-            lines.append(f"        {action_words(c['action']):<32} {c['mean']:+6.1f}{interval}  {tags}".rstrip())
+            lines.append(f"        {c['text']:<32} {c['mean']:+6.1f}{interval}  {tags}".rstrip())
     return "\n".join(lines)

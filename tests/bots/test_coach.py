@@ -58,6 +58,9 @@ def test_taken_action_is_weighed_beside_the_choices() -> None:
             assert taken["mean"] is not None and taken["worlds"] == d["worlds"]
             assert taken["low"] <= taken["mean"] <= taken["high"]
         assert d["words"]
+        assert all(c["text"] for c in d["choices"])
+        if d["mistake"]:
+            assert d["words"].startswith(taken["text"] + " cost about")
 
 
 def test_review_reads_only_the_seats_view() -> None:

@@ -38,6 +38,9 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
         first = page.locator(".review-decision").first
         assert first.locator("tr.taken").count() == 1 and first.locator("tr.coach").count() == 1
         assert first.locator(".review-words").inner_text().strip()
+        # each choice in the server's words (the choices searched do not depend on the time each review had)
+        texts = [c["text"] for c in expected.json()["decisions"][0]["choices"]]
+        assert first.locator("tbody tr td:first-child").all_inner_texts() == texts
     assert page.locator(".review-panel").is_visible()
     shoot(page, artifacts, "review")
     page.click("button.review-toggle")  # hides it again, without asking once more

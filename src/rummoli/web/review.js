@@ -1,22 +1,15 @@
 // The coach's review of a finished hand (issue 37): a "Review" button beside a replay, and the panel it fills
 // with each decision of the viewing seat — its choices with expected chips or points and their 95%
-// intervals, the one taken, the coach's, the mistakes and what they cost. Every figure and sentence is the
-// server's (rummoli.coach); the page only lays them out.
+// intervals, the one taken, the coach's, the mistakes and what they cost. Every figure and word is the
+// server's (rummoli.coach: each choice's `text`, each decision's `words`); the page only lays them out.
 import { fill, h } from "./dom.js";
 import { api } from "./net.js";
 
 const signed = (x) => (x === null || x === undefined ? "—" : `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`);
 
-function choiceWords(action) {
-  const card = action.card ? ` ${action.card}` : "";
-  const amount = action.amount !== undefined ? ` ${action.amount}` : "";
-  const from = action.from ? ` (${action.from})` : "";
-  return `${action.action}${amount}${card}${from}`;
-}
-
 function decisionItem(d, unit) {
   const rows = d.choices.map((c, i) => h("tr", { class: [i === d.taken_choice ? "taken" : "", i === d.preferred_choice ? "coach" : ""].join(" ").trim() || null },
-    h("td", {}, choiceWords(c.action)),
+    h("td", {}, c.text),
     h("td", { class: "num", "data-review": "mean" }, signed(c.mean)),
     h("td", { class: "num" }, c.low === null || c.low === undefined ? "" : `${signed(c.low)} … ${signed(c.high)}`),
     h("td", {}, [i === d.taken_choice ? "taken" : null, i === d.preferred_choice ? "coach" : null].filter(Boolean).join(", "))));
