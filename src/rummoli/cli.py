@@ -150,6 +150,45 @@ def replay(
 
 
 @app.command()
+def review(
+    file: Path = typer.Argument(..., help="A hand record (JSON), or - for standard input."),
+    seat: int = typer.Option(0, "--seat", help="The seat whose decisions to review (0: the first)."),
+    budget: float | None = typer.Option(None, "--budget", min=0.01, max=30.0,
+                                        help="Seconds of search per decision (0.25)."),
+    samples: int | None = typer.Option(None, "--samples", min=1, max=2000,
+                                       help="Exactly this many sampled worlds per decision (reproducible)."),
+    seed: str = typer.Option("0", "--seed", "-s", help="Seed of the coach's sampling."),
+    hand_no: int | None = typer.Option(None, "--hand", min=1,
+                                       help="In an evening's record, the hand to review (1: the first)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
+) -> None:
+    """The coach: each decision the seat made, the choices it had, the one taken and the one the hard bot
+    prefers, with expected chips (stops games) or points (Rummy family) and their 95% intervals, worked out
+    from that seat's view alone; mistakes are marked with what they cost."""
+    from rummoli.coach import review as review_hand
+    from rummoli.coach import tell as tell_review
+    from rummoli.errors import MalformedInput
+    from rummoli.limits import MAX_RECORD_BYTES
+    from rummoli.records import EVENING_FORMAT, read_record
+
+    try:
+        source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file
+        record = read_record(source)
+        if record.get("format") == EVENING_FORMAT:
+            hands = record.get("hands") if isinstance(record.get("hands"), list) else []
+            if hand_no is None or hand_no > len(hands):
+                raise MalformedInput(f"this is an evening's record of {len(hands)} hands: name one with --hand N")
+            record = hands[hand_no - 1]
+            if not isinstance(record, dict):
+                raise MalformedInput(f"hand {hand_no} of the evening is not a hand record")
+        result = review_hand(record, seat, budget, samples, seed)
+    except MalformedInput as error:
+        typer.echo(f"rummoli review: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps(result, ensure_ascii=False, indent=1) if as_json else tell_review(result))
+
+
+@app.command()
 def sim(
     ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
     players: int | None = typer.Option(None, "--players", "-p", help="Seats (default: one per --bots level)."),

@@ -379,3 +379,23 @@ def drive_to(pair: tuple[Party, Party], rng: random.Random, phase: str | None, m
             return
         if not step(pair, rng, phase):
             return
+
+
+def one_line(answer: Any, status: int) -> str:
+    """The message of an error answer with ``status``: one line, not empty."""
+    assert answer.status_code == status, answer.text
+    error = answer.json()["error"]
+    assert "\n" not in error["message"] and error["message"]
+    return str(error["message"])
+
+
+def end_evening(server: Server, table: str, token: str, client: Client, rng: random.Random,
+                seconds: float = 20) -> None:
+    """The creator ends the evening, ``client`` plays its seat to the end, and the table says it is over."""
+    assert server.post(f"/api/tables/{table}/end", token=token).status_code in (200, 202, 204)
+    play_until(client, lambda c: bool(c.view.get("over")), rng)
+    client.close()
+    deadline = time.monotonic() + seconds
+    while not server.get(f"/api/tables/{table}").json()["over"]:
+        assert time.monotonic() < deadline, "the evening did not end"
+        time.sleep(0.2)

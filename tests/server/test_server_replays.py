@@ -5,20 +5,11 @@ seat of the table gets it, and each seat's dealt cards in it are the record's de
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
-from typing import Any
 
-from server_helpers import Server, play_until
+from server_helpers import Server, end_evening, one_line, play_until
 
 from rummoli.server.api.web import whole_views
-
-
-def one_line(answer: Any, status: int) -> str:
-    assert answer.status_code == status, answer.text
-    error = answer.json()["error"]
-    assert "\n" not in error["message"] and error["message"]
-    return str(error["message"])
 
 
 def test_open_hands_only_for_the_seats_once_the_evening_is_over(tmp_path: Path) -> None:
@@ -38,13 +29,7 @@ def test_open_hands_only_for_the_seats_once_the_evening_is_over(tmp_path: Path) 
         assert "evening is over" in one_line(server.get(path + "?open=1", token=token), 409)
         assert server.get(f"/api/tables/{table}", token=token).json()["over"] is False
 
-        assert server.post(f"/api/tables/{table}/end", token=token).status_code in (200, 202, 204)
-        play_until(ann, lambda c: bool(c.view.get("over")), random.Random(4))
-        ann.close()
-        deadline = time.monotonic() + 20
-        while not server.get(f"/api/tables/{table}").json()["over"]:
-            assert time.monotonic() < deadline, "the evening did not end"
-            time.sleep(0.2)
+        end_evening(server, table, token, ann, random.Random(4))
 
         # Spectators, no token, another table's token, a token that is no token: never open hands.
         one_line(server.get(path + "?open=1"), 401)

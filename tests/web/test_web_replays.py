@@ -4,13 +4,12 @@ the evening is over a seat of the table shows every hand as dealt. Screenshots a
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from web_helpers import PHONE, new_page
+from web_helpers import PHONE, new_page, replay_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import play_until
@@ -45,11 +44,7 @@ def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(brow
     views = whole_views(frames)
     record = server.get(f"/api/tables/{table}/record", token=token).json()["hands"][0]
 
-    page = new_page(browser)
-    page.goto(server.url + "/rules")
-    seat = json.dumps({"token": token, "seat": 0, "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
-    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page = replay_page(browser, server.url, table, token)
     page.wait_for_selector(".moves .move")
     moves = page.locator(".moves .move")
     assert moves.count() == len(frames)
@@ -140,11 +135,7 @@ def test_a_gin_hand_shows_both_hands_at_every_step(browser: Any, server: Any, ar
     table = created["id"]
     opened = server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=created["token"]).json()
     views = whole_views(opened["frames"])
-    page = new_page(browser)
-    page.goto(server.url + "/rules")
-    seat = json.dumps({"token": created["token"], "seat": 0, "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
-    page.goto(f"{server.url}/tables/{table}/hands/1")
+    page = replay_page(browser, server.url, table, created["token"])
     page.get_by_role("button", name="Show all hands").click()
     page.wait_for_selector(".open-hand")
     k = len(views) // 2

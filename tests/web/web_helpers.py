@@ -37,6 +37,16 @@ def new_page(browser: Any, **options: Any) -> Any:
     return page
 
 
+def replay_page(browser: Any, url: str, table: str, token: str, hand: int = 1, **options: Any) -> Any:
+    """A new page holding seat 0's token of ``table`` (Ann, its creator), opened on hand ``hand``'s replay."""
+    page = new_page(browser, **options)
+    page.goto(url + "/rules")
+    seat = json.dumps({"token": token, "seat": 0, "name": "Ann", "creator": True})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table}", seat])
+    page.goto(f"{url}/tables/{table}/hands/{hand}")
+    return page
+
+
 def shoot(page: Any, folder: Path, name: str) -> None:
     """Screenshots at 1280 x 800 and 390 x 844 (the page's viewport is put back afterwards)."""
     size = page.viewport_size

@@ -82,3 +82,32 @@ def race(table: MeldTable, hand: int, futures: list[list[int]], limit: int) -> t
                 break
         total += dead
     return total / len(futures), early / len(futures)
+
+
+#: how many draws :func:`draws_to_knock` looks ahead; a hand that cannot knock by then counts one more
+KNOCK_HORIZON = 8
+
+
+def draws_to_knock(table: MeldTable, hand: int, futures: list[list[int]], limit: int) -> float:
+    """The mean number of draws after which the best cards of ``hand`` and the draws could knock (deadwood
+    ``limit`` or less) over ``futures``: 0 when it may knock now, ``len(future) + 1`` when never within one.
+
+    >>> from rummoli.cards import mask_of, parse_cards
+    >>> from rummoli.rummy.melds import meld_table
+    >>> table = meld_table("low", 1)
+    >>> hand = mask_of(parse_cards("2s 3s 4s 5h 5d 5c 7h 8h 9c Kd"))  # 34 loose
+    >>> draws_to_knock(table, hand, [[mask_of(parse_cards("9h"))], [mask_of(parse_cards("Qc"))]], 10)  # 9h: 9c left
+    1.5
+    """
+    if table.deadwood(hand) <= limit:
+        return 0.0
+    total = 0
+    for future in futures:
+        cards, needed = hand, len(future) + 1
+        for drawn, card in enumerate(future, 1):
+            cards |= card
+            if keep_best(table, cards, drawn) <= limit:
+                needed = drawn
+                break
+        total += needed
+    return total / len(futures)

@@ -24,17 +24,20 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from rummoli.bots import rummy_view
+from rummoli.bots import rummy_race, rummy_view
 from rummoli.bots.base import FIRST_WORLD_GRACE, ActionJSON, Bot, View, require_legal
+from rummoli.bots.estimate import Estimate
 from rummoli.bots.rummy_policy import (
     bits,
     card_index_of,
     choose,
     choose_discard_ranked,
     first_legal,
+    live,
     plan_play,
 )
 from rummoli.bots.rummy_view import Known, partners, read_view
@@ -226,6 +229,16 @@ def finish_turn(w: RummyHand, me: int) -> None:
         fast_move(w)
 
 
+def unweighed(chosen: ActionJSON, others: Sequence[ActionJSON]) -> Estimate:
+    """The estimate of a decision whose time ran out before one world was searched: ``chosen`` (first) is
+    played, and ``others`` (a coach's extra actions among them) are listed without values."""
+    actions = [chosen]
+    for action in others:
+        if action not in actions:
+            actions.append(action)
+    return Estimate.build(actions, [[] for _ in actions], [], 0, 0, "points", how="rule")
+
+
 # ---------------------------------------------------------------- the bot
 class HardRummyBot(Bot):
     """Searches the draw and the discard over sampled worlds; melds as the normal plan does."""
@@ -239,11 +252,18 @@ class HardRummyBot(Bot):
         self.margin = 2.0
 
     def choose(self, view: View) -> ActionJSON:
+        return self.estimate(view).preferred_action
+
+    def estimate(self, view: View, extra: Sequence[ActionJSON] = ()) -> Estimate:
+        """The decision weighed as :meth:`choose` makes it (:mod:`rummoli.bots.estimate`): the draws, or
+        the discards and knocks worth searching, each one's points over the same worlds, and the one the
+        bot plays; a meld or lay-off follows the normal plan unsearched.  ``extra`` actions are weighed
+        beside them in the same worlds and never preferred."""
         started = time.perf_counter()
         k = read_view(view)
         legal = require_legal(k.legal)
         if len(legal) == 1:
-            return legal[0]
+            return self._judged(k, legal[0], extra, started)
         if k.phase == "draw":
             candidates = self.draw_candidates(k)
             usual = choose(k, counting=True)
@@ -251,11 +271,50 @@ class HardRummyBot(Bot):
         else:
             step = first_legal(plan_play(k, counting=True), legal)
             if step["action"] in ("meld", "layoff"):
-                return step
+                return self._judged(k, step, extra, started)
             candidates = self.discard_candidates(k, step)
         if len(candidates) == 1:
-            return candidates[0]
-        return self.search(k, candidates, baseline=0, started=started) or choose(k, counting=True)
+            return self._judged(k, candidates[0], extra, started)
+        found = self.weigh(k, candidates, baseline=0, started=started, extra=extra)
+        if found is None:  # no world in the time: the normal bot's choice, nothing weighed
+            return unweighed(choose(k, counting=True), [*candidates, *extra])
+        return found
+
+    def _judged(self, k: Known, action: ActionJSON, extra: Sequence[ActionJSON], started: float) -> Estimate:
+        """A choice made by rule: weighed only when a coach brings other actions to compare it with."""
+        others = [a for a in extra if a != action]
+        if not others:
+            return Estimate.rule(action, "points")
+        found = self.weigh(k, [action], 0, started, others, how="rule")
+        return unweighed(action, others) if found is None else found
+
+    #: sampled futures behind :meth:`facts`' draws to a knock
+    fact_futures = 24
+
+    def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
+        """What a coach may say of each action beside its points: for a discard or a knock, the deadwood
+        the hand keeps (``deadwood``) and, where a hand may knock (Gin, Knock Rummy), the mean number of
+        draws before it could (``draws``, over the same sampled draws from the unseen cards for each)."""
+        k = read_view(view)
+        out: list[dict[str, Any]] = [{} for _ in actions]
+        style = k.rules.style
+        limit = k.rules.knock_limit if style == "gin" else 5 if style == "knock" else -1
+        sampled = None
+        for i, a in enumerate(actions):
+            if a.get("action") not in ("discard", "knock") or not a.get("card"):
+                continue
+            bit = 1 << card_index_of(a)
+            if not k.hand & bit:
+                continue
+            left = k.hand ^ bit
+            out[i]["deadwood"] = k.table.deadwood(left)
+            if limit >= 0:
+                if sampled is None:
+                    pool = bits(live(k))
+                    sampled = rummy_race.futures(k.hand % (1 << 62), pool, rummy_race.KNOCK_HORIZON,
+                                                 self.fact_futures)
+                out[i]["draws"] = round(rummy_race.draws_to_knock(k.table, left, sampled, limit), 2)
+        return out
 
     def draw_candidates(self, k: Known) -> list[ActionJSON]:
         draws = [a for a in k.legal if a["action"] in ("draw", "pass")]
@@ -283,10 +342,25 @@ class HardRummyBot(Bot):
     def search(
         self, k: Known, candidates: list[ActionJSON], baseline: int = 0, started: float | None = None
     ) -> ActionJSON | None:
-        """The candidate with the best mean over sampled worlds; the ``baseline`` (the normal bot's
-        choice) stays unless another beats it by more than the noise (``margin`` standard errors).
-        ``budget`` counts from ``started`` (when the decision began: ranking the candidates takes
-        time too, tens of milliseconds for a Gin discard), else from now."""
+        """The candidate :meth:`weigh` prefers, or ``None`` when not one world fitted the time."""
+        found = self.weigh(k, candidates, baseline, started)
+        return None if found is None else found.preferred_action
+
+    def weigh(
+        self, k: Known, candidates: list[ActionJSON], baseline: int = 0, started: float | None = None,
+        extra: Sequence[ActionJSON] = (), how: str = "search",
+    ) -> Estimate | None:
+        """The candidates weighed over sampled worlds (``None`` when not one world fitted the time): the
+        best mean wins, but the ``baseline`` (the normal bot's choice) stays unless another beats it by
+        more than the noise (``margin`` standard errors).  ``extra`` actions are played in the same
+        worlds as spectators, never preferred.  ``budget`` counts from ``started`` (when the decision
+        began: ranking the candidates takes time too, tens of milliseconds for a Gin discard), else from
+        now."""
+        searched = len(candidates)
+        candidates = list(candidates)
+        for action in extra:
+            if action not in candidates:
+                candidates.append(action)
         scores: list[list[float]] = [[] for _ in candidates]
         worlds = 0
         deadline = (time.perf_counter() if started is None else started) + self.budget
@@ -325,11 +399,13 @@ class HardRummyBot(Bot):
                 scores[index].append(score)
         if not worlds:
             return None
-        means = [statistics.fmean(s) for s in scores]
-        best = max(range(len(candidates)), key=lambda i: (means[i], i == baseline, -i))
-        if best != baseline and worlds > 1:
-            gains = [x - y for x, y in zip(scores[best], scores[baseline], strict=True)]
-            noise = statistics.stdev(gains) / math.sqrt(worlds)
-            if statistics.fmean(gains) <= self.margin * noise:
-                best = baseline
-        return candidates[best]
+        best = baseline
+        if how == "search":
+            means = [statistics.fmean(s) for s in scores[:searched]]
+            best = max(range(searched), key=lambda i: (means[i], i == baseline, -i))
+            if best != baseline and worlds > 1:
+                gains = [x - y for x, y in zip(scores[best], scores[baseline], strict=True)]
+                noise = statistics.stdev(gains) / math.sqrt(worlds)
+                if statistics.fmean(gains) <= self.margin * noise:
+                    best = baseline
+        return Estimate.build(candidates, scores, [1.0] * worlds, best, baseline, "points", how=how)

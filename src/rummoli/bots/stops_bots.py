@@ -30,9 +30,11 @@ import logging
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal, with_amount
+from rummoli.bots.estimate import Estimate
 from rummoli.bots.stops_infer import Known, card_index, counted_lead_score, mask_of_texts, read_view
 from rummoli.bots.stops_memory import UNINFORMED, BettingMemory
 from rummoli.bots.stops_policy import (
@@ -474,27 +476,74 @@ class HardStopsBot(NormalStopsBot):
     search_phases: frozenset[str] = frozenset({"widow", "auction", "poker", "play"})
 
     def decide(self, view: dict[str, Any], opts: Options) -> ActionJSON:
+        return self.weigh(view, opts).preferred_action
+
+    def estimate(self, view: View, extra: Sequence[ActionJSON] = ()) -> Estimate:
+        """The decision weighed as :meth:`choose` makes it (:mod:`rummoli.bots.estimate`): the same
+        short cuts (one legal action, a claim), the same candidates, worlds and choice; ``extra`` actions
+        are weighed beside them in the same worlds and never preferred."""
+        legal = require_legal(legal_actions(view))
+        if len(legal) == 1 and "min" not in legal[0]:
+            return self._judged(dict(view), legal[0], extra)
+        opts = Options(legal)
+        if opts.has("claim"):
+            return self._judged(dict(view), opts.pick("claim"), extra)
+        return self.weigh(dict(view), opts, extra)
+
+    def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
+        """What a coach may say of each action beside its chips: nothing more here (a widow's worth is
+        read from the estimate itself)."""
+        return [{} for _ in actions]
+
+    def weigh(self, view: dict[str, Any], opts: Options, extra: Sequence[ActionJSON] = ()) -> Estimate:
+        """:meth:`estimate` once the short cuts of :meth:`choose` are passed."""
         if view["phase"] not in self.search_phases:
-            return super().decide(view, opts)
+            return self._judged(view, super().decide(view, opts), extra)
         if view["phase"] == "widow" and not dreadful(table_for(view["ruleset"]), mask_of_texts(view["hand"])):
             # The family rule stands: a hand that is not dreadful keeps, and the dealer sells the widow.
-            return opts.pick("keep")
+            return self._judged(view, opts.pick("keep"), extra)
         start = time.perf_counter()
         fallback = super().decide(view, opts)
         cands = candidates(opts)
         if fallback not in cands:
             cands.append(fallback)
         if len(cands) == 1:
-            return cands[0]
+            return self._judged(view, cands[0], extra)
+        default = cands.index(fallback)
+        return self._search(view, cands, default, extra, start)
+
+    def _judged(self, view: dict[str, Any], action: ActionJSON, extra: Sequence[ActionJSON]) -> Estimate:
+        """A choice made by rule: weighed only when a coach brings other actions to compare it with."""
+        others = [a for a in extra if a != action]
+        if not others:
+            return Estimate.rule(action, "chips")
+        return self._search(view, [action], 0, others, time.perf_counter(), how="rule")
+
+    def _search(self, view: dict[str, Any], cands: list[ActionJSON], default: int, extra: Sequence[ActionJSON],
+                start: float, how: str = "search") -> Estimate:
+        searched = len(cands)
+        # Each extra action is a spectator, even one the bot searches too: the race may stop rolling that one
+        # out, its copy is rolled out in every world (the same seeds give the same values) and stands for it.
+        cands = list(cands)
+        for action in extra:
+            if action not in cands[searched:]:
+                cands.append(action)
+        spectators = frozenset(range(searched, len(cands)))
         k = self.known(view)
         samples = self.samples
         if samples is not None:
             samples = max(1, round(samples * self.sample_scale.get(view["phase"], 1.0)))
-        default = cands.index(fallback)
         results, weights = evaluate(k, view, cands, self.rng, self.budget - (time.perf_counter() - start),
-                                    samples, out_of_time=self.out_of_time, keep=default)
+                                    samples, out_of_time=self.out_of_time, keep=default, spectators=spectators)
         self.last_worlds = len(weights)
-        if not weights:
+        if not weights and how == "search":
             log.warning("hard stops bot: its time ran out before one world was searched (%s, %s candidates); it "
-                        "plays the normal level's choice %s", view["phase"], len(cands), fallback)
-        return cands[choose_best(results, weights, default, self.margin)]
+                        "plays the normal level's choice %s", view["phase"], searched, cands[default])
+        best = choose_best(results, weights, default, self.margin, spectators) if how == "search" else default
+        for j in range(len(cands) - 1, searched - 1, -1):
+            twin = cands.index(cands[j])
+            if twin < j:  # a copy of a searched candidate: its values are the candidate's, in every world
+                results[twin] = results.pop(j)
+                cands.pop(j)
+        chips = float(view["chips"][view["seat"]])
+        return Estimate.build(cands, results, weights, best, default, "chips", offset=chips, how=how)

@@ -389,17 +389,19 @@ RACE_EVERY = 8
 RACE_Z = 3.0
 
 
-def _race(results: list[list[float]], weights: list[float], alive: list[int], keep: int) -> list[int]:
-    """The candidates still worth rolling out: all but those clearly behind the leader (``keep`` stays)."""
+def _race(results: list[list[float]], weights: list[float], alive: list[int], keep: int,
+          spectators: frozenset[int] = frozenset()) -> list[int]:
+    """The candidates still worth rolling out: all but those clearly behind the leader (``keep`` stays, and
+    so do the ``spectators``, which are weighed but never lead)."""
     total = sum(weights)
     if total <= 0:
         return alive
     eff = total * total / sum(w * w for w in weights)
     means = {j: sum(w * x for w, x in zip(weights, results[j], strict=True)) / total for j in alive}
-    leader = max(alive, key=lambda j: means[j])
+    leader = max((j for j in alive if j not in spectators), key=lambda j: means[j])
     out = []
     for j in alive:
-        if j in (leader, keep):
+        if j in (leader, keep) or j in spectators:
             out.append(j)
             continue
         gap = means[leader] - means[j]
@@ -411,7 +413,8 @@ def _race(results: list[list[float]], weights: list[float], alive: list[int], ke
 
 def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], rng: random.Random,
              budget: float, samples: int | None, max_samples: int = 5000,
-             out_of_time: Callable[[], bool] = lambda: False, keep: int = 0) -> tuple[list[list[float]], list[float]]:
+             out_of_time: Callable[[], bool] = lambda: False, keep: int = 0,
+             spectators: frozenset[int] = frozenset()) -> tuple[list[list[float]], list[float]]:
     """The seat's final chips for each candidate in each world, and each world's weight.
 
     With ``samples`` set, exactly that many worlds are tried (deterministic under the bot's seed);
@@ -422,7 +425,9 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
 
     Candidates race: one clearly behind the leader (see ``RACE_Z``) stops being rolled out, so the
     worlds that follow cost less and more of them fit the budget.  Its results stop short (fewer than
-    the weights): :func:`choose_best` never picks it.  Candidate ``keep`` (the fallback) always runs.
+    the weights): :func:`choose_best` never picks it.  Candidate ``keep`` (the fallback) always runs, and so
+    do the ``spectators`` (a coach's extra actions), which never count in the race: the same worlds and the
+    same rollouts give the others the same results with or without them.
     """
     start = time.perf_counter()
     results: list[list[float]] = [[] for _ in candidates]
@@ -439,8 +444,9 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
 
     for i in range(limit):
         count = len(weights)
-        if len(alive) > 2 and count >= RACE_FROM and count % RACE_EVERY == 0 and results[alive[0]]:
-            alive = _race(results, weights, alive, keep)
+        racing = sum(1 for j in alive if j not in spectators)
+        if racing > 2 and count >= RACE_FROM and count % RACE_EVERY == 0 and results[alive[0]]:
+            alive = _race(results, weights, alive, keep, spectators)
         if out_of_time() or (i > 0 and expired()):
             break
         likelihood = [1.0]
@@ -472,13 +478,16 @@ def evaluate(k: Known, view: dict[str, Any], candidates: list[dict[str, Any]], r
     return results, weights
 
 
-def choose_best(results: list[list[float]], weights: list[float], default: int, z: float = 1.0) -> int:
+def choose_best(results: list[list[float]], weights: list[float], default: int, z: float = 1.0,
+                spectators: frozenset[int] = frozenset()) -> int:
     """The candidate with the best weighted mean, if it beats ``default`` by more than ``z`` standard
-    errors of the paired differences (and a quarter chip); otherwise ``default``."""
+    errors of the paired differences (and a quarter chip); otherwise ``default``.  ``spectators`` are
+    never chosen."""
     total = sum(weights)
     if not weights or total <= 0:
         return default
-    full = [j for j, r in enumerate(results) if len(r) == len(weights)]  # dropped by the race: not these
+    # dropped by the race, or only weighed for a coach: not these
+    full = [j for j, r in enumerate(results) if len(r) == len(weights) and j not in spectators]
     means = {j: sum(w * x for w, x in zip(weights, results[j], strict=True)) / total for j in full}
     best = max(full, key=lambda j: means[j])
     if best == default:

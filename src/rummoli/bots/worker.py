@@ -66,6 +66,21 @@ def _start_worker(parent: int, pids: SimpleQueue[int]) -> None:
     _watch_parent(parent)
 
 
+def _start_low(parent: int, nice: int) -> None:
+    """In a worker of :func:`watched_pool`: lower its priority by ``nice``, then watch the parent."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(nice)
+    _watch_parent(parent)
+
+
+def watched_pool(nice: int = 0) -> ProcessPoolExecutor:
+    """A pool of one ``spawn`` worker that ends with its parent and runs ``nice`` steps below it: for work a
+    server does beside its play (a coach's review), which the play's own processes should always outrun."""
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_low,
+                               initargs=(os.getpid(), nice))
+
+
 #: the levels that decide in milliseconds (no search): they have a worker of their own
 QUICK = frozenset({"random", "easy", "normal"})
 

@@ -12,6 +12,7 @@ import { renderRummy } from "./rummy.js";
 import { renderPoch } from "./poch.js";
 import { loadRulesets, rulesetInfo } from "./lobby.js";
 import { handResultBlock } from "./result.js";
+import { askRecord, askTable, reviewControls } from "./review.js";
 
 /** Whole views again from frames that carry only what changed ("more": the new items of a list that grew,
  *  "gone": the keys it lost). */
@@ -45,6 +46,7 @@ export async function replayPage(root, { tableId, handNo }) {
   const mine = tableId ? seatToken(tableId) : null;
   const address = tableId ? `/api/tables/${encodeURIComponent(tableId)}/hands/${handNo}/replay` : null;
   let data;
+  let uploaded = null;  // the uploaded record, which the coach may review too
   try {
     if (tableId) {
       data = await api(address, { token: mine?.token });
@@ -54,6 +56,7 @@ export async function replayPage(root, { tableId, handNo }) {
       let record;
       try { record = JSON.parse(text); } catch { throw new Error("That file is not JSON."); }
       data = await api("/api/replay?seat=0", { method: "POST", body: record });
+      uploaded = record;
     }
   } catch (error) {
     fill(root, h("section", { class: "panel" }, h("h1", {}, "No replay"), h("p", { class: "error", role: "alert" }, error.message),
@@ -80,9 +83,12 @@ export async function replayPage(root, { tableId, handNo }) {
     h("button", { type: "button", class: "move", tabindex: -1, "data-step": k, onclick: () => show(k) },
       h("span", { class: "move-no" }, String(k + 1)), h("span", { class: "move-text" }, stepWords(frame, k).join(" ")))));
   const moveList = h("ol", { class: "moves", "aria-label": "Moves" }, items);
+  // The coach's review of the viewing seat's decisions: for a seat of the table, or an uploaded record.
+  const ask = uploaded ? askRecord(uploaded) : (mine?.token ? askTable(tableId, handNo, mine.token) : null);
+  const review = ask ? reviewControls(ask, () => openDrawer(true)) : null;
   const drawer = h("aside", { id: "moves", class: "drawer side-col moves-drawer", "aria-label": "Move list" },
     h("button", { type: "button", class: "drawer-close", onclick: () => { openDrawer(false); movesButton.focus(); } }, "Close"),
-    h("h3", {}, "Moves"), moveList);
+    review?.panel, h("h3", {}, "Moves"), moveList);
   const movesButton = h("button", { type: "button", class: "quiet drawer-toggle", "aria-controls": "moves", "data-key": "moves",
     onclick: () => openDrawer(drawer.hidden) }, "Moves");
   const openDrawer = (open) => {
@@ -156,11 +162,12 @@ export async function replayPage(root, { tableId, handNo }) {
     h("div", { class: "table-head" },
       h("h1", { class: "table-title" }, tableId ? `Replay of hand ${handNo}` : "Replay of a hand record"),
       h("div", { class: "table-tools" }, tableId ? h("a", { href: `/tables/${tableId}` }, "Back to the table") : h("a", { href: "/" }, "Lobby")),
-      h("div", { class: "room-switches" }, allButton, movesButton)),
+      h("div", { class: "room-switches" }, review?.button, allButton, movesButton)),
     controls, said, errorLine,
     h("div", { class: "table-body" }, stage, drawer)));
   // Beside the board where it fits; on a phone a drawer over it, opened with "Moves".
   openDrawer(window.innerWidth >= 900);
   show(0);
+  if (review && window.location.hash === "#review") review.button.click();  // "Review" in the table's Replays
   return () => document.removeEventListener("keydown", onKey);
 }

@@ -146,12 +146,13 @@ def create_app(settings: Settings) -> FastAPI:
             await registry.close()
             if workers is not None:
                 await asyncio.to_thread(workers.close)
+            state["reviews"].close()
             store.close()
 
     app = FastAPI(title="Rummoli", version=f"protocol {PROTOCOL_VERSION}", description=DESCRIPTION,
                   lifespan=lifespan)
     addresses = Addresses(settings.host, settings.port, settings.public_url)
-    app.add_middleware(BodyLimit, limit=MAX_BODY, paths={"/api/replay": REPLAY_BODY})
+    app.add_middleware(BodyLimit, limit=MAX_BODY, paths={"/api/replay": REPLAY_BODY, "/api/review": REPLAY_BODY})
     limits = Limits(settings)
     app.add_middleware(RateLimits, limits=limits)  # a refused request is not read
     app.add_middleware(Guard, addresses=addresses)  # added last: the outermost
@@ -362,6 +363,11 @@ def create_app(settings: Settings) -> FastAPI:
             await Connection(websocket, tables()).run(table_id)
         finally:
             connections.leave(address)
+
+    # The coach's reviews, made in a worker process of their own (rummoli.server.api.review).
+    from rummoli.server.api.review import Reviews, add_review_routes
+
+    add_review_routes(app, table_of, seat_of, ServerError, state.setdefault("reviews", Reviews()))
 
     # The browser table (rummoli/web/) and the few endpoints only it uses; mounted last, under "/".
     from rummoli.server.api.web import add_routes

@@ -36,8 +36,8 @@ LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(_TABLE + r"/rematch/?"), TABLES),  # Play again makes a table
     ("POST", re.compile(_TABLE + r"/(seats|leave|start|end|resume)/?"), REQUESTS),
     ("GET", re.compile(_TABLE + r"/(history|record)/?"), REQUESTS),
-    ("GET", re.compile(_TABLE + r"/hands/[^/]+/replay/?"), REQUESTS),
-    ("POST", re.compile(r"/api/replay/?"), REQUESTS),
+    ("GET", re.compile(_TABLE + r"/hands/[^/]+/(replay|review)/?"), REQUESTS),
+    ("POST", re.compile(r"/api/(replay|review)/?"), REQUESTS),
 )
 #: Buckets kept before the full (idle) ones are forgotten.
 KEEP = 10_000

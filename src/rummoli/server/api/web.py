@@ -129,6 +129,18 @@ def replay_frames(record: dict[str, Any], seat: int | None, open_hands: bool = F
     return out
 
 
+async def finished_record(room: Any, hand_no: int, server_error: Any) -> tuple[dict[str, Any], list[int]]:
+    """Finished hand ``hand_no`` of a table's room: its record and the hand's own seats (the table's seat
+    numbers, in the hand's order); ``409`` when it is not a finished hand of the table."""
+    async with room.lock:
+        table = room.table
+        records = [] if table is None else table.records
+        if not 1 <= hand_no <= len(records):
+            raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table", status=409)
+        seats = next(s for n, _hand, s in table.finished_hands() if n == hand_no)
+        return records[hand_no - 1], list(seats)
+
+
 # ============================================================================================ routes
 PAGES = ("/", "/tables/{table_id}", "/tables/{table_id}/hands/{hand_no}", "/replay", "/rules", "/rules/{name}")
 
@@ -168,16 +180,9 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
         over = room.status == "over"
         if open_hands and not over:
             raise server_error("unavailable", "every hand is shown once the evening is over", status=409)
-        async with room.lock:
-            table = room.table
-            records = [] if table is None else table.records
-            if not 1 <= hand_no <= len(records):
-                raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table",
-                                   status=409)
-            record = records[hand_no - 1]
-            # The hand's own seats, by number (a name may look like another's): a seat that sat the hand
-            # out sees it as a spectator does.
-            seats = next(s for n, _hand, s in table.finished_hands() if n == hand_no)
+        # The hand's own seats, by number (a name may look like another's): a seat that sat the hand out sees
+        # it as a spectator does.
+        record, seats = await finished_record(room, hand_no, server_error)
         frames = replay_frames(record, seats.index(seat) if seat in seats else None, open_hands=open_hands)
         return {**frames, "hand_no": hand_no, "table": table_id, "can_open": over and seat is not None}
 

@@ -1,0 +1,73 @@
+"""The coach in the browser (issue 37): a finished hand's replay offers "Review" to a seat of the table and
+for an uploaded record; the panel lists each of that seat's decisions with its choices, their values and
+intervals, the one taken and the coach's, and marks the mistakes, as the server's review says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from test_web_replays import finished_evening
+from web_helpers import PHONE, new_page, replay_page, shoot
+
+from rummoli.games import family
+
+
+def read_panel(page: Any) -> tuple[str, int, int]:
+    page.wait_for_selector(".review-panel[data-state=done], .review-panel[data-state=error]", timeout=90_000)
+    assert page.get_attribute(".review-panel", "data-state") == "done", page.inner_text(".review-panel")
+    return (page.inner_text("[data-review=summary]"), page.locator(".review-decision").count(),
+            page.locator(".review-decision.mistake").count())
+
+
+def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, server: Any,
+                                                                 artifacts: Path) -> None:
+    created = finished_evening(server)  # a Michigan hand, seat 0 played at random
+    table, token = created["id"], created["token"]
+    expected = server.get(f"/api/tables/{table}/hands/1/review", token=token)
+    assert expected.status_code == 200, expected.text
+    decisions = len(expected.json()["decisions"])
+
+    page = replay_page(browser, server.url, table, token)
+    page.click("button.review-toggle")
+    summary, shown, mistakes = read_panel(page)
+    assert shown == decisions and "Ann" in summary
+    assert ("mistake" in summary) == bool(mistakes) or "no mistake" in summary
+    if shown:
+        first = page.locator(".review-decision").first
+        assert first.locator("tr.taken").count() == 1 and first.locator("tr.coach").count() == 1
+        assert first.locator(".review-words").inner_text().strip()
+        # each choice in the server's words (the choices searched do not depend on the time each review had)
+        texts = [c["text"] for c in expected.json()["decisions"][0]["choices"]]
+        assert first.locator("tbody tr td:first-child").all_inner_texts() == texts
+    assert page.locator(".review-panel").is_visible()
+    shoot(page, artifacts, "review")
+    page.click("button.review-toggle")  # hides it again, without asking once more
+    assert page.locator(".review-panel").is_hidden()
+
+    # The table's Replays list offers each hand's review to a seat; its link opens the replay reviewing.
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector("a.review-link", state="attached")
+    assert page.locator("a.review-link").first.get_attribute("href") == f"/tables/{table}/hands/1#review"
+    page.goto(f"{server.url}/tables/{table}/hands/1#review")
+    assert read_panel(page)[1] == decisions
+    assert page.errors == []
+
+    # A spectator of the table has no seat to review: no button.
+    spectator = new_page(browser)
+    spectator.goto(f"{server.url}/tables/{table}/hands/1")
+    spectator.wait_for_selector(".moves .move")
+    assert spectator.locator("button.review-toggle").count() == 0
+
+    # An uploaded record (as the lobby keeps it), reviewed from seat 0, on a phone.
+    record = family("rummy").random_hand_record("gin-rummy", 2, "web-review-2")
+    phone = new_page(browser, viewport=PHONE)
+    phone.goto(server.url + "/rules")
+    phone.evaluate("t => sessionStorage.setItem('rummoli:upload', t)", json.dumps(record))
+    phone.goto(server.url + "/replay")
+    phone.click("button.review-toggle")
+    summary, shown, _ = read_panel(phone)
+    assert shown > 0 and "Ann" in summary
+    assert phone.locator(".review-panel").is_visible()
+    assert phone.errors == []
