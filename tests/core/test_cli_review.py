@@ -85,3 +85,12 @@ def test_review_one_hand_of_an_evening(capsys: pytest.CaptureFixture[str], tmp_p
     assert out.startswith("Review of Ann (seat 0)")
     code, out, err = run(capsys, "review", str(evening), "--hand", "2")
     assert code == 1 and "of 1 hands: name one with --hand N" in err and out == ""
+
+
+def test_a_poch_hand_is_refused_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Poch's hard bot gives the coach no figures yet: the review says so in one line rather than failing."""
+    path = tmp_path / "poch.json"
+    path.write_text(json.dumps(family("poch").random_hand_record("poch", 4, "cli")), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(path), "--seat", "1")
+    assert code == 1 and out == ""
+    assert err.strip().splitlines() == [f"rummoli review: {path}: the coach does not review poch hands yet"]
