@@ -205,8 +205,6 @@ def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, s
     Raises :class:`~rummoli.records.RecordError` (one line) for a bad record or seat."""
     check_envelope(record)
     family = family_of(record.get("ruleset"))
-    if not family.coached:
-        raise RecordError(f"the coach does not review {family.name} hands yet")
     players = record.get("players")
     if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(players, list) \
             or not 0 <= seat < len(players):

@@ -23,10 +23,11 @@ def random_records() -> list[dict[str, Any]]:
     return [family("stops").random_hand_record("rummoli", 4, "coach-1"),
             family("stops").random_hand_record("michigan", 5, "coach-2"),
             family("rummy").random_hand_record("gin-rummy", 2, "coach-3"),
-            family("rummy").random_hand_record("rummy", 3, "coach-4")]
+            family("rummy").random_hand_record("rummy", 3, "coach-4"),
+            family("poch").random_hand_record("poch", 4, "coach-5")]
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(5))
 def test_preferred_choice_is_the_hard_bots(index: int) -> None:
     """At the same seed and number of worlds, the coach prefers exactly what a hard bot plays, although it
     also weighs the action taken in the same worlds."""
@@ -219,3 +220,22 @@ def test_a_decision_with_no_world_in_its_time_is_listed_unweighed(monkeypatch: p
     bot = make_bot("rummy", "hard", 1, budget=0.01)
     view = list(decisions(record, 1))[-1][1]
     assert bot.choose(view) == d["preferred"]
+
+
+def test_a_poch_lead_is_weighed_in_chips_and_the_vying_by_rule() -> None:
+    """Every lead with a choice is searched (each legal card valued over the same worlds, the one taken among
+    them); a vying decision is the hard bot's rule, unweighed, and never a mistake."""
+    record = family("poch").random_hand_record("poch", 4, "coach-6")
+    leads = vying = 0
+    for seat in range(4):
+        for d in review(record, seat, samples=SAMPLES)["decisions"]:
+            taken = d["choices"][d["taken_choice"]]
+            if d["taken"]["action"] == "lead" and len(d["choices"]) > 1:
+                leads += 1
+                assert d["how"] == "search" and d["worlds"] == SAMPLES
+                assert all(c["mean"] is not None and c["worlds"] == SAMPLES for c in d["choices"])
+                assert {c["action"]["action"] for c in d["choices"]} == {"lead"}
+            elif d["taken"]["action"] != "lead":
+                vying += 1
+                assert d["how"] == "rule" and taken["mean"] is None and not d["mistake"]
+    assert leads and vying

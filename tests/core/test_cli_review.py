@@ -87,10 +87,12 @@ def test_review_one_hand_of_an_evening(capsys: pytest.CaptureFixture[str], tmp_p
     assert code == 1 and "of 1 hands: name one with --hand N" in err and out == ""
 
 
-def test_a_poch_hand_is_refused_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """Poch's hard bot gives the coach no figures yet: the review says so in one line rather than failing."""
+
+def test_a_poch_hand_is_reviewed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Poch's leads are weighed in chips; its vying decisions are the hard bot's rule, shown unweighed."""
     path = tmp_path / "poch.json"
     path.write_text(json.dumps(family("poch").random_hand_record("poch", 4, "cli")), encoding="utf-8")
-    code, out, err = run(capsys, "review", str(path), "--seat", "1")
-    assert code == 1 and out == ""
-    assert err.strip().splitlines() == [f"rummoli review: {path}: the coach does not review poch hands yet"]
+    code, out, err = run(capsys, "review", str(path), "--seat", "1", "--samples", "6", "--json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert result["game"] == "poch" and result["unit"] == "chips" and result["decisions"]

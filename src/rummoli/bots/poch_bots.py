@@ -13,8 +13,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal, with_amount
+from rummoli.bots.estimate import Estimate
 from rummoli.cards import Card
 from rummoli.poch.cards import DECK, PLAY_ORDER, best_set, next_up
 
@@ -222,19 +224,34 @@ class HardPochBot(NormalPochBot):
     def lead(self, view: View, legal: list[ActionJSON]) -> ActionJSON:
         if len(legal) == 1:
             return legal[0]
+        return self.estimate(view).preferred_action
+
+    def estimate(self, view: View, extra: Sequence[ActionJSON] = ()) -> Estimate:
+        """The decision weighed for the coach (:mod:`rummoli.bots.estimate`): a lead by the chips each card
+        brings in every sampled world (the run played out: the centre and a card from each other seat when this
+        seat goes out, a card to the winner for each it still holds otherwise); a vying decision, rated by its
+        chance to win rather than by each choice's chips, is the bot's rule, unweighed. ``extra``: a taken
+        action, always one of the legal ones here, so it is weighed with them."""
+        legal = require_legal(legal_actions(view))
+        if legal[0]["action"] != "lead" or len(legal) == 1:
+            return Estimate.rule(self.choose(view), "chips")
         me, top = view["seat"], _run_top(view)
         gone = _mask([p["card"] for p in view["played"]])
         pools = {b["id"]: b["kind"] for b in view["board"]}
         out_pot = sum(v for k, v in view["pots"].items() if pools.get(k) == "out")
-        totals = [0.0] * len(legal)
+        scores: list[list[float]] = [[] for _ in legal]
         cards = [Card.parse(a["card"]).index for a in legal]
         started, done = time.monotonic(), 0
         while not self._stop(started, done):
             world = sample_world(view, self.rng)
             for i, card in enumerate(cards):
                 winner, left = play_out(world, gone, me, top, card)
-                totals[i] += (sum(left) + out_pot) if winner == me else -left[me]
+                scores[i].append(float(sum(left) + out_pot) if winner == me else float(-left[me]))
             done += 1
-        best = max(range(len(legal)), key=lambda i: (totals[i], lead_score(cards[i], _mask(view["hand"]), gone, top)))
-        return legal[best]
+        mine = _mask(view["hand"])
+        best = max(range(len(legal)), key=lambda i: (sum(scores[i]), lead_score(cards[i], mine, gone, top)))
+        return Estimate.build(legal, scores, [1.0] * done, best, best, "chips")
 
+    def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
+        """Nothing more to word beside a Poch choice's value."""
+        return [{} for _ in actions]

@@ -102,9 +102,6 @@ class Family:
     unit: str = ""
     #: Whether an evening plays hands on a board of pots that carry over (stops); else it plays to a target.
     has_board: bool = False
-    #: Whether the coach (``rummoli review``) can weigh its decisions: its hard bot is an Estimator
-    #: (:mod:`rummoli.bots.estimate`).
-    coached: bool = True
     #: What one evening of the family is called in the lab's words (``evening``, ``game``).
     evening_word: str = "evening"
     #: Whether a hand can wait for its forced action to be made by the table at its pace (``auto=False``:

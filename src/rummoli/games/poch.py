@@ -35,9 +35,6 @@ def poch_words(rules: Any) -> list[str]:
 
 class PochFamily(Family):
     name = "poch"
-    # Poch's hard bot rates a vying hand by its chance to win, not by each choice's chips, so the coach has no
-    # figures to give yet.
-    coached = False
     engine = "rummoli.poch"
     unit = "chips"
     has_board = True

@@ -84,9 +84,7 @@ export async function replayPage(root, { tableId, handNo }) {
       h("span", { class: "move-no" }, String(k + 1)), h("span", { class: "move-text" }, stepWords(frame, k).join(" ")))));
   const moveList = h("ol", { class: "moves", "aria-label": "Moves" }, items);
   // The coach's review of the viewing seat's decisions: for a seat of the table, or an uploaded record.
-  // (Poch's bots give the coach no figures yet: no button there.)
-  const ask = data.game === "poch" ? null
-    : uploaded ? askRecord(uploaded) : (mine?.token ? askTable(tableId, handNo, mine.token) : null);
+  const ask = uploaded ? askRecord(uploaded) : (mine?.token ? askTable(tableId, handNo, mine.token) : null);
   const review = ask ? reviewControls(ask, () => openDrawer(true)) : null;
   const drawer = h("aside", { id: "moves", class: "drawer side-col moves-drawer", "aria-label": "Move list" },
     h("button", { type: "button", class: "drawer-close", onclick: () => { openDrawer(false); movesButton.focus(); } }, "Close"),

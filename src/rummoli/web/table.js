@@ -407,7 +407,7 @@ function livePage(root, summary, mine) {
         h("ul", {}, Array.from({ length: finished }, (_, k) => h("li", {},
           h("a", { href: `/tables/${tableId}/hands/${k + 1}` }, `Hand ${k + 1}`),
           // The coach's review of your own decisions in it (review.js, opened on the replay's page).
-          mine && v.game !== "poch" ? [" · ", h("a", { href: `/tables/${tableId}/hands/${k + 1}#review`, class: "review-link" }, "Review")] : null)))) : null);
+          mine ? [" · ", h("a", { href: `/tables/${tableId}/hands/${k + 1}#review`, class: "review-link" }, "Review")] : null)))) : null);
   }
 
   // Keyboard: S and D draw in Rummy; arrows move along your hand (Shift + arrows move a Rummy card: rummy.js).
