@@ -250,3 +250,15 @@ def test_R_PO_14_the_evening_shares_the_board_at_its_end() -> None:
     assert sum(evening.chips_now) == before + left and sum(evening.pots(None).values()) == 0
     if left:
         assert settlement[0]["how"] == "share"
+
+
+def test_cards_left_are_paid_in_the_players_own_grammar() -> None:
+    """The player's own seat is 'You': 'You get 5 chips from Ann', 'Ann gets 3 chips from you'."""
+    from rummoli.poch.ruleset import load_ruleset as load
+    from rummoli.poch.words import Speaker
+
+    speaker = Speaker(load("poch"), ["You", "Ann"])
+    assert speaker.line({"type": "chips", "reason": "cards", "to": "seat:0", "from": "seat:1", "amount": 5}) == \
+        "You get 5 chips from Ann for the cards left in their hand."
+    assert speaker.line({"type": "chips", "reason": "cards", "to": "seat:1", "from": "seat:0", "amount": 3}) == \
+        "Ann gets 3 chips from you for the cards left in your hand."

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rummoli.cards import RANK_NAMES, SUIT_NAMES, Card
-from rummoli.wording import card_word, cards_word, chips, said, sentence
+from rummoli.wording import card_word, cards_word, chips, said, sentence, whom
 
 if TYPE_CHECKING:
     from rummoli.poch.ruleset import Ruleset
@@ -66,8 +66,11 @@ class Speaker:
             if event["reason"] in ("ante", "meld", "bet", "raise", "call"):
                 return None
             why = _REASONS.get(event["reason"], "")
-            return sentence(f"{self.party(event['to'])} gets {chips(event['amount'])} from "
-                            f"{self.party(event['from'])}{' ' + why if why else ''}")
+            payer = whom(self.party(event["from"]))  # "You get 5 chips from Ann", "Ann gets 5 from you"
+            if payer == "you":
+                why = why.replace("their", "your")
+            return sentence(f"{said(self.party(event['to']), 'gets')} {chips(event['amount'])} from "
+                            f"{payer}{' ' + why if why else ''}")
         if kind == "showdown":
             return sentence(f"{said(who, 'shows')} {set_name(event['cards'])}")
         if kind == "no_vie":
