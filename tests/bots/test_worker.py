@@ -96,3 +96,37 @@ def test_a_worker_that_gives_no_answer_is_replaced_and_the_next_decisions_are_an
             assert choice["seat"] == view["seat"]
 
     asyncio.run(run())
+
+
+def test_a_long_job_aside_runs_below_the_bots_never_delays_them_and_is_ended_when_stuck() -> None:
+    """The coach's reviews run in the aside worker (issue 37): a worker of the bot workers kept for long jobs,
+    niced below the server; a bot's decision is answered while a job runs there, and a job past its wait is
+    ended with its worker."""
+    import asyncio
+    import os
+
+    from rummoli.bots.worker import ASIDE_NICE, NoAnswer
+
+    table = table_at_a_bot_decision("rummoli", "normal")
+    view = table.bot_view(table.bot_due())
+
+    async def run() -> None:
+        with BotWorkers(1) as workers:
+            assert await workers.run_aside(os.nice, 0, wait=30) == os.nice(0) + ASIDE_NICE
+            first = await workers.run_aside(os.getpid, wait=30)
+            assert first not in {os.getpid()}
+            long_job = asyncio.ensure_future(workers.run_aside(time.sleep, 3.0, wait=30))
+            await asyncio.sleep(0.5)
+            started = time.perf_counter()
+            choice, _ = await workers.decide(make_bot("stops", "hard", 1, samples=5), view, seconds=30)
+            assert choice["seat"] == view["seat"]
+            assert time.perf_counter() - started < 2.0 and not long_job.done()
+            await long_job
+
+            started = time.perf_counter()
+            with pytest.raises(NoAnswer):
+                await workers.run_aside(time.sleep, 60.0, wait=1.0)
+            assert time.perf_counter() - started < 5
+            assert await workers.run_aside(os.getpid, wait=30) != first  # a new worker in its place
+
+    asyncio.run(run())

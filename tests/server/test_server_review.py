@@ -1,6 +1,6 @@
 """The coach on the server (issue 37): a finished hand reviewed from your own seat (another seat's only once
 the evening is over), an uploaded record reviewed from the seat asked for, every refusal one line, and a
-bounded queue of reviews made in a worker process of their own while the tables play on."""
+bounded queue of reviews made in the bot workers' aside worker while the tables play on."""
 
 from __future__ import annotations
 

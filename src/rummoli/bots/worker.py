@@ -27,12 +27,15 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import SimpleQueue
-from typing import Any
+from typing import Any, TypeVar
 
 from rummoli.bots.base import ActionJSON, Bot
+
+T = TypeVar("T")
 
 
 def decide(bot: Bot, view: dict[str, Any], deadline: float | None = None) -> tuple[ActionJSON, Bot]:
@@ -60,29 +63,22 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
-def _start_worker(parent: int, pids: SimpleQueue[int]) -> None:
-    """In a worker, first: tell the parent which process it is (so a stuck one can be ended), then watch it."""
+def _start_worker(parent: int, pids: SimpleQueue[int], nice: int = 0) -> None:
+    """In a worker, first: tell the parent which process it is (so a stuck one can be ended), lower its
+    priority by ``nice`` steps, then watch the parent."""
     pids.put(os.getpid())
+    if nice:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(nice)
     _watch_parent(parent)
-
-
-def _start_low(parent: int, nice: int) -> None:
-    """In a worker of :func:`watched_pool`: lower its priority by ``nice``, then watch the parent."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(nice)
-    _watch_parent(parent)
-
-
-def watched_pool(nice: int = 0) -> ProcessPoolExecutor:
-    """A pool of one ``spawn`` worker that ends with its parent and runs ``nice`` steps below it: for work a
-    server does beside its play (a coach's review), which the play's own processes should always outrun."""
-    context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_low,
-                               initargs=(os.getpid(), nice))
 
 
 #: the levels that decide in milliseconds (no search): they have a worker of their own
 QUICK = frozenset({"random", "easy", "normal"})
+
+#: how many steps below the server's priority the aside worker runs (a coach's review: work beside the play,
+#: which the play's own processes should always outrun)
+ASIDE_NICE = 5
 
 #: seconds past its deadline that a decision may still take (handing the answer back) before its worker is
 #: taken for stuck and replaced
@@ -96,11 +92,12 @@ class NoAnswer(Exception):
 class _Slot:
     """One worker process, in a pool of its own, and the decisions it has been given."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0) -> None:
         context = multiprocessing.get_context("spawn")
+        self.nice = nice
         self.pids: SimpleQueue[int] = context.SimpleQueue()
         self.pool = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker,
-                                        initargs=(os.getpid(), self.pids))
+                                        initargs=(os.getpid(), self.pids, nice))
         self.busy = 0
 
     def end(self) -> None:
@@ -122,6 +119,7 @@ class BotWorkers:
     def __init__(self, workers: int = 1) -> None:
         self.slots = [_Slot() for _ in range(max(1, workers))]
         self.quick: _Slot | None = None
+        self.aside: _Slot | None = None
         #: workers replaced because they gave no answer in time
         self.replaced = 0
 
@@ -164,10 +162,39 @@ class BotWorkers:
             raise NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError)
                            else "its worker process broke") from None
 
+    async def run_aside(self, job: Callable[..., T], *args: Any, wait: float) -> T:
+        """``job(*args)`` in the aside worker: one of these workers kept for long jobs beside the play (a
+        coach's review takes seconds), started when first needed and :data:`ASIDE_NICE` steps below the
+        server, so that a table's bot never waits behind such a job.  Jobs wait their turn there.  Past
+        ``wait`` seconds (the wait in line included) the worker is ended, whatever it was doing, and replaced:
+        :class:`NoAnswer` tells the caller, as it does when the worker broke."""
+        if self.aside is None:
+            self.aside = _Slot(nice=ASIDE_NICE)
+        slot = self.aside
+        slot.busy += 1
+        future = slot.pool.submit(job, *args)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), wait)
+        except (TimeoutError, BrokenProcessPool) as error:
+            if slot is self.aside:
+                self.replace(slot)
+            raise NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError)
+                           else "its worker process broke") from None
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if future.cancelled() and task is not None and not task.cancelling():
+                # our job was dropped because another one ended the worker: not this caller's cancelling
+                raise NoAnswer("its worker process was replaced") from None
+            raise
+        finally:
+            slot.busy -= 1
+
     def replace(self, slot: _Slot) -> None:
         """End a worker (stuck, or broken) and start another in its place."""
         if slot is self.quick:
             self.quick = _Slot()
+        elif slot is self.aside:
+            self.aside = _Slot(nice=slot.nice)
         elif slot in self.slots:
             self.slots[self.slots.index(slot)] = _Slot()
         self.replaced += 1
@@ -176,6 +203,8 @@ class BotWorkers:
     def close(self) -> None:
         for slot in [*self.slots, *([] if self.quick is None else [self.quick])]:
             slot.pool.shutdown(wait=True, cancel_futures=True)
+        if self.aside is not None:  # a review is not waited for: it is ended
+            self.aside.end()
 
     def __enter__(self) -> BotWorkers:
         return self

@@ -129,6 +129,7 @@ def create_app(settings: Settings) -> FastAPI:
         await asyncio.to_thread(store.migrate)
         workers = BotWorkers(worker_count(settings.bot_workers)) if settings.bot_workers >= 0 else None
         registry = Registry(settings, store, Hub(), workers)
+        state["reviews"].use(workers)
         if settings.redis_url:  # one of several processes; a single one never imports the cluster
             from rummoli.server.cluster import Cluster
 
@@ -364,7 +365,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             connections.leave(address)
 
-    # The coach's reviews, made in a worker process of their own (rummoli.server.api.review).
+    # The coach's reviews, made in the bot workers' low-priority aside worker (rummoli.server.api.review).
     from rummoli.server.api.review import Reviews, add_review_routes
 
     add_review_routes(app, table_of, seat_of, ServerError, state.setdefault("reviews", Reviews()))

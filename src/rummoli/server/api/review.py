@@ -6,24 +6,22 @@ that seat's cards anyway); ``POST /api/review?seat=N`` reviews an uploaded ``rum
 holds every card already, like ``POST /api/replay``).  Either way the coach reads only that seat's view at each
 decision (:mod:`rummoli.coach`), never the record's hidden cards.
 
-A review takes seconds of CPU, so it never runs in the server's event loop nor in its bot workers (a table's
-bots would wait behind it): it runs in a worker process of its own, started when first needed, at a lower
-priority than the server (:func:`rummoli.bots.worker.watched_pool`).  At most ``RUMMOLI_REVIEW_QUEUE`` (4)
+A review takes seconds of CPU, so it never runs in the server's event loop: it runs among the server's bot
+workers, in the one kept for long jobs beside the play (:meth:`rummoli.bots.worker.BotWorkers.run_aside`),
+started when first needed at a lower priority than the server and the workers that decide for bots, so that a
+table's bots never wait behind a review.  At most ``RUMMOLI_REVIEW_QUEUE`` (4)
 reviews wait or run at once; one more is refused at once with ``503``.  ``RUMMOLI_REVIEW_BUDGET``
 sets the seconds of search per decision (the coach's default, 0.25).
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Annotated, Any
 
 from fastapi import Body, Header, Query
 
-from rummoli.bots.worker import watched_pool
+from rummoli.bots.worker import BotWorkers, NoAnswer
 from rummoli.coach import DEFAULT_BUDGET
 from rummoli.coach import review as review_hand
 from rummoli.errors import MalformedInput
@@ -54,14 +52,20 @@ def review_in_worker(record: dict[str, Any], seat: int, budget: float) -> dict[s
 
 
 class Reviews:
-    """The review worker and its bounded queue."""
+    """The bounded queue of reviews, made in the server's aside bot worker (:meth:`use` names the server's
+    workers; a server that decides for its bots in-process gets workers of the reviews' own)."""
 
     def __init__(self, queue: int | None = None, budget: float | None = None) -> None:
         self.most = max(1, int(_env_number("RUMMOLI_REVIEW_QUEUE", 4) if queue is None else queue))
         self.budget = max(0.01, min(30.0, _env_number("RUMMOLI_REVIEW_BUDGET", DEFAULT_BUDGET)
                                     if budget is None else budget))
-        self.pool: ProcessPoolExecutor | None = None
+        self.workers: BotWorkers | None = None
+        self.own_workers = False
         self.waiting = 0
+
+    def use(self, workers: BotWorkers | None) -> None:
+        """Make the reviews in ``workers``, the server's bot workers."""
+        self.workers = workers
 
     async def run(self, record: dict[str, Any], seat: int, server_error: Any) -> dict[str, Any]:
         """The coach's review of ``record`` from ``seat``, made in the worker."""
@@ -70,13 +74,10 @@ class Reviews:
                                "few seconds", status=503)
         self.waiting += 1
         try:
-            if self.pool is None:
-                self.pool = watched_pool(nice=5)
-            future = asyncio.get_running_loop().run_in_executor(self.pool, review_in_worker, record, seat,
-                                                                self.budget)
-            result: dict[str, Any] = await asyncio.wait_for(future, WAIT)
-        except (BrokenProcessPool, TimeoutError):
-            self.close()
+            if self.workers is None:
+                self.workers, self.own_workers = BotWorkers(1), True
+            result = await self.workers.run_aside(review_in_worker, record, seat, self.budget, wait=WAIT)
+        except NoAnswer:
             raise server_error("unavailable", "the coach gave no answer in time; try again", status=503) from None
         finally:
             self.waiting -= 1
@@ -86,9 +87,10 @@ class Reviews:
         return result
 
     def close(self) -> None:
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        """End the workers the reviews started themselves (the server's own are the server's to close)."""
+        workers, self.workers = self.workers, None
+        if workers is not None and self.own_workers:
+            workers.close()
 
 
 def add_review_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any, reviews: Reviews) -> None:
