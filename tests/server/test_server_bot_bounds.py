@@ -17,7 +17,7 @@ from server_helpers import Client, Server, choose
 from rummoli.datafiles import read_builtin
 from rummoli.limits import MAX_BET, MAX_START_CHIPS
 
-DEADLINE = 2.0  # the server's bot_deadline in these tests
+DEADLINE = 1.0  # the server's bot_deadline in these tests (shorter than a hard bot's 1 s budget plus its first world)
 SLACK = 0.5
 PACE = 0.3
 
@@ -30,7 +30,7 @@ def limits_ruleset() -> dict[str, Any]:
 
 @pytest.fixture
 def bounded(tmp_path: Path) -> Iterator[Server]:
-    """A server with a 2 s bot deadline, bots at pace 0.3 s, and a 1 s grace before a bot plays an absent seat."""
+    """A server with a 1 s bot deadline, bots at pace 0.3 s, and a 1 s grace before a bot plays an absent seat."""
     running = Server(tmp_path, "--bot-pace", str(PACE), "--grace", "1", RUMMOLI_BOT_DEADLINE=str(DEADLINE)).start()
     try:
         yield running
