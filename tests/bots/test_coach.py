@@ -38,7 +38,10 @@ def test_preferred_choice_is_the_hard_bots(index: int) -> None:
         found = list(decisions(record, seat))[:4]
         if not found:
             continue
-        out = review(record, seat, samples=SAMPLES, seed="t", hand_seconds=1e9)
+        # the record up to the seat's fourth decision: the review of the rest would be weighed and not compared
+        upto = dict(record, actions=record["actions"][:found[-1][0] + 1])
+        out = review(upto, seat, samples=SAMPLES, seed="t", hand_seconds=1e9)
+        assert len(out["decisions"]) == len(found)
         by_index = {d["index"]: d for d in out["decisions"]}
         for index_, view, taken in found:
             bot = make_bot(out["game"], "hard", decision_seed("t", index_), samples=SAMPLES)
