@@ -215,6 +215,8 @@ class Shown(TypedDict):
 class StopsResult(ResultBase, total=False):
     payments: Required[list[dict[str, Any]]]
     showdown: Required[list[Shown]]
+    #: what the showdown's winner won, in words beside its name ("wins the Poker pot", Poch's "wins the vying")
+    showdown_won: Required[str]
     board: Required[dict[str, int]]
     hand_no: int
 

@@ -40,7 +40,7 @@ def card_value(card: str, ace_value: int) -> int:
 def hand_figures(evening: dict[str, Any], hand_no: int) -> Figures:
     """The figures of hand ``hand_no`` as the page hooks name them:
     ``("outcome", reason)`` -> the winner's change (0: nobody won), ``("hand-change", seat)``,
-    ``("pot-win", pot, seat, hand)`` (stops) and ``("deadwood", seat)`` (Rummy)."""
+    ``("pot-win", pot, seat, hand)`` (stops, Poch) and ``("deadwood", seat)`` (Rummy)."""
     record = evening["hands"][hand_no - 1]
     seats = [evening["players"].index(name) for name in record["players"]]
     result = replay(record)
@@ -49,7 +49,7 @@ def hand_figures(evening: dict[str, Any], hand_no: int) -> Figures:
     changes = [after - before for after, before in zip(result["chips"], record["chips"], strict=True)]
     for hand_seat, change in enumerate(changes):
         figures[("hand-change", str(seats[hand_seat]))] = signed(change)
-    if game_of(record["ruleset"]) == "stops":
+    if game_of(record["ruleset"]) in ("stops", "poch"):  # the board games: pots paid out to seats
         won: dict[tuple[str, int], int] = defaultdict(int)
         for e in events:
             if e["type"] == "chips" and e["from"].startswith("pot:") and e["to"].startswith("seat:"):

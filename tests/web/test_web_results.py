@@ -16,10 +16,12 @@ from typing import Any
 import pytest
 from expected import Figures, evening_figures, hand_figures
 from server_helpers import Server
+from test_web_poch import poch_turn
 from web_helpers import assert_no_foreign_cards, new_page, rummy_turn, shoot, stops_turn
 
 STOPS = ["rummoli", "rummoli-tripoley", "tripoley", "michigan"]
 RUMMY = ["rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy"]
+POCH = ["poch", "poch-hoyle"]
 LAG_LIMIT_MS = 1000
 
 # Timestamps, in the page's own clock, of the frame that brought each hand's end (a hand_over event) and of the
@@ -154,7 +156,7 @@ def note_lags(ruleset: str, lags: dict[int, float], artifacts: Path) -> None:
     folder = artifacts / "lag"
     folder.mkdir(exist_ok=True)
     (folder / f"{ruleset}.txt").write_text(line + "\n")
-    order = {name: k for k, name in enumerate([*STOPS, *RUMMY, "michigan-players-leave"])}
+    order = {name: k for k, name in enumerate([*STOPS, *RUMMY, *POCH, "michigan-players-leave"])}
     kept = sorted(folder.glob("*.txt"), key=lambda p: order.get(p.stem, len(order)))
     (artifacts / "lag.txt").write_text("".join(p.read_text() for p in kept))
 
@@ -162,11 +164,11 @@ def note_lags(ruleset: str, lags: dict[int, float], artifacts: Path) -> None:
 # Each built-in ruleset for a short evening; and Michigan with short stacks, where players who cannot ante leave, so
 # a hand's seats are not the evening's (the page must show every figure at the evening seat it belongs to).
 CASES = [pytest.param(r, 2 if r == "gin-rummy" else 3, None, 2, "gin-17" if r == "gin-rummy" else f"results-{r}", id=r)
-         for r in STOPS + RUMMY] + [
+         for r in STOPS + RUMMY] + [pytest.param(r, 3, None, 2, f"results-{r}", id=r) for r in POCH] + [
     pytest.param("michigan", 4, 15, 3, "broke-10", id="michigan-players-leave")]
 # What the person must have met through the page in these seeded evenings (gin-17: a knock, then a gin).
 MUST_SEE = {"rummoli": {"best_five", "poker", "auction"}, "gin-rummy": {"gin", "knock", "upcard"},
-            "knock-rummy": {"knock"}, "500-rum": {"meld"}}
+            "knock-rummy": {"knock"}, "500-rum": {"meld"}, "poch": {"vie"}, "poch-hoyle": {"vie"}}
 
 
 @pytest.mark.parametrize(("ruleset", "players", "chips", "hands", "seed"), CASES)
@@ -183,14 +185,18 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     def hand_end(hand_no: int) -> None:
         if hand_no == 1 and ruleset in ("rummoli", "gin-rummy"):
             shoot(page, artifacts, "stops-hand-over" if stops else "gin-hand-over")
-        if stops:  # the showdown's fives come from the result, its winner marked
+        if stops or ruleset in POCH:  # the showdown's cards come from the result, its winner marked
             shown = page.locator(".result .showdown .shown")
             assert shown.count() == 0 or page.locator(".result .showdown .winner .badge").count() >= 1
+            if shown.count():  # what the winner won, in the result's words: Poch's vying has no Poker pot
+                badge = (page.locator(".result .showdown .winner .badge").first.text_content() or "").strip()
+                assert badge == ("wins the vying" if ruleset in POCH else "wins the Pot" if "tripoley" in ruleset
+                                 else "wins the Poker pot"), badge
 
     def turn(page: Any, seen: set[str]) -> None:
         if ruleset == "gin-rummy" and "gin" not in seen and page.locator(".controls button.gin").count():
             shoot(page, artifacts, "gin-offered")  # the gin button, the default, before it is pressed
-        (stops_turn if stops else rummy_turn)(page, seen)
+        (poch_turn if ruleset in POCH else stops_turn if stops else rummy_turn)(page, seen)
 
     read = play_evening(page, turn, seen, hand_end)
     print(ruleset, "played through the page:", sorted(seen))

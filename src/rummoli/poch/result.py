@@ -50,6 +50,7 @@ def hand_result(hand: Views) -> StopsResult:
     headline = sentence(said(hand.names[winner], "goes out first")) if winner is not None else "The hand is over."
     result: StopsResult = {"game": "poch", "reason": "out", "outcome": "out", "winner": winner, "headline": headline,
                            "pots_won": won, "payments": payments, "showdown": showdown,
+                           "showdown_won": "wins the vying",
                            "board": hand.pot_balances(), "changes": changes, "lines": []}
     lines = [headline]
     lines += [said(s["player"], f"shows {cards_word(s['cards'])}: {s['name']}{' (wins)' if s['won'] else ''}.")

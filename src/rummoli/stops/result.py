@@ -88,6 +88,7 @@ def hand_result(hand: Hand) -> StopsResult:
         "pots_won": pots_won,
         "payments": payments,
         "showdown": showdown,
+        "showdown_won": "wins " + pot_label(next((p.name for p in board.values() if p.kind == "poker"), "Poker")),
         "board": board_left,
         "changes": changes,
         "lines": [],

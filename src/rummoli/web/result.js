@@ -63,7 +63,7 @@ function stopsParts(view, r) {
   return [
     r.showdown?.length ? h("section", { class: "showdown", "aria-label": "Showdown" }, h("h3", {}, "Showdown"),
       r.showdown.map((s) => h("div", { class: `shown${s.won ? " winner" : ""}` },
-        h("span", { class: "who" }, nameOf(view, s.seat), s.won ? h("b", { class: "badge" }, " wins the Poker pot") : null),
+        h("span", { class: "who" }, nameOf(view, s.seat), s.won ? h("b", { class: "badge" }, ` ${r.showdown_won || "wins the showdown"}`) : null),
         h("span", { class: "five" }, s.cards.map(mini)),
         h("span", { class: "five-name" }, s.name)))) : null,
     h("h3", {}, "Pots won"),
