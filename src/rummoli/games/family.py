@@ -188,3 +188,22 @@ class Family:
 
     def __repr__(self) -> str:
         return f"<game family {self.name}>"
+
+
+class BoardFamily(Family):
+    """A board game of the stops kind (stops, Poch): chips on a board of pots that carry over from hand to hand,
+    an evening of hands, forced moves made by the table at its pace."""
+
+    unit = "chips"
+    has_board = True
+    evening_word = "evening"
+    steps_forced = True
+
+    #: the engine's evening class, ``module:Class``, imported when an evening is made
+    evening_class: str = ""
+
+    def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
+                dealer: int | None, cut_seed: str | None) -> Evening:
+        module, _, cls = self.evening_class.partition(":")
+        made: Evening = getattr(importlib.import_module(module), cls)(reference, names, chips, hands, dealer, cut_seed)
+        return made

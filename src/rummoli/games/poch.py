@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from rummoli.games.family import Evening, Family
+from rummoli.games.family import BoardFamily
 
 POCH_WORDS: dict[str, dict[str, str]] = {
     "deal": {"all": "Every card is dealt; the last one is turned for trumps and stays in its player's hand.",
@@ -33,19 +32,10 @@ def poch_words(rules: Any) -> list[str]:
     return lines
 
 
-class PochFamily(Family):
+class PochFamily(BoardFamily):
     name = "poch"
     engine = "rummoli.poch"
-    unit = "chips"
-    has_board = True
-    evening_word = "evening"
-    steps_forced = True
-
-    def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
-                dealer: int | None, cut_seed: str | None) -> Evening:
-        from rummoli.poch import PochEvening
-
-        return PochEvening(reference, names, chips, hands, dealer, cut_seed)
+    evening_class = "rummoli.poch:PochEvening"
 
     def board_names(self, rules: Any) -> list[str]:
         return [p.name for p in rules.pools]

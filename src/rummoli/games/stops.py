@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from rummoli.games.family import Evening, Family
+from rummoli.games.family import BoardFamily
 
 STOPS_WORDS: dict[str, dict[str, str]] = {
     "widow": {
@@ -71,19 +70,10 @@ def stops_words(rules: Any) -> list[str]:
     return lines
 
 
-class StopsFamily(Family):
+class StopsFamily(BoardFamily):
     name = "stops"
     engine = "rummoli.stops"
-    unit = "chips"
-    has_board = True
-    evening_word = "evening"
-    steps_forced = True
-
-    def evening(self, reference: str | dict[str, Any], names: Sequence[str], chips: int | None, hands: int | None,
-                dealer: int | None, cut_seed: str | None) -> Evening:
-        from rummoli.evening import StopsEvening
-
-        return StopsEvening(reference, names, chips, hands, dealer, cut_seed)
+    evening_class = "rummoli.evening:StopsEvening"
 
     def board_names(self, rules: Any) -> list[str]:
         return [p.name for p in rules.board.pots]
