@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from rummoli.cards import CARDS
+from rummoli.cards import CARDS, Card
 from rummoli.errors import MalformedInput
 from rummoli.shapes import Event
 
@@ -194,6 +194,17 @@ def rebuild(events: Iterable[Mapping[str, Any]], start: Callable[[Mapping[str, A
         view["seq"] = ev["seq"]
     view["hand"] = None if view.get("seat") is None else [str(CARDS[c]) for c in sorted(hand)]
     return view
+
+
+def board_start(ev: Mapping[str, Any], **extra: Any) -> tuple[dict[str, Any], set[int]]:
+    """A board game's ``start`` event (stops, Poch) as the first view rebuilt from events, with the family's
+    ``extra`` keys, and the seat's own cards (empty for a spectator)."""
+    start = ev["start"]
+    view = {"ruleset": ev["ruleset"], "board": [dict(p) for p in ev["board"]], "players": list(ev["players"]),
+            "seat": ev["seat"], "dealer": ev["dealer"], "chips": list(start["chips"]), "pots": dict(start["pots"]),
+            "hand_sizes": list(ev["hand_sizes"]), **extra, "played": [], "showdown": {},
+            "start": {"chips": list(start["chips"]), "pots": dict(start["pots"]), "ante": start["ante"]}}
+    return view, set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
 
 
 def move_chips(view: dict[str, Any], ev: Mapping[str, Any]) -> None:

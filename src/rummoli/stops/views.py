@@ -291,13 +291,7 @@ class Views(HandState, streams.Marked):
 
 # ------------------------------------------------------------------------- a view rebuilt from events
 def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
-    start = ev["start"]
-    view = {"ruleset": ev["ruleset"], "board": [dict(p) for p in ev["board"]], "players": list(ev["players"]),
-            "seat": ev["seat"], "dealer": ev["dealer"], "chips": list(start["chips"]),
-            "pots": dict(start["pots"]), "hand_sizes": list(ev["hand_sizes"]),
-            "widow_size": ev["widow_size"], "swapped": None, "played": [], "showdown": {},
-            "start": {"chips": list(start["chips"]), "pots": dict(start["pots"]), "ante": start["ante"]}}
-    return view, set() if ev["hand"] is None else {Card.parse(c).index for c in ev["hand"]}
+    return streams.board_start(ev, widow_size=ev["widow_size"], swapped=None)
 
 
 def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) -> set[int]:
