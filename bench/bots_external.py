@@ -1,7 +1,7 @@
 """Our Gin bots against bots nobody here wrote, on engines nobody here wrote.
 
     python -m bench.bots_external [--deals N] [--levels normal,hard] [--engines openspiel,rlcard]
-                                  [--hard-samples K] [--workers W] [--seed S]
+                                  [--hard-samples K | --hard-budget S] [--workers W] [--seed S]
 
 * **OpenSpiel** (``open_spiel`` ``gin_rummy``, C++): our bot against ``make_simple_gin_rummy_bot``.
 * **RLCard** (``rlcard`` ``gin-rummy``): our bot against ``GinRummyNoviceRuleAgent``, its rule-based agent.
@@ -147,6 +147,8 @@ class Seat:
         self.knock_with: str | None = None  # the card our knock throws (OpenSpiel knocks in steps)
         self.named: set[str] = set()
         self.decisions = 0
+        #: seconds each of our bot's decisions took (the wall clock, as a player waits for it)
+        self.times: list[float] = []
 
     def record(self, seat: int, kind: str, forced: bool = False, **fields: Any) -> None:
         entry: dict[str, Any] = {"type": "action", "seat": seat, "action": kind, **fields}
@@ -242,7 +244,9 @@ class Seat:
         """Our bot's choice for the view built now; it must be one of ``legal``."""
         view = self.view(phase, legal)
         self.decisions += 1
+        started = time.perf_counter()
         choice = dict(self.bot.choose(view))
+        self.times.append(time.perf_counter() - started)
         if choice not in legal:
             raise AssertionError(f"our bot answered {choice}, not one of {legal}")
         return choice
@@ -604,19 +608,25 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def our_bot(level: str, seed: int, samples: int | None) -> Bot:
-    return make_bot("rummy", level, seed=seed, samples=samples if level == "hard" else None)
+def our_bot(level: str, seed: int, samples: int | None, budget: float | None = None) -> Bot:
+    """Our bot at ``level``; a hard one searches ``samples`` worlds a decision, or with ``samples`` None for
+    ``budget`` seconds (the product's 1 s when None too)."""
+    hard = level == "hard"
+    return make_bot("rummy", level, seed=seed, samples=samples if hard else None, budget=budget if hard else None)
 
 
-def openspiel_deal(args: tuple[str, int, int | None]) -> dict[str, Any]:
-    """Both games of one deal on OpenSpiel: our bot as player 0, then as player 1."""
-    level, seed, samples = args
+def openspiel_deal(args: tuple[Any, ...]) -> dict[str, Any]:
+    """Both games of one deal on OpenSpiel: our bot as player 0, then as player 1.  ``args``: level, seed,
+    samples and optionally a hard bot's time budget; the result counts this process's CPU seconds."""
+    cpu = time.process_time()
+    level, seed, samples, *rest = args
+    budget = rest[0] if rest else None
     engine = _engine("openspiel")
     assert isinstance(engine, OpenSpielGin)
     rng = random.Random(seed)
     deck = list(range(52))
     rng.shuffle(deck)
-    out: dict[str, Any] = {"points": [], "leaks": 0, "views": 0, "decisions": 0}
+    out: dict[str, Any] = {"points": [], "leaks": 0, "views": 0, "decisions": 0, "times": []}
     for me in (0, 1):
         leaks = 0
 
@@ -626,19 +636,24 @@ def openspiel_deal(args: tuple[str, int, int | None]) -> dict[str, Any]:
             leaks += len(bad)
             return len(bad)
 
-        points, seat = engine.play(deck, our_bot(level, seed * 2 + me, samples), me, check)
+        points, seat = engine.play(deck, our_bot(level, seed * 2 + me, samples, budget), me, check)
         out["points"].append(points)
         out["leaks"] += leaks
         out["decisions"] += seat.decisions
+        out["times"] += seat.times
+    out["cpu"] = time.process_time() - cpu
     return out
 
 
-def rlcard_deal(args: tuple[str, int, int | None]) -> dict[str, Any]:
-    """Both games of one deal on RLCard (the same seed deals the same cards and dealer)."""
-    level, seed, samples = args
+def rlcard_deal(args: tuple[Any, ...]) -> dict[str, Any]:
+    """Both games of one deal on RLCard (the same seed deals the same cards and dealer); ``args`` as for
+    :func:`openspiel_deal`."""
+    cpu = time.process_time()
+    level, seed, samples, *rest = args
+    budget = rest[0] if rest else None
     engine = _engine("rlcard")
     assert isinstance(engine, RLCardGin)
-    out: dict[str, Any] = {"points": [], "theirs": [], "leaks": 0, "decisions": 0}
+    out: dict[str, Any] = {"points": [], "theirs": [], "leaks": 0, "decisions": 0, "times": []}
     for me in (0, 1):
         leaks = 0
 
@@ -648,11 +663,13 @@ def rlcard_deal(args: tuple[str, int, int | None]) -> dict[str, Any]:
             leaks += len(bad)
             return len(bad)
 
-        ours, theirs, seat = engine.play(seed, our_bot(level, seed * 2 + me, samples), me, check)
+        ours, theirs, seat = engine.play(seed, our_bot(level, seed * 2 + me, samples, budget), me, check)
         out["points"].append(ours)
         out["theirs"].append(theirs)
         out["leaks"] += leaks
         out["decisions"] += seat.decisions
+        out["times"] += seat.times
+    out["cpu"] = time.process_time() - cpu
     return out
 
 
@@ -666,6 +683,11 @@ def _engine(name: str) -> OpenSpielGin | RLCardGin:
     return engine
 
 
+def quantile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted values (the nearest rank)."""
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
 def win_share(ours: float, theirs: float) -> float:
     return 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
 
@@ -676,16 +698,20 @@ def main() -> None:
     parser.add_argument("--levels", default="normal,hard")
     parser.add_argument("--engines", default="openspiel,rlcard")
     parser.add_argument("--hard-samples", type=int, default=16, help="fixed worlds per hard decision")
+    parser.add_argument("--hard-budget", type=float, default=None,
+                        help="seconds per hard decision instead of fixed worlds (1.0: the bot as shipped)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args()
-    print(f"Gin, {args.deals} deals x 2 seats per line; hard: {args.hard_samples} worlds per decision")
+    samples = None if args.hard_budget is not None else args.hard_samples
+    hard = f"{args.hard_budget} s" if samples is None else f"{samples} worlds"
+    print(f"Gin, {args.deals} deals x 2 seats per line; hard: {hard} per decision")
     print(f"{'engine':10} {'ours':7} {'games':>6} {'win rate (95% CI)':>24} {'points/game (95% CI)':>24}"
-          f" {'ties':>5} {'hidden read':>11} {'CPU s':>7}")
+          f" {'ties':>5} {'hidden read':>11} {'CPU s':>7}  decision s p50/p95/p99")
     for engine in args.engines.split(","):
         for level in args.levels.split(","):
-            jobs = [(level, args.seed * 100_000 + k, args.hard_samples) for k in range(args.deals)]
+            jobs = [(level, args.seed * 100_000 + k, samples, args.hard_budget) for k in range(args.deals)]
             run = openspiel_deal if engine == "openspiel" else rlcard_deal
             start = time.process_time()
             wall = time.perf_counter()
@@ -709,11 +735,14 @@ def main() -> None:
             win, win_half = interval(shares)
             pts, pts_half = interval(points)
             leaks = sum(r["leaks"] for r in results)
-            cpu = time.process_time() - start  # the parent's; workers' time is in the wall clock below
+            # every worker's CPU (each deal counts its own) and the parent's
+            cpu = sum(r["cpu"] for r in results) + time.process_time() - start
+            times = sorted(t for r in results for t in r["times"])
+            spread = "/".join(f"{quantile(times, q):.3f}" for q in (0.5, 0.95, 0.99)) if times else "-"
             print(
                 f"{engine:10} {level:7} {2 * len(results):6d} {win:8.1%} ({win - win_half:.1%}..{win + win_half:.1%})"
                 f" {pts:9.3f} ({pts - pts_half:.3f}..{pts + pts_half:.3f}) {ties:5d} {leaks:11d}"
-                f" {cpu:7.1f}  ({time.perf_counter() - wall:.0f} s wall, "
+                f" {cpu:7.1f}  {spread}  ({time.perf_counter() - wall:.0f} s wall, "
                 f"{sum(r['decisions'] for r in results)} decisions)",
                 flush=True,
             )
