@@ -89,6 +89,10 @@ class NoAnswer(Exception):
     """A worker gave no answer in time (or broke): it has been replaced; nothing came back of the bot."""
 
 
+def _no_answer(error: BaseException, wait: float | None) -> NoAnswer:
+    return NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError) else "its worker process broke")
+
+
 class _Slot:
     """One worker process, in a pool of its own, and the decisions it has been given."""
 
@@ -159,8 +163,7 @@ class BotWorkers:
             return await asyncio.wait_for(asyncio.wrap_future(future), wait)
         except (TimeoutError, BrokenProcessPool) as error:
             self.replace(slot)
-            raise NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError)
-                           else "its worker process broke") from None
+            raise _no_answer(error, wait) from None
 
     async def run_aside(self, job: Callable[..., T], *args: Any, wait: float) -> T:
         """``job(*args)`` in the aside worker: one of these workers kept for long jobs beside the play (a
@@ -171,23 +174,19 @@ class BotWorkers:
         if self.aside is None:
             self.aside = _Slot(nice=ASIDE_NICE)
         slot = self.aside
-        slot.busy += 1
         future = slot.pool.submit(job, *args)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), wait)
         except (TimeoutError, BrokenProcessPool) as error:
-            if slot is self.aside:
+            if slot is self.aside:  # not replaced already by a job before this one
                 self.replace(slot)
-            raise NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError)
-                           else "its worker process broke") from None
+            raise _no_answer(error, wait) from None
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if future.cancelled() and task is not None and not task.cancelling():
-                # our job was dropped because another one ended the worker: not this caller's cancelling
+                # this job waited in line when a job before it ended the worker: not this caller's cancelling
                 raise NoAnswer("its worker process was replaced") from None
             raise
-        finally:
-            slot.busy -= 1
 
     def replace(self, slot: _Slot) -> None:
         """End a worker (stuck, or broken) and start another in its place."""
