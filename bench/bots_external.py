@@ -1,6 +1,6 @@
 """Our Gin bots against bots nobody here wrote, on engines nobody here wrote.
 
-    python -m bench.bots_external [--deals N] [--levels normal,hard] [--engines openspiel,rlcard]
+    python -m bench.bots_external [--deals N] [--levels normal,hard,hard@0.25] [--engines openspiel,rlcard]
                                   [--hard-samples K | --hard-budget S] [--workers W] [--seed S]
 
 * **OpenSpiel** (``open_spiel`` ``gin_rummy``, C++): our bot against ``make_simple_gin_rummy_bot``.
@@ -40,9 +40,11 @@ opponent's cards never seen on the pile) and counts any the view names.  It must
   takes the 11-card hand's arrangement, which can refuse a knock ours allows) and where ours does.
   RLCard's knock is one action with its card, as ours; where it can gin it allows only the gin, and the
   view then offers only that knock.
-* *The lay-off phase.*  After OpenSpiel's opponent knocks, the adapter plays our side by our rules'
-  result: the lay-offs and melds that leave the least deadwood (``MeldTable.deadwood_with_layoffs``),
-  sent card by card and meld by meld.  RLCard has no lay-offs: each hand is counted as it is.
+* *The lay-off phase.*  After OpenSpiel's opponent knocks, our bot chooses its lay-offs from its view and
+  the knocker's melds (``lay_off``: the normal and hard bots take the exact least deadwood, the easy bot
+  lays off what fits its loose cards); the adapter sends them card by card, then the best melds of the
+  rest, meld by meld.  (Our own engine settles a knock's lay-offs by rule.)  RLCard has no lay-offs: each
+  hand is counted as it is.
 * *The wall.*  Our rules end the hand when two cards are left in the stock.  Both engines allow one more
   move there: take the upcard and knock (OpenSpiel's wall phase, RLCard's pick-up before a dead hand).
   The adapter takes it exactly when the knock is then legal and knocks with the card that leaves the
@@ -145,6 +147,8 @@ class Seat:
         self.sizes = [10, 10]
         self.taken: str | None = None  # the card we took from the pile this turn
         self.knock_with: str | None = None  # the card our knock throws (OpenSpiel knocks in steps)
+        self.laying: set[str] | None = None  # the cards our bot lays off after the other's knock
+        self.gin_points = 0.0  # (RLCard) the deal's Gin points for us, counted as OpenSpiel counts them
         self.named: set[str] = set()
         self.decisions = 0
         #: seconds each of our bot's decisions took (the wall clock, as a player waits for it)
@@ -250,6 +254,18 @@ class Seat:
         if choice not in legal:
             raise AssertionError(f"our bot answered {choice}, not one of {legal}")
         return choice
+
+
+    def lay_off(self, knocker: list[list[str]]) -> set[str]:
+        """Our bot's lay-offs on the ``knocker``'s melds after the other's knock (OpenSpiel's lay-off phase):
+        a decision the bot makes from its view, as it makes the others; each must be a card we hold."""
+        lay_off = getattr(self.bot, "lay_off", None)
+        if lay_off is None:
+            raise AssertionError(f"our {self.bot.level} bot makes no lay-off decision")
+        chosen = set(lay_off(self.view("layoff", []), knocker))
+        if not chosen <= set(self.hand):
+            raise AssertionError(f"our bot laid off {sorted(chosen - set(self.hand))}, which it does not hold")
+        return chosen
 
 
 def best_knock(hand: int, exclude: str | None = None) -> str:
@@ -404,12 +420,13 @@ class OpenSpielGin:
                     action = min((a for a in legal if a < 52), key=lambda a: deadwood_after(hand, self.card_name[a]))
                 return action
             return self.declare(hand, legal)
-        if phase == "Layoff":  # their knock: our lay-offs and melds that leave the least deadwood
-            theirs = seen["laid"][1 - seat.me]
+        if phase == "Layoff":  # their knock: the lay-offs our bot chooses, then the best melds of the rest
             if any(a < 52 for a in legal):  # the lay-offs come first, card by card
-                _, laid = TABLE.deadwood_with_layoffs(hand, theirs)
+                if seat.laying is None:
+                    seat.laying = seat.lay_off([names_of(m) for m in seen["laid"][1 - seat.me]])
+                    check(seat, state)
                 for a in legal:
-                    if a < 52 and laid & bit(self.card_name[a]):
+                    if a < 52 and self.card_name[a] in seat.laying:
                         return a
                 return int(self.PASS)
             return self.declare(hand, legal)
@@ -426,11 +443,16 @@ class OpenSpielGin:
         return int(self.PASS)
 
     def on_table(self, state: Any) -> set[str]:
-        """(Referee) the cards face up on the table now, read from the full state."""
+        """(Referee) the cards face up on the table now, read from the full state: the pile, the upcard, and
+        after a knock the melds laid down and the cards laid off on them (the observation's, either player's)."""
         public = {self.card_name[c] for c in state.discard_pile()}
         upcard = state.upcard()
         if upcard is not None and upcard >= 0:
             public.add(self.card_name[upcard])
+        if not state.is_chance_node() and not state.is_terminal():
+            for melds in self.observe(state, 0)["laid"]:
+                for meld in melds:
+                    public |= set(names_of(meld))
         return public
 
     def hidden(self, state: Any, me: int) -> set[str]:
@@ -550,7 +572,32 @@ class RLCardGin:
         payoffs = env.get_payoffs()
         if seat is None:  # the other player, who moves first, ended the deal before we had a choice (a gin)
             seat = Seat(me, me, bot)
+        seat.gin_points = self.gin_points(env, me)
         return float(payoffs[me]), float(payoffs[1 - me]), seat
+
+    def gin_points(self, env: Any, me: int) -> float:
+        """Our Gin points for the finished deal, counted from RLCard's own record of it (who went out and
+        how, and the deadwood its scoring steps found for each hand) as OpenSpiel counts them: a knock wins
+        the difference in deadwood; gin wins the other's deadwood and 25; a defender with strictly less
+        deadwood than the knocker undercuts, winning the difference and 25; a dead hand is 0.  RLCard has no
+        lay-offs, so none are counted.  Its own payoff is not points (a knock is 0.2 however it ends)."""
+        from rlcard.games.gin_rummy.utils.move import ScoreNorthMove, ScoreSouthMove
+
+        _, _, DeadHand, Gin, _, _ = self.kinds
+        round_ = env.game.round
+        action, who = round_.going_out_action, round_.going_out_player_id
+        if who is None or isinstance(action, DeadHand):
+            return 0.0
+        dead = {m.player.player_id: m.deadwood_count for m in round_.move_sheet
+                if isinstance(m, (ScoreNorthMove, ScoreSouthMove))}
+        knocker, defender = dead[who], dead[1 - who]
+        if isinstance(action, Gin):
+            won = defender + 25
+        elif defender < knocker:
+            won = -(knocker - defender + 25)
+        else:
+            won = defender - knocker
+        return float(won if who == me else -won)
 
     def our_move(self, seat: Seat, hand: list[str], top: list[str], events: list[Any], legal: list[int],
                  wall_knock: bool) -> int:
@@ -653,7 +700,7 @@ def rlcard_deal(args: tuple[Any, ...]) -> dict[str, Any]:
     budget = rest[0] if rest else None
     engine = _engine("rlcard")
     assert isinstance(engine, RLCardGin)
-    out: dict[str, Any] = {"points": [], "theirs": [], "leaks": 0, "decisions": 0, "times": []}
+    out: dict[str, Any] = {"points": [], "theirs": [], "gin": [], "leaks": 0, "decisions": 0, "times": []}
     for me in (0, 1):
         leaks = 0
 
@@ -666,6 +713,7 @@ def rlcard_deal(args: tuple[Any, ...]) -> dict[str, Any]:
         ours, theirs, seat = engine.play(seed, our_bot(level, seed * 2 + me, samples, budget), me, check)
         out["points"].append(ours)
         out["theirs"].append(theirs)
+        out["gin"].append(seat.gin_points)
         out["leaks"] += leaks
         out["decisions"] += seat.decisions
         out["times"] += seat.times
@@ -694,8 +742,10 @@ def win_share(ours: float, theirs: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=50, help="deals per engine and level (two games each)")
-    parser.add_argument("--levels", default="normal,hard")
+    parser.add_argument("--deals", type=int, default=500,
+                        help="deals per engine and level, each played twice with the seats swapped (1,000 games)")
+    parser.add_argument("--levels", default="normal,hard",
+                        help="our levels, one line each; hard@S plays hard at S seconds a decision (hard@0.25)")
     parser.add_argument("--engines", default="openspiel,rlcard")
     parser.add_argument("--hard-samples", type=int, default=16, help="fixed worlds per hard decision")
     parser.add_argument("--hard-budget", type=float, default=None,
@@ -704,14 +754,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args()
-    samples = None if args.hard_budget is not None else args.hard_samples
-    hard = f"{args.hard_budget} s" if samples is None else f"{samples} worlds"
-    print(f"Gin, {args.deals} deals x 2 seats per line; hard: {hard} per decision")
-    print(f"{'engine':10} {'ours':7} {'games':>6} {'win rate (95% CI)':>24} {'points/game (95% CI)':>24}"
-          f" {'ties':>5} {'hidden read':>11} {'CPU s':>7}  decision s p50/p95/p99")
+    hard = f"{args.hard_budget} s" if args.hard_budget is not None else f"{args.hard_samples} worlds"
+    print(f"Gin, {args.deals} deals x 2 seats per line; hard: {hard} per decision unless the line says")
+    print("(Gin points: OpenSpiel's returns; on RLCard counted from its record the same way, beside its own score)")
+    print(f"{'engine':10} {'ours':9} {'games':>6} {'win rate (95% CI)':>24} {'score/game (95% CI)':>24}"
+          f" {'Gin points/game (95% CI)':>26} {'ties':>5} {'hidden read':>11} {'CPU s':>7}  decision s p50/p95/p99")
     for engine in args.engines.split(","):
-        for level in args.levels.split(","):
-            jobs = [(level, args.seed * 100_000 + k, samples, args.hard_budget) for k in range(args.deals)]
+        for token in args.levels.split(","):
+            level, _, given = token.partition("@")
+            budget = float(given) if given else args.hard_budget
+            samples = None if budget is not None else args.hard_samples
+            jobs = [(level, args.seed * 100_000 + k, samples, budget) for k in range(args.deals)]
             run = openspiel_deal if engine == "openspiel" else rlcard_deal
             start = time.process_time()
             wall = time.perf_counter()
@@ -723,25 +776,28 @@ def main() -> None:
                         games = [(a, b) for r in results for a, b in zip(r["points"], r.get("theirs") or
                                                                           [-p for p in r["points"]], strict=True)]
                         share = statistics.fmean(win_share(a, b) for a, b in games)
-                        print(f"  {engine} {level}: {len(results)}/{len(jobs)} deals, win {share:.1%}",
+                        print(f"  {engine} {token}: {len(results)}/{len(jobs)} deals, win {share:.1%}",
                               file=sys.stderr, flush=True)
-            shares, points, ties = [], [], 0
+            shares, points, gin, ties = [], [], [], 0
             for r in results:
                 theirs = r.get("theirs") or [-p for p in r["points"]]
                 games = list(zip(r["points"], theirs, strict=True))
                 shares.append(statistics.fmean(win_share(a, b) for a, b in games))
                 points.append(statistics.fmean(r["points"]))
+                gin.append(statistics.fmean(r.get("gin") or r["points"]))
                 ties += sum(1 for a, b in games if a == b)
             win, win_half = interval(shares)
             pts, pts_half = interval(points)
+            gin_pts, gin_half = interval(gin)
             leaks = sum(r["leaks"] for r in results)
             # every worker's CPU (each deal counts its own) and the parent's
             cpu = sum(r["cpu"] for r in results) + time.process_time() - start
             times = sorted(t for r in results for t in r["times"])
             spread = "/".join(f"{quantile(times, q):.3f}" for q in (0.5, 0.95, 0.99)) if times else "-"
             print(
-                f"{engine:10} {level:7} {2 * len(results):6d} {win:8.1%} ({win - win_half:.1%}..{win + win_half:.1%})"
-                f" {pts:9.3f} ({pts - pts_half:.3f}..{pts + pts_half:.3f}) {ties:5d} {leaks:11d}"
+                f"{engine:10} {token:9} {2 * len(results):6d} {win:8.1%} ({win - win_half:.1%}..{win + win_half:.1%})"
+                f" {pts:9.3f} ({pts - pts_half:.3f}..{pts + pts_half:.3f})"
+                f" {gin_pts:9.3f} ({gin_pts - gin_half:.3f}..{gin_pts + gin_half:.3f}) {ties:5d} {leaks:11d}"
                 f" {cpu:7.1f}  {spread}  ({time.perf_counter() - wall:.0f} s wall, "
                 f"{sum(r['decisions'] for r in results)} decisions)",
                 flush=True,

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 
 from bench import bots_external as ext
 
-from rummoli.bots import rummy_search, rummy_view
+from rummoli.bots import rummy_bots, rummy_search, rummy_view
 
 _missing = [name for name in ("pyspiel", "rlcard") if importlib.util.find_spec(name) is None]
 if _missing:
@@ -96,3 +96,26 @@ def test_the_hidden_card_check_sees_a_hidden_card() -> None:
 
     engine.play(list(range(52)), ext.our_bot("easy", 1, None), 0, check)
     assert caught and all(n >= 1 for n in caught)
+
+
+def test_after_openspiels_knock_the_lay_offs_are_our_bots_and_are_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In seed 3's second game OpenSpiel's bot knocks and our seat can lay 4h off on its 4s-4d-4c: the adapter
+    asks our bot (it has no reckoning of its own), and the bot's answer is what OpenSpiel scores: a bot
+    that keeps the four loses 4 points more."""
+    asked: list[tuple[list[list[str]], set[str]]] = []
+    real = ext.Seat.lay_off
+
+    def spy(seat: ext.Seat, knocker: list[list[str]]) -> set[str]:
+        chosen = real(seat, knocker)
+        asked.append((knocker, chosen))
+        return chosen
+
+    monkeypatch.setattr(ext.Seat, "lay_off", spy)
+    laid = ext.openspiel_deal(("normal", 3, None))
+    assert laid["leaks"] == 0
+    assert len(asked) == 1 and asked[0][1] == {"4h"} and ["4s", "4d", "4c"] in asked[0][0]
+    monkeypatch.setattr(rummy_bots.NormalRummyBot, "lay_off", lambda self, view, knocker: [])
+    kept = ext.openspiel_deal(("normal", 3, None))
+    assert len(asked) == 2 and asked[1][1] == set()
+    assert kept["points"][0] == laid["points"][0]  # the first game had no lay-off
+    assert kept["points"][1] == laid["points"][1] - 4

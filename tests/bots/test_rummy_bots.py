@@ -305,3 +305,16 @@ def test_hard_budget_counts_from_the_start_of_the_decision(monkeypatch: pytest.M
     worlds.clear()
     hard.search(k, candidates, started=time.perf_counter())
     assert len(worlds) > 1
+
+
+def test_R_GIN_4_lay_offs_after_the_other_knock_are_the_bots_decision() -> None:
+    # Engines where the defender lays off by hand (OpenSpiel's) ask the bot.  Seat 0 holds 7c 7d 7h 8h 9h
+    # against a knocker's Th-Jh-Qh: its own best melds take the run 7h-8h-9h (24 points) and leave the
+    # sevens of clubs and diamonds (14).  Laying off 9h then 8h on the knocker's run and keeping the set of
+    # sevens leaves nothing: the counting levels find that; easy melds first and has nothing loose that fits.
+    hand = deal("gin-rummy", ["7c 7d 7h 8h 9h 2s 3s 4s Kd Kc", "Th Jh Qh 5c 6c 2d 3d 4d 5d Ks"], "Kh Qs", dealer=1)
+    view = view_of(hand, 0)
+    knocker = [["Th", "Jh", "Qh"]]
+    assert sorted(make_bot("rummy", "normal", seed=1).lay_off(view, knocker)) == ["8h", "9h"]
+    assert sorted(make_bot("rummy", "hard", seed=1).lay_off(view, knocker)) == ["8h", "9h"]
+    assert make_bot("rummy", "easy", seed=1).lay_off(view, knocker) == []

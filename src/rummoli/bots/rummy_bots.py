@@ -19,9 +19,11 @@ Every level reads only the view it is handed (:func:`rummoli.bots.rummy_view.rea
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rummoli.bots.base import ActionJSON, Bot, View, register
 from rummoli.bots.rummy_policy import choose
-from rummoli.bots.rummy_search import HardRummyBot
+from rummoli.bots.rummy_search import HardRummyBot, lay_off_names
 from rummoli.bots.rummy_view import read_view
 
 
@@ -33,6 +35,11 @@ class _PolicyBot(Bot):
 
     def choose(self, view: View) -> ActionJSON:
         return choose(read_view(view), counting=self.counting)
+
+    def lay_off(self, view: View, knocker: Sequence[Sequence[str]]) -> list[str]:
+        """After the other player's Gin knock, in an engine where the defender lays off by hand: the cards of
+        the view's hand this bot lays off on the ``knocker``'s melds (card names)."""
+        return lay_off_names(view, knocker, self.counting)
 
 
 @register

@@ -57,10 +57,10 @@ def melded(k: Known, hand: int) -> tuple[int, tuple[int, ...], int]:
     return points, melds, cover
 
 
-def layoff_chain(k: Known, loose: int, table: list[int]) -> list[tuple[int, int]]:
+def layoff_chain(k: Known, loose: int, table: list[int], *, knocked: bool = False) -> list[tuple[int, int]]:
     """Lay-offs of ``loose`` cards on ``table`` melds, following chains (4s onto 5-6-7s, then 3s):
-    ``[(card index, meld index)]``."""
-    if not k.melding or not table:
+    ``[(card index, meld index)]``.  Only where melding is open, or (``knocked``) on a knocker's melds."""
+    if not (k.melding or knocked) or not table:
         return []
     melds = list(table)
     out: list[tuple[int, int]] = []
@@ -87,6 +87,21 @@ def deadwood_after(k: Known, hand: int) -> int:
     for card, _ in layoff_chain(k, loose, k.melds):
         dead -= k.value(1 << card)
     return dead
+
+
+def lay_offs_after_knock(k: Known, knocker: list[int], counting: bool) -> int:
+    """Gin, where the defender lays off by hand after the other player's knock (OpenSpiel's engine does;
+    ours settles it by rule): the cards of ``k.hand`` to lay off on the ``knocker``'s melds.  Counting
+    (normal, hard): the lay-offs and the melds of the rest chosen together to leave the least deadwood
+    (exact: :meth:`MeldTable.deadwood_with_layoffs`).  Easy: its own best melds first, then whatever of the
+    loose cards fits, chains followed, as a hurried player lays off."""
+    if counting:
+        return k.table.deadwood_with_layoffs(k.hand, knocker)[1]
+    _, _, cover = melded(k, k.hand)
+    laid = 0
+    for card, _ in layoff_chain(k, k.hand & ~cover, knocker, knocked=True):
+        laid |= 1 << card
+    return laid
 
 
 def completes(k: Known, hand: int, card: int) -> bool:

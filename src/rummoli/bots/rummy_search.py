@@ -37,10 +37,11 @@ from rummoli.bots.rummy_policy import (
     choose,
     choose_discard_ranked,
     first_legal,
+    lay_offs_after_knock,
     live,
     plan_play,
 )
-from rummoli.bots.rummy_view import Known, partners, read_view
+from rummoli.bots.rummy_view import Known, mask_of_names, partners, read_view
 from rummoli.cards import CARDS
 from rummoli.records import RecordError
 from rummoli.rummy import Action, RummyHand, replay_hand
@@ -239,6 +240,13 @@ def unweighed(chosen: ActionJSON, others: Sequence[ActionJSON]) -> Estimate:
     return Estimate.build(actions, [[] for _ in actions], [], 0, 0, "points", how="rule")
 
 
+def lay_off_names(view: View, knocker: Sequence[Sequence[str]], counting: bool) -> list[str]:
+    """:func:`rummy_policy.lay_offs_after_knock` for a view and the knocker's melds as card names."""
+    k = read_view(view)
+    laid = lay_offs_after_knock(k, [mask_of_names(list(m)) for m in knocker], counting)
+    return [str(CARDS[c]) for c in bits(laid)]
+
+
 # ---------------------------------------------------------------- the bot
 class HardRummyBot(Bot):
     """Searches the draw and the discard over sampled worlds; melds as the normal plan does."""
@@ -253,6 +261,10 @@ class HardRummyBot(Bot):
 
     def choose(self, view: View) -> ActionJSON:
         return self.estimate(view).preferred_action
+
+    def lay_off(self, view: View, knocker: Sequence[Sequence[str]]) -> list[str]:
+        """As the normal bot lays off after the other player's knock: the exact least deadwood."""
+        return lay_off_names(view, knocker, counting=True)
 
     def estimate(self, view: View, extra: Sequence[ActionJSON] = ()) -> Estimate:
         """The decision weighed as :meth:`choose` makes it (:mod:`rummoli.bots.estimate`): the draws, or
