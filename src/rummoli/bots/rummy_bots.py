@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummoli.bots.base import ActionJSON, Bot, View, register
-from rummoli.bots.rummy_policy import choose
-from rummoli.bots.rummy_search import HardRummyBot, lay_off_names
+from rummoli.bots.rummy_policy import choose, lay_off_names
+from rummoli.bots.rummy_search import HardRummyBot
 from rummoli.bots.rummy_view import read_view
 
 

@@ -19,11 +19,12 @@ deadwood.  In Gin, ``normal`` judges its discard by how soon the hand it keeps m
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummoli.bots import rummy_race
 from rummoli.bots.base import require_legal
-from rummoli.bots.rummy_view import Known, card_index, partners
+from rummoli.bots.rummy_view import Known, card_index, mask_of_names, partners, read_view
 from rummoli.cards import CARDS
 
 ActionJSON = dict[str, Any]
@@ -102,6 +103,14 @@ def lay_offs_after_knock(k: Known, knocker: list[int], counting: bool) -> int:
     for card, _ in layoff_chain(k, k.hand & ~cover, knocker, knocked=True):
         laid |= 1 << card
     return laid
+
+
+def lay_off_names(view: Mapping[str, Any], knocker: Sequence[Sequence[str]], counting: bool) -> list[str]:
+    """:func:`lay_offs_after_knock` for a seat's view and the knocker's melds as card names (every level's
+    ``lay_off``)."""
+    k = read_view(view)
+    laid = lay_offs_after_knock(k, [mask_of_names(list(m)) for m in knocker], counting)
+    return [card_name(c) for c in bits(laid)]
 
 
 def completes(k: Known, hand: int, card: int) -> bool:

@@ -37,11 +37,11 @@ from rummoli.bots.rummy_policy import (
     choose,
     choose_discard_ranked,
     first_legal,
-    lay_offs_after_knock,
+    lay_off_names,
     live,
     plan_play,
 )
-from rummoli.bots.rummy_view import Known, mask_of_names, partners, read_view
+from rummoli.bots.rummy_view import Known, partners, read_view
 from rummoli.cards import CARDS
 from rummoli.records import RecordError
 from rummoli.rummy import Action, RummyHand, replay_hand
@@ -238,13 +238,6 @@ def unweighed(chosen: ActionJSON, others: Sequence[ActionJSON]) -> Estimate:
         if action not in actions:
             actions.append(action)
     return Estimate.build(actions, [[] for _ in actions], [], 0, 0, "points", how="rule")
-
-
-def lay_off_names(view: View, knocker: Sequence[Sequence[str]], counting: bool) -> list[str]:
-    """:func:`rummy_policy.lay_offs_after_knock` for a view and the knocker's melds as card names."""
-    k = read_view(view)
-    laid = lay_offs_after_knock(k, [mask_of_names(list(m)) for m in knocker], counting)
-    return [str(CARDS[c]) for c in bits(laid)]
 
 
 # ---------------------------------------------------------------- the bot
