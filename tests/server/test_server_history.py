@@ -1,8 +1,11 @@
 """A long evening's history comes by pages, built off the event loop (issue 38, item 2): fifty of the largest
-pages at once, and /healthz still answers at once; the pages together are exactly the whole history."""
+pages at once, three times over, are built in the history threads (the server's CPU by thread priority, from
+/proc, says so), /healthz still answers at once meanwhile, and the pages together are exactly the whole history."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
 import time
@@ -12,6 +15,8 @@ from typing import Any
 import httpx
 import pytest
 from server_helpers import Server
+
+from rummoli.server.api.history import BACKGROUND_NICE
 
 HANDS = 200
 
@@ -33,13 +38,28 @@ import asyncio, sys
 import httpx
 
 async def main(token, urls):
-    async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=len(urls))) as client:
+    # Fifty at once, wave after wave: fifty is what one address may have open at a time here.
+    async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=50)) as client:
         async def one(url):
             return (await client.get(url, headers={"Authorization": "Bearer " + token})).status_code
-        print(" ".join(str(code) for code in await asyncio.gather(*[one(url) for url in urls])))
+        codes = []
+        for wave in range(0, len(urls), 50):
+            codes += await asyncio.gather(*[one(url) for url in urls[wave:wave + 50]])
+        print(" ".join(str(code) for code in codes))
 
 asyncio.run(main(sys.argv[1], sys.argv[2:]))
 """
+
+
+def cpu_by_priority(pid: int) -> dict[int, float]:
+    """CPU seconds the threads of process ``pid`` have used, by their nice value (from /proc)."""
+    used: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            nice, ticks = int(fields[16]), int(fields[11]) + int(fields[12])  # nice; utime + stime
+            used[nice] = used.get(nice, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+    return used
 
 
 def crowd_and_probe(server: Server, paths: list[str], token: str) -> tuple[list[float], list[int]]:
@@ -79,22 +99,34 @@ def test_health_answers_while_fifty_histories_are_built(tmp_path: Path) -> None:
         seqs = sorted([e["seq"] for h in hands for e in h["events"]] + [e["seq"] for p in pages for e in p["evening"]])
         assert seqs == list(range(1, pages[0]["seq"] + 1))
         assert server.get(f"/api/tables/{table}/history?count=21", token=token).status_code == 422
-        # Fifty of the largest pages at once, each different (11 to 20 hands): none built before the others.
+        # Fifty of the largest pages, each different (11 to 20 hands), asked all at once, three times over:
+        # enough work that /healthz is asked a few dozen times meanwhile, even on a quiet machine.
         paths = [f"/api/tables/{table}/history?first={page['first']}&count={count}"
                  for page in pages for count in range(16, 21)]
         assert len(paths) == 50
+        assert server.proc is not None
+        before = cpu_by_priority(server.proc.pid)
         started = time.monotonic()
-        probes, codes = crowd_and_probe(server, paths, token)
+        probes, codes = crowd_and_probe(server, paths * 3, token)
         took = time.monotonic() - started
+        after = cpu_by_priority(server.proc.pid)
     finally:
         server.stop()
-    print(f"50 history pages in {took:.1f} s; /healthz meanwhile: {len(probes)} answers, slowest "
-          f"{max(probes) * 1000:.0f} ms")
-    assert codes == [200] * 50, codes
-    # Nearly every probe within 100 ms, and none near the seconds the loop was blocked for when histories were
-    # built in it (3.7 s). The slowest few may have waited for the machine's scheduler rather than for the server:
-    # on two shared cores running a dozen other processes, one probe in sixty took 189 ms.
     ranked = sorted(probes)
-    near_all = ranked[int(len(ranked) * 0.95) - 1]
-    assert near_all < 0.1, f"/healthz took {near_all * 1000:.0f} ms at the 95th percentile while histories were built"
+    median, near_all = ranked[len(ranked) // 2], ranked[int(len(ranked) * 0.95) - 1]
+    print(f"150 history pages in {took:.1f} s; /healthz meanwhile: {len(probes)} answers, median "
+          f"{median * 1000:.0f} ms, 95th percentile {near_all * 1000:.0f} ms, slowest {ranked[-1] * 1000:.0f} ms")
+    assert codes == [200] * 150, codes
+    # The pages were built in the history threads (the only ones at a lower priority), not in the event loop:
+    # most of the CPU the crowd cost went to them.
+    background = after.get(BACKGROUND_NICE, 0.0) - before.get(BACKGROUND_NICE, 0.0)
+    everything = sum(after.values()) - sum(before.values())
+    print(f"CPU meanwhile: {everything:.2f} s, {background:.2f} s of it in the history threads")
+    assert background > 0.5 * everything, (background, everything)
+    # A page is bounded (tens of ms to build), so even built in the loop it would not hold a probe up for long:
+    # where the CPU went, above, is what shows the loop was left free. Here the loop's answers are checked for
+    # their typical time: the median, not a high percentile, since under the whole suite on two shared cores a
+    # few probes in twenty wait for the machine's scheduler rather than for the server (a 95th percentile of
+    # 170-184 ms was seen there, with a median far under it).
+    assert median < 0.1, f"/healthz took {median * 1000:.0f} ms at the median while histories were built"
     assert ranked[-1] < 1.0, f"/healthz took up to {ranked[-1] * 1000:.0f} ms while histories were built"
