@@ -277,23 +277,26 @@ def test_rummoli_replay_reads_an_evening_record_file(tmp_path: Any) -> None:
 def test_a_restored_table_meets_the_same_shuffled_stock() -> None:
     """R-RU-SHUFFLE: the turned-over pile's new order is left to chance after the deal; the snapshot keeps
     that chance (server-side, like the deck), so a restored table draws the same cards after the flip."""
-    table = Table(SHUFFLED, [Seat("A"), Seat("B", "random"), Seat("C", "random")])  # no seed
     rng = random.Random(8)
-    copy = Table.restore(table.snapshot())
-    flipped = False
-    # Play on, hand after hand, until a stock has run out and been shuffled (unseeded, it may take a few).
-    while not flipped and table.hand_no <= 30:
-        if table.hand_over:
-            table.next_hand()
-            copy = Table.restore(table.snapshot())  # the new hand's chance travels in the snapshot
-        elif table.step():
-            assert copy.step()
-        else:
-            action = pick(table.view(0), rng)
-            table.act(0, action)
-            copy.act(0, action)
-        assert_same(table, copy)
-        flipped = table.hand.flips > 0
+    flipped, hands = False, 0
+    # Play on, hand after hand, until a stock has run out and been shuffled (unseeded, it may take a few hands,
+    # and an evening may end first: then another evening, also unseeded).
+    while not flipped and hands <= 30:
+        table = Table(SHUFFLED, [Seat("A"), Seat("B", "random"), Seat("C", "random")])  # no seed
+        copy = Table.restore(table.snapshot())
+        while not flipped and not table.over and hands <= 30:
+            if table.hand_over:
+                hands += 1
+                table.next_hand()
+                copy = Table.restore(table.snapshot())  # the new hand's chance travels in the snapshot
+            elif table.step():
+                assert copy.step()
+            else:
+                action = pick(table.view(0), rng)
+                table.act(0, action)
+                copy.act(0, action)
+            assert_same(table, copy)
+            flipped = table.hand.flips > 0
     assert flipped  # the stock ran out and was shuffled, and the copy met the same cards
 
 
