@@ -47,7 +47,7 @@ def timed(work: Any, limit: float) -> float:
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["deadline", "budget"])
 def test_seven_hard_bots_at_the_ruleset_limits_decide_within_their_time(mode: str) -> None:
-    seconds = 0.5  # any bound will do: the test is that it holds
+    seconds = 0.25  # any bound will do: the test is that it holds
     table = Table(limits_ruleset(), [Seat(f"H{i}", "hard", seed=i) for i in range(7)], seed=f"limits-{mode}",
                   samples=200 if mode == "deadline" else None, budget=seconds if mode == "budget" else None)
     times: list[tuple[str, float]] = []

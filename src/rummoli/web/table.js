@@ -136,14 +136,7 @@ function livePage(root, summary, mine) {
       state.error = "";
       for (const e of msg.events) take(e, quiet);
       notePots(before);
-      const places = quiet ? null : snapshot(root);
-      render();  // the true state first; the motion and the sounds only decorate it
-      if (places) {
-        animateEvents(root, places, msg.events, { pace: summary.pace, me: state.view?.hand?.seat });
-        sounds(msg.events);
-      }
-      log.scrollTop = log.scrollHeight;
-      turnNotice();
+      drawSoon(quiet, msg.events);
     } else if (msg.type === "next_hand") {
       state.nextHand = { ...msg, at: performance.now() };
       render();
@@ -159,6 +152,34 @@ function livePage(root, summary, mine) {
       }
       render();
     }
+  }
+
+  // Updates that come together (bots answering one another at once) are drawn once, after the last of them: each
+  // is taken into the state as it comes, and the page is drawn by a message this page posts to itself, which runs
+  // after the socket's messages already waiting (a timer would do the same, but a background tab slows timers to a
+  // second or a minute, and "Your turn" in the tab's title must not wait). Drawing the whole table for each of a
+  // burst's updates cost the browser most of its time in a hand against bots.
+  const drawing = new MessageChannel();
+  let burst = null;
+  drawing.port1.onmessage = () => {
+    const { places, events } = burst;
+    burst = null;
+    render();  // the true state first; the motion and the sounds only decorate it
+    if (places) {
+      animateEvents(root, places, events, { pace: summary.pace, me: state.view?.hand?.seat });
+      sounds(events);
+    }
+    log.scrollTop = log.scrollHeight;
+    turnNotice();
+  };
+  function drawSoon(quiet, events) {
+    if (!burst) {
+      // Where things are on screen before the burst: where its motion starts from.
+      burst = { places: quiet ? null : snapshot(root), events: [] };
+      drawing.port2.postMessage(null);
+    }
+    if (quiet) burst.places = null;  // a whole history is not animated
+    burst.events.push(...events);
   }
 
   // A seat opened through a link (#seat=TOKEN) learns its number and name from the welcome.
