@@ -85,12 +85,15 @@ class Card:
     ('Q♣', 'Qc')
     """
 
-    __slots__ = ("bit", "index", "rank", "suit")
+    __slots__ = ("bit", "index", "name", "rank", "suit")
 
     index: int
     rank: int
     suit: int
     bit: int
+    #: ``"Qc"``: made once, so the records and journals that name a card share its one string (a long
+    #: evening named every dealt card anew, about 5 kB a hand).
+    name: str
 
     def __new__(cls, index: int) -> Card:
         # Only used to build the 52 interned cards; call Card.from_index or Card.parse.
@@ -99,6 +102,7 @@ class Card:
         object.__setattr__(card, "rank", index % 13)
         object.__setattr__(card, "suit", index // 13)
         object.__setattr__(card, "bit", 1 << index)
+        object.__setattr__(card, "name", RANK_CHARS[index % 13] + SUIT_CHARS[index // 13])
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -149,7 +153,7 @@ class Card:
         return str(self) if ascii else RANK_CHARS[self.rank] + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
-        return RANK_CHARS[self.rank] + SUIT_CHARS[self.suit]
+        return self.name
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"

@@ -45,6 +45,7 @@ from rummoli.evening import amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
+from rummoli.shelf import HandShelf
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
 from rummoli.wording import said, sentence
 
@@ -144,7 +145,7 @@ class Table:
         self._ledger_seen = 0
         self.hand: Hand | None = None
         self.hand_seats: list[int] = []
-        self._hands: list[dict[str, Any]] = []  # per hand: the engine hand, its seats, deck, first seq
+        self._hands = HandShelf(packs=not fast)  # every hand of the evening, the finished ones packed
         # (seq before it, "event", the event) or (seq before it, "hand", (hand index, hand seq it starts after)):
         # a table event in the middle of a hand (a bot taking a seat over) splits the hand into two blocks.
         self._blocks: list[tuple[int, str, Any]] = []
@@ -302,7 +303,7 @@ class Table:
         self._after_move()
 
     def _after_move(self) -> None:
-        if self.in_play().over and not self._hands[-1]["finished"]:
+        if self.in_play().over and not self._hands.finished(len(self._hands) - 1):
             self._finish_hand()
 
     # ---------------------------------------------------------------------------------- hands
@@ -315,12 +316,13 @@ class Table:
     def hand_no(self) -> int:
         return len(self._hands)
 
-    def finished_hands(self) -> Iterator[tuple[int, Any, list[int]]]:
-        """``(hand_no, engine hand, evening seats of its hand seats)`` of each hand that has ended, in order. A
-        finished hand no longer changes, so its view now is the one its seats were shown when it ended."""
-        for index, entry in enumerate(self._hands):
-            if entry["hand"].over:
-                yield index + 1, entry["hand"], list(entry["seats"])
+    def finished_hands(self, first: int = 1, last: int | None = None) -> Iterator[tuple[int, Any, list[int]]]:
+        """``(hand_no, engine hand, evening seats of its hand seats)`` of each ended hand from ``first`` to ``last``.
+        A finished hand no longer changes: its view now is the one its seats were shown when it ended."""
+        return self._hands.finished_hands(first, last)
+
+    def finished_count(self) -> int:
+        return self._hands.finished_count()
 
     @property
     def over(self) -> bool:
@@ -337,13 +339,12 @@ class Table:
 
         ``chance`` seeds whatever else the hand leaves to chance after the deal (a Rummy stock shuffled when it
         runs out, R-RU-SHUFFLE); by default the table's seed or the secure source. Journalled with the deck.
-        The hand before forgets its events as read (a history makes them again): a long evening stays small."""
+        The hand before is packed away (rummoli.shelf): a long evening stays small."""
         if not self.hand_over:
             raise IllegalAction("R-END-1", "the hand in play is not over")
         if self.over:
             raise IllegalAction("R-SESSION-1", "the evening is over")
-        if self.hand is not None:
-            self.hand.forget_reading()
+        self._hands.pack_last()
         number = self.hand_no + 1
         cards = list(deck) if deck is not None else self._deck(number)
         if chance is None:
@@ -355,13 +356,12 @@ class Table:
         self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
                       "dealer": seats[hand.dealer],
                       "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}."})
-        self._hands.append({"hand": hand, "seats": list(seats), "deck": cards, "finished": False})
+        self._hands.add(hand, seats)
         self._blocks.append((self.seq, "hand", (len(self._hands) - 1, 0)))
         self._after_move()  # a hand can end before anyone decides (every stop forced)
 
     def _finish_hand(self) -> None:
-        entry = self._hands[-1]
-        entry["finished"] = True
+        self._hands.finish(len(self._hands) - 1)
         hand = self.in_play()
         show_hand_over(hand, [self.bots[s] for s in self.hand_seats], self.fast)
         result = in_evening_seats(hand.result(), self.hand_seats)
@@ -493,13 +493,13 @@ class Table:
         base, kind, payload = self._blocks[-1]
         if kind == "hand":
             index, start = payload
-            return base + int(self._hands[index]["hand"].seq) - int(start)
+            return base + int(self._hands.hand(index).seq) - int(start)
         return base + 1
 
     def _public(self, event: dict[str, Any]) -> None:
         seq = self.seq
         self._blocks.append((seq, "event", event))
-        if self._hands and self._hands[-1]["hand"] is self.hand and not self.hand_over:
+        if self.hand is not None and self._hands.is_last(self.hand) and not self.hand_over:
             # The hand goes on after this event: its next events are numbered after it.
             self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, self.hand.seq)))
 
@@ -540,14 +540,14 @@ class Table:
                     out.append(cast(Event, {**payload, "seq": base + 1}))  # a table event (hand_over, ...)
                 continue
             index, start = payload
-            entry = self._hands[index]
-            hand = entry["hand"]
+            hand = self._hands.hand(index)
             end = ends.get(k, hand.seq)
             if until is not None:
                 end = min(end, until - base + start)
             if base + end - start <= seq:
                 continue
-            hand_seat = entry["seats"].index(seat) if seat is not None and seat in entry["seats"] else None
+            seats = self._hands.seats(index)
+            hand_seat = seats.index(seat) if seat is not None and seat in seats else None
             for event in hand.events_since(max(start, seq - base + start), hand_seat):
                 if event["seq"] > end:
                     break

@@ -168,7 +168,7 @@ def public_cards(table: Table, truth: Truth) -> None:
         if kind != "hand":
             continue
         index, start = payload
-        hand = table._hands[index]["hand"]
+        hand = table._hands.hand(index)
         hand_no = index + 1
         end = blocks[k + 1][0] - base + start if k + 1 < len(blocks) else hand.seq
         full = hand.events()

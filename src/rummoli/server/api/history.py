@@ -54,8 +54,9 @@ def _background() -> None:
 def page_text(table: Any, seat: int, first: int = 1, count: int = PAGE_HANDS, table_id: str = "") -> str:
     """The JSON text of one page of evening seat ``seat``'s history of a started :class:`rummoli.table.Table`
     (see the module's docstring)."""
-    total = sum(1 for _ in table.finished_hands())
-    chosen = [entry for entry in table.finished_hands() if entry[0] >= first][:max(1, min(count, PAGE_HANDS))]
+    total = table.finished_count()
+    # Only the page's hands are unpacked (a finished hand is kept packed: rummoli.shelf).
+    chosen = list(table.finished_hands(first, max(first, 1) + max(1, min(count, PAGE_HANDS)) - 1))
     by_hand: dict[int, list[dict[str, Any]]] = {}
     evening: list[dict[str, Any]] = []
     if first <= 1 or chosen:

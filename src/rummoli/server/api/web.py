@@ -137,7 +137,7 @@ async def finished_record(room: Any, hand_no: int, server_error: Any) -> tuple[d
         records = [] if table is None else table.records
         if not 1 <= hand_no <= len(records):
             raise server_error("unavailable", f"hand {hand_no} is not a finished hand of this table", status=409)
-        seats = next(s for n, _hand, s in table.finished_hands() if n == hand_no)
+        seats = next(s for _n, _hand, s in table.finished_hands(hand_no, hand_no))
         return records[hand_no - 1], list(seats)
 
 
