@@ -33,6 +33,22 @@ def long_evening(server: Server) -> dict[str, Any]:
     return created
 
 
+def whole_history(server: Server, table: str, token: str, hands: int) -> list[dict[str, Any]]:
+    """Every page of a seat's history, checked: the pages together are the whole history, every hand once and
+    in order, every event once, numbered without a gap."""
+    pages, first = [], 1
+    while first is not None:
+        page = server.get(f"/api/tables/{table}/history?first={first}", token=token).json()
+        assert page["format"] == "rummoli-seat-history/3" and len(page["hands"]) <= 20
+        pages.append(page)
+        first = page["next"]
+    in_pages = [hand for page in pages for hand in page["hands"]]
+    assert [h["hand_no"] for h in in_pages] == list(range(1, hands + 1))
+    seqs = sorted([e["seq"] for h in in_pages for e in h["events"]] + [e["seq"] for p in pages for e in p["evening"]])
+    assert seqs == list(range(1, pages[0]["seq"] + 1))
+    return pages
+
+
 CROWD = """
 import asyncio, sys
 import httpx
@@ -87,17 +103,7 @@ def test_health_answers_while_fifty_histories_are_built(tmp_path: Path) -> None:
     try:
         created = long_evening(server)
         table, token = created["id"], created["token"]
-        # The pages together are the whole history: every hand once, in order, every event once.
-        pages, first = [], 1
-        while first is not None:
-            page = server.get(f"/api/tables/{table}/history?first={first}", token=token).json()
-            assert page["format"] == "rummoli-seat-history/3" and len(page["hands"]) <= 20
-            pages.append(page)
-            first = page["next"]
-        hands = [hand for page in pages for hand in page["hands"]]
-        assert [h["hand_no"] for h in hands] == list(range(1, HANDS + 1))
-        seqs = sorted([e["seq"] for h in hands for e in h["events"]] + [e["seq"] for p in pages for e in p["evening"]])
-        assert seqs == list(range(1, pages[0]["seq"] + 1))
+        pages = whole_history(server, table, token, HANDS)
         assert server.get(f"/api/tables/{table}/history?count=21", token=token).status_code == 422
         # Fifty of the largest pages, each different (11 to 20 hands), asked all at once, three times over:
         # enough work that /healthz is asked a few dozen times meanwhile, even on a quiet machine.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from server_helpers import Server
+from test_server_history import whole_history
 
 HANDS = 120
 
@@ -51,15 +52,7 @@ def test_snapshots_as_the_journal_doubles_and_a_restart_from_the_actions_after_t
             time.sleep(0.2)
         # The seat's history from the start: every hand once, every event once, numbered without a gap
         # across the restart.
-        pages, first = [], 1
-        while first is not None:
-            page = server.get(f"/api/tables/{table}/history?first={first}", token=token).json()
-            pages.append(page)
-            first = page["next"]
-        hands = [hand for page in pages for hand in page["hands"]]
-        assert [h["hand_no"] for h in hands] == list(range(1, HANDS + 1))
-        seqs = sorted([e["seq"] for h in hands for e in h["events"]] + [e["seq"] for p in pages for e in p["evening"]])
-        assert seqs == list(range(1, pages[0]["seq"] + 1))
+        whole_history(server, table, token, HANDS)
         record = server.get(f"/api/tables/{table}/record", token=token).json()
         assert len(record["hands"]) == HANDS
         journal = [data for (data,) in stored(db, "SELECT payload FROM actions WHERE table_id = ?", table)]
