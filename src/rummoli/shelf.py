@@ -1,10 +1,10 @@
 """An evening's hands, kept small: the hand in play as it is, each finished one packed.
 
 A finished hand is still read (a seat's history, a replay's seats, an event stream from far back), but rarely,
-and as live objects its cards, log and state marks took 60 to 170 kB a hand: a table that plays for days grew
-without end (bench/soak.py: about 20 MB a window on 200 tables). Once the next hand is dealt, the finished one
-is pickled and compressed (2 to 30 kB), and unpickled again when someone reads it; the last few read stay
-unpacked, since a reader usually reads a few hands together.
+and as live objects its cards, log and state marks took tens of kB a hand: a table that plays for days grew
+without end (bench/soak.py on 200 tables: 39 MB a 45-second window, 12 MB with hands packed). Once the next hand
+is dealt, the finished one is pickled and compressed (about 1 kB for a Rummoli hand), and unpickled again when
+someone reads it; the last few read stay unpacked, since a reader usually reads a few hands together.
 
 The packed bytes are made here from our own objects and never leave the process, so unpickling them trusts
 nothing from outside.

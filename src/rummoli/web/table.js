@@ -158,7 +158,7 @@ function livePage(root, summary, mine) {
   // is taken into the state as it comes, and the page is drawn by a message this page posts to itself, which runs
   // after the socket's messages already waiting (a timer would do the same, but a background tab slows timers to a
   // second or a minute, and "Your turn" in the tab's title must not wait). Drawing the whole table for each of a
-  // burst's updates cost the browser most of its time in a hand against bots.
+  // burst's updates cost the browser a quarter more CPU in a Rummy hand against three bots (3.9 s against 3.1).
   const drawing = new MessageChannel();
   let burst = null;
   drawing.port1.onmessage = () => {
