@@ -58,15 +58,13 @@ LOOK = """() => {
   };
 }"""
 
-CASES = [(family, seats, size) for family, counts in (("rummoli", (2, 4, 8)), ("rummy", (2, 4, 6)))
-         for seats in counts for size in ("desktop", "phone")]
-# Every other game once at each size, at a table of its usual size or its largest.
-CASES += [(ruleset, seats, size) for ruleset, seats in (
-    ("michigan", 8), ("tripoley", 4), ("rummoli-tripoley", 8), ("gin-rummy", 2), ("knock-rummy", 4),
-    ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4), ("poch", 6),
-    ("poch-hoyle", 4))
-    for size in ("desktop", "phone")]
-MEASURED: dict[str, Any] = {}
+# Rummoli and Rummy at 2, 4 and 8 seats (Rummy seats at most 6); every other game once, at a table of its usual size
+# or its largest. Each table's hand is played once and looked at in both sizes at every step.
+CASES = [(family, seats) for family, counts in (("rummoli", (2, 4, 8)), ("rummy", (2, 4, 6))) for seats in counts]
+CASES += [("michigan", 8), ("tripoley", 4), ("rummoli-tripoley", 8), ("gin-rummy", 2), ("knock-rummy", 4),
+          ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4), ("poch", 6),
+          ("poch-hoyle", 4)]
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -88,12 +86,27 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     return look
 
 
-def play_shot(page: Any, path: Path, steps: int) -> bool:
-    """A screenshot of the hand under way, once cards are on the table (or after many steps)."""
-    if page.locator(".run .laid, .melds .meld").count() < 1 and steps < 30:
-        return False
-    page.screenshot(path=str(path))
-    return True
+def resize(page: Any, size: str) -> None:
+    """The window at ``size``; back once the page has had a frame (its resize handlers run before the frame's)."""
+    page.set_viewport_size(SIZES[size])
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+
+
+def check_both(page: Any, where: str, steps: dict[str, list[dict[str, Any]]], last: str) -> dict[str, Any]:
+    """Look at the page at both sizes, ``last`` the second: the one the window is left at."""
+    looks = {}
+    for size in sorted(SIZES, key=lambda name: name == last):
+        if page.viewport_size != SIZES[size]:
+            resize(page, size)
+        looks[size] = check(page, f"{where} at {size} size", size == "phone", steps[size])
+    return looks
+
+
+def shoot_both(page: Any, artifacts: Path, name: str, moment: str) -> None:
+    """Screenshots at both sizes, the window left at the phone's."""
+    for size in ("desktop", "phone"):
+        resize(page, size)
+        page.screenshot(path=str(artifacts / f"{name}-{size}-{moment}.png"))
 
 
 def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: dict[str, int], seed: str,
@@ -108,41 +121,45 @@ def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: di
     return page, created
 
 
-@pytest.mark.parametrize(("family", "seats", "size"), CASES, ids=[f"{f}-{n}-{s}" for f, n, s in CASES])
-def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, family: str, seats: int,
-                                    size: str) -> None:
-    phone = size == "phone"
-    page, _ = open_table(browser, server, family, seats, PHONE if phone else DESKTOP, f"room-{family}-{seats}")
+@pytest.mark.parametrize(("family", "seats"), CASES, ids=[f"{f}-{n}" for f, n in CASES])
+def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, family: str, seats: int) -> None:
+    """One hand played on a phone and looked at on the phone and on a desktop at every step: before each action
+    the window is turned from the desktop's size to the phone's, after it back (the desktop's own play is the
+    other browser tests')."""
+    page, _ = open_table(browser, server, family, seats, PHONE, f"room-{family}-{seats}")
     turn = stops_turn if family_of(family).has_board else rummy_turn
-    steps: list[dict[str, Any]] = []
+    steps: dict[str, list[dict[str, Any]]] = {size: [] for size in SIZES}
     seen: set[str] = set()
-    name = f"room-{family}-{seats}-{size}"
-    check(page, "the deal", phone, steps)
-    page.screenshot(path=str(artifacts / f"{name}-deal.png"))
+    name = f"room-{family}-{seats}"
+    check_both(page, "the deal", steps, last="phone")
+    shoot_both(page, artifacts, name, "deal")
     shot_mid = False
-    for _ in range(200):
+    for count in range(200):
         if wait_turn_or_end(page, 90) == "over":
             break
-        check(page, f"turn {len(steps)}", phone, steps)
-        shot_mid = shot_mid or play_shot(page, artifacts / f"{name}-play.png", len(steps))
+        check_both(page, f"turn {count}", steps, last="phone")
         turn(page, seen)
         settle(page)
-        look = check(page, f"after action {len(steps)}", phone, steps)
-        assert not look["focusOnBody"], f"the focus fell to the page's body after an action: {look}"
-        shot_mid = shot_mid or play_shot(page, artifacts / f"{name}-play.png", len(steps))
+        looks = check_both(page, f"after action {count}", steps, last="desktop")
+        for size, look in looks.items():
+            assert not look["focusOnBody"], f"the focus fell to the page's body after an action ({size}): {look}"
+        if not shot_mid and (page.locator(".run .laid, .melds .meld").count() or count >= 15):
+            shoot_both(page, artifacts, name, "play")
+            shot_mid = True
     else:
         raise AssertionError("the hand did not end")
     page.wait_for_selector(".result")
-    look = check(page, "the result", phone, steps)
+    looks = check_both(page, "the result", steps, last="phone")
     assert page.locator(".result").is_visible()
-    assert not look["focusOnBody"], look
-    page.screenshot(path=str(artifacts / f"{name}-result.png"))
-    MEASURED[name] = {"steps": len(steps), "max_scroll_height": max(s["scrollHeight"] for s in steps),
-                      "max_scroll_width": max(s["scrollWidth"] for s in steps), "viewport": page.viewport_size,
-                      "min_font": min(s["minFont"] for s in steps),
-                      "tableau_scrolled_steps": sum(1 for s in steps if s["tableauScrolls"])}
-    # One file per case: the cases run in parallel workers, which must not read each other's half-written file.
-    (artifacts / f"room-metrics-{name}.json").write_text(json.dumps(MEASURED[name], indent=1))
+    assert not any(look["focusOnBody"] for look in looks.values()), looks
+    shoot_both(page, artifacts, name, "result")
+    for size, looked in steps.items():
+        measured = {"steps": len(looked), "max_scroll_height": max(s["scrollHeight"] for s in looked),
+                    "max_scroll_width": max(s["scrollWidth"] for s in looked), "viewport": SIZES[size],
+                    "min_font": min(s["minFont"] for s in looked),
+                    "tableau_scrolled_steps": sum(1 for s in looked if s["tableauScrolls"])}
+        # One file per case: the cases run in parallel workers, which must not read each other's half-written file.
+        (artifacts / f"room-metrics-{family}-{seats}-{size}.json").write_text(json.dumps(measured, indent=1))
     assert not page.errors, page.errors
     page.context.close()
 
@@ -203,6 +220,11 @@ def test_the_drawer_opens_on_a_phone_and_holds_the_log_and_the_table_links(brows
     page.keyboard.press("Escape")
     assert not page.locator("#drawer").is_visible()
     assert page.evaluate("() => document.activeElement?.dataset.key") == "drawer"
+    # The window widened to a desktop's: the drawer fits beside the table and opens; narrowed again, it closes.
+    resize(page, "desktop")
+    assert page.locator("#drawer .log").is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    resize(page, "phone")
+    assert not page.locator("#drawer").is_visible() and toggle.get_attribute("aria-expanded") == "false"
     page.context.close()
 
 

@@ -96,8 +96,14 @@ function livePage(root, summary, mine) {
     drawer.hidden = !open;
     drawerButton.setAttribute("aria-expanded", String(open));
   };
-  // It fits beside the table on a wide screen, unless six or more seats need the room across the top.
-  openDrawer(window.innerWidth >= 1100 && (summary.seats.length <= 5 || window.innerWidth >= 1500));
+  // It fits beside the table on a wide screen, unless six or more seats need the room across the top. When the
+  // window crosses that width (a phone turned, a window resized) the drawer follows; a person's own open or close
+  // stands until it does.
+  const fitsBeside = () => window.innerWidth >= 1100 && (summary.seats.length <= 5 || window.innerWidth >= 1500);
+  let besideNow = fitsBeside();
+  openDrawer(besideNow);
+  const onResize = () => { if (fitsBeside() !== besideNow) openDrawer((besideNow = fitsBeside())); };
+  window.addEventListener("resize", onResize);
   const switches = h("div", { class: "room-switches" }, muteSwitch(), drawerButton);
   const head = h("div", { class: "table-head" }, title, handNo, tools, switches);
   // On a phone the table's links and menus (rules, invite, leave...) move into the drawer.
@@ -460,6 +466,7 @@ function livePage(root, summary, mine) {
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
     narrow.removeEventListener("change", placeTools);
+    window.removeEventListener("resize", onResize);
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
     document.title = "Rummoli";
