@@ -5,13 +5,27 @@ intervals, the one taken and the coach's, and marks the mistakes, as the server'
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+from server_helpers import Server
 from test_web_replays import finished_evening
 from web_helpers import PHONE, new_page, replay_page, shoot
 
 from rummoli.games import family
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose coach searches 0.05 s a decision: what the page shows is what the server's review says,
+    whatever its time (tests/bots/test_coach.py measures the coach at its own budget)."""
+    running = Server(tmp_path_factory.mktemp("review"), RUMMOLI_REVIEW_BUDGET="0.05").start()
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def read_panel(page: Any) -> tuple[str, int, int]:
