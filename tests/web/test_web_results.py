@@ -161,14 +161,17 @@ def note_lags(ruleset: str, lags: dict[int, float], artifacts: Path) -> None:
     (artifacts / "lag.txt").write_text("".join(p.read_text() for p in kept))
 
 
-# Each built-in ruleset for a short evening; and Michigan with short stacks, where players who cannot ante leave, so
-# a hand's seats are not the evening's (the page must show every figure at the evening seat it belongs to).
-CASES = [pytest.param(r, 2 if r == "gin-rummy" else 3, None, 2, "gin-17" if r == "gin-rummy" else f"results-{r}", id=r)
-         for r in STOPS + RUMMY] + [pytest.param(r, 3, None, 2, f"results-{r}", id=r) for r in POCH] + [
-    pytest.param("michigan", 4, 15, 3, "broke-10", id="michigan-players-leave")]
 # What the person must have met through the page in these seeded evenings (gin-17: a knock, then a gin).
 MUST_SEE = {"rummoli": {"best_five", "poker", "auction"}, "gin-rummy": {"gin", "knock", "upcard"},
             "knock-rummy": {"knock"}, "500-rum": {"meld"}, "poch": {"vie"}, "poch-hoyle": {"vie"}}
+# Each built-in ruleset for a short evening: two hands (the page between them, and standings over more than one)
+# for each family's main game and wherever the person must meet something, one hand for the variants; and Michigan
+# with short stacks, where players who cannot ante leave, so a hand's seats are not the evening's (the page must
+# show every figure at the evening seat it belongs to).
+TWO_HANDS = {"rummoli", "rummy", *MUST_SEE}
+CASES = [pytest.param(r, 2 if r == "gin-rummy" else 3, None, 2 if r in TWO_HANDS else 1,
+                      "gin-17" if r == "gin-rummy" else f"results-{r}", id=r)
+         for r in STOPS + RUMMY + POCH] + [pytest.param("michigan", 4, 15, 3, "broke-10", id="michigan-players-leave")]
 
 
 @pytest.mark.parametrize(("ruleset", "players", "chips", "hands", "seed"), CASES)
