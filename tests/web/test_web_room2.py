@@ -93,6 +93,13 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     bob.get_by_role("button", name="Good hand").click()
     ann.wait_for_selector(".chat-line[data-seat='1']")
     assert ann.inner_text(".chat-line[data-seat='1']") == "Bob: Good hand"
+    # The thumbs-up is drawn by the page (no emoji font needed), named for screen readers, on its button and its line.
+    thumb = bob.get_by_role("button", name="Thumbs up")
+    assert thumb.locator("svg path").count() == 1 and thumb.inner_text().strip() == ""
+    thumb.click()
+    ann.wait_for_selector(".chat-line[data-seat='1'] + .chat-line[data-seat='1']")
+    line = ann.locator(".chat-line[data-seat='1']").last
+    assert line.locator(".said svg path").count() == 1 and line.locator(".said .sr-only").inner_text() == "Thumbs up"
     shoot(ann, artifacts, "room2-chat")
 
     # A short evening, both playing through their pages.
