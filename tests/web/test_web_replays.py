@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from web_helpers import PHONE, new_page, replay_page
+from web_helpers import DESKTOP, PHONE, new_page, replay_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import play_until
@@ -112,6 +112,11 @@ def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(brow
     page.get_by_role("button", name="Show all hands").click()
     page.wait_for_selector(".open-hand")
     page.screenshot(path=str(artifacts / "replay-open-390x844.png"))
+    # The window widened to a desktop's: the moves fit beside the board and show; narrowed again, they close.
+    for size, shown in ((DESKTOP, True), (PHONE, False)):
+        page.set_viewport_size(size)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")  # after the resize's handlers
+        assert page.locator(".moves-drawer").is_visible() is shown, size
     assert not page.errors, page.errors
     page.context.close()
 

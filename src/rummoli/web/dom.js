@@ -44,6 +44,19 @@ export function fill(el, ...children) {
   return el;
 }
 
+/**
+ * Open or close a drawer by whether it fits beside the page (`fits()`): now, and again whenever the window crosses
+ * that width (a phone turned, a window resized); a person's own open or close stands until then. Returns what stops
+ * it following.
+ */
+export function drawerFollowsWidth(fits, open) {
+  let beside = fits();
+  open(beside);
+  const onResize = () => { if (fits() !== beside) open((beside = fits())); };
+  window.addEventListener("resize", onResize);
+  return () => window.removeEventListener("resize", onResize);
+}
+
 /** Say something to screen readers (the polite live region). */
 export function announce(text) {
   const region = document.getElementById("announce");

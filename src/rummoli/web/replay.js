@@ -4,7 +4,7 @@
 // hand's result, as the server made it. Beside the board, the move list: every step in the server's words,
 // the one shown highlighted; a step clicked (or Enter on it) is shown. Once the evening is over a seat of the
 // table may ask for every hand as dealt ("Show all hands": the server's open frames, each seat's hand).
-import { fill, h, seatToken } from "./dom.js";
+import { drawerFollowsWidth, fill, h, seatToken } from "./dom.js";
 import { api } from "./net.js";
 import { cardSvg } from "./cards.js";
 import { renderStops } from "./stops.js";
@@ -166,8 +166,8 @@ export async function replayPage(root, { tableId, handNo }) {
     controls, said, errorLine,
     h("div", { class: "table-body" }, stage, drawer)));
   // Beside the board where it fits; on a phone a drawer over it, opened with "Moves".
-  openDrawer(window.innerWidth >= 900);
+  const stopFollowing = drawerFollowsWidth(() => window.innerWidth >= 900, openDrawer);
   show(0);
   if (review && window.location.hash === "#review") review.button.click();  // "Review" in the table's Replays
-  return () => document.removeEventListener("keydown", onKey);
+  return () => { document.removeEventListener("keydown", onKey); stopFollowing(); };
 }

@@ -1,7 +1,7 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
 // Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
-import { announce, fill, go, h, saveSeatToken, seatToken } from "./dom.js";
+import { announce, drawerFollowsWidth, fill, go, h, saveSeatToken, seatToken } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
@@ -96,14 +96,9 @@ function livePage(root, summary, mine) {
     drawer.hidden = !open;
     drawerButton.setAttribute("aria-expanded", String(open));
   };
-  // It fits beside the table on a wide screen, unless six or more seats need the room across the top. When the
-  // window crosses that width (a phone turned, a window resized) the drawer follows; a person's own open or close
-  // stands until it does.
-  const fitsBeside = () => window.innerWidth >= 1100 && (summary.seats.length <= 5 || window.innerWidth >= 1500);
-  let besideNow = fitsBeside();
-  openDrawer(besideNow);
-  const onResize = () => { if (fitsBeside() !== besideNow) openDrawer((besideNow = fitsBeside())); };
-  window.addEventListener("resize", onResize);
+  // It fits beside the table on a wide screen, unless six or more seats need the room across the top.
+  const stopFollowing = drawerFollowsWidth(
+    () => window.innerWidth >= 1100 && (summary.seats.length <= 5 || window.innerWidth >= 1500), openDrawer);
   const switches = h("div", { class: "room-switches" }, muteSwitch(), drawerButton);
   const head = h("div", { class: "table-head" }, title, handNo, tools, switches);
   // On a phone the table's links and menus (rules, invite, leave...) move into the drawer.
@@ -466,7 +461,7 @@ function livePage(root, summary, mine) {
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
     narrow.removeEventListener("change", placeTools);
-    window.removeEventListener("resize", onResize);
+    stopFollowing();
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
     document.title = "Rummoli";
