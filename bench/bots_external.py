@@ -1,10 +1,17 @@
 """Our Gin bots against bots nobody here wrote, on engines nobody here wrote.
 
-    python -m bench.bots_external [--deals N] [--levels normal,hard,hard@0.25] [--engines openspiel,rlcard]
+    python -m bench.bots_external [--deals N] [--levels normal,hard@1,hard@0.25] [--engines openspiel,rlcard,ours]
                                   [--hard-samples K | --hard-budget S] [--workers W] [--seed S]
 
 * **OpenSpiel** (``open_spiel`` ``gin_rummy``, C++): our bot against ``make_simple_gin_rummy_bot``.
 * **RLCard** (``rlcard`` ``gin-rummy``): our bot against ``GinRummyNoviceRuleAgent``, its rule-based agent.
+* **ours** (our ``gin-rummy`` engine): our bot against our own ``normal`` bot, one hand a game, so that "hard
+  beats normal" is measured the same way, deal by deal with the seats swapped.
+
+By default every level plays 500 deals (1,000 games) on each engine: ``normal``, and ``hard`` as shipped
+(``hard@1``: one second a decision, the product's budget) and at a quarter of that; a fixed number of worlds
+(``--hard-samples``, for ``hard`` without ``@``) makes a run repeatable but is not what players meet.  Every
+worker's CPU is counted, and each of our decisions is timed (p50/p95/p99, the wall clock a player waits).
 
 Each deal is played twice with the seats swapped (our bot gets the cards, and the turn, that the other bot
 had), so the luck of the deal cancels.  Every game is played by the other engine's rules and scored by its
@@ -721,6 +728,31 @@ def rlcard_deal(args: tuple[Any, ...]) -> dict[str, Any]:
     return out
 
 
+def ours_deal(args: tuple[Any, ...]) -> dict[str, Any]:
+    """Both games of one deal on our own engine (``gin-rummy``, one hand each, scores 0 to 0) against our
+    normal bot, the seats swapped; ``args`` as for :func:`openspiel_deal`.  A game's points are the hand's
+    points for our bot less the normal bot's (one of the two is 0), so a hand won is a game won."""
+    from bench.bots_rummy import Timed
+    from rummoli.bots.driver import play_out
+    from rummoli.rummy import RummyGame
+
+    cpu = time.process_time()
+    level, seed, samples, *rest = args
+    budget = rest[0] if rest else None
+    out: dict[str, Any] = {"points": [], "leaks": 0, "decisions": 0, "times": []}
+    for me in (0, 1):
+        times: list[float] = []
+        ours = Timed(our_bot(level, seed * 2 + me, samples, budget), times)
+        theirs = make_bot("rummy", "normal", seed=seed * 2 + 1 - me)
+        hand = RummyGame(RULESET, ["P0", "P1"], seed=seed).deal()
+        play_out(hand, [ours, theirs] if me == 0 else [theirs, ours])
+        out["points"].append(hand.deltas[me] - hand.deltas[1 - me])
+        out["decisions"] += len(times)
+        out["times"] += times
+    out["cpu"] = time.process_time() - cpu
+    return out
+
+
 _ENGINES: dict[str, Any] = {}
 
 
@@ -744,9 +776,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=500,
                         help="deals per engine and level, each played twice with the seats swapped (1,000 games)")
-    parser.add_argument("--levels", default="normal,hard",
-                        help="our levels, one line each; hard@S plays hard at S seconds a decision (hard@0.25)")
-    parser.add_argument("--engines", default="openspiel,rlcard")
+    parser.add_argument("--levels", default="normal,hard@1,hard@0.25",
+                        help="our levels, one line each; hard@S plays hard at S seconds a decision: the default is"
+                             " hard as shipped (1 s) and at a quarter of that")
+    parser.add_argument("--engines", default="openspiel,rlcard,ours",
+                        help="ours: our own engine, against our normal bot (hard beats normal?)")
     parser.add_argument("--hard-samples", type=int, default=16, help="fixed worlds per hard decision")
     parser.add_argument("--hard-budget", type=float, default=None,
                         help="seconds per hard decision instead of fixed worlds (1.0: the bot as shipped)")
@@ -765,7 +799,7 @@ def main() -> None:
             budget = float(given) if given else args.hard_budget
             samples = None if budget is not None else args.hard_samples
             jobs = [(level, args.seed * 100_000 + k, samples, budget) for k in range(args.deals)]
-            run = openspiel_deal if engine == "openspiel" else rlcard_deal
+            run = {"openspiel": openspiel_deal, "rlcard": rlcard_deal, "ours": ours_deal}[engine]
             start = time.process_time()
             wall = time.perf_counter()
             results = []

@@ -213,7 +213,7 @@ def test_a_decision_with_no_world_in_its_time_is_listed_unweighed(monkeypatch: p
     level's choice and the coach still lists the action taken, without values and without a mistake."""
     from rummoli.bots import rummy_search
 
-    monkeypatch.setattr(rummy_search, "sample_world", lambda k, rng: None)
+    monkeypatch.setattr(rummy_search, "sample_world", lambda k, rng, reader=None: None)
     record = gin_position([{"seat": 1, "action": "discard", "card": "4s"}])
     out = review(record, 1, budget=0.01)
     d = out["decisions"][-1]

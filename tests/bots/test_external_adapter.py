@@ -37,8 +37,8 @@ def strict_worlds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sampled = [0]
     real = rummy_search.sample_world
 
-    def checked(k: Any, rng: Any) -> Any:
-        world = real(k, rng)
+    def checked(k: Any, rng: Any, reader: Any = None) -> Any:
+        world = real(k, rng, reader)
         assert world is not None, "a view the search cannot rebuild a world from"
         sampled[0] += 1
         return world

@@ -295,9 +295,9 @@ def test_hard_budget_counts_from_the_start_of_the_decision(monkeypatch: pytest.M
     worlds: list[int] = []
     original = rummy_search.sample_world
 
-    def counted(known: Any, rng: random.Random) -> Any:
+    def counted(known: Any, rng: random.Random, reader: Any = None) -> Any:
         worlds.append(1)
-        return original(known, rng)
+        return original(known, rng, reader)
 
     monkeypatch.setattr(rummy_search, "sample_world", counted)
     assert hard.search(k, candidates, started=time.perf_counter() - 0.5) in candidates

@@ -15,14 +15,19 @@ lay-offs are done by the normal plan, the few best discards (and knocks) by the 
 Every candidate is played in the same worlds (common random numbers) and the hand is rolled out to its
 end with a fast rules-of-thumb policy for every seat; the candidate with the best mean of *own points
 less the others' mean* wins.  ``budget`` seconds bound a decision; ``samples`` fixes the number of worlds
-instead, which makes a tournament reproducible.
+instead, which makes a tournament reproducible.  A timed search stops early once more worlds would not
+change the choice (:func:`settled`).
+
+In Gin and Knock Rummy each world is **weighed** by how likely the other players' choices are in it
+(:mod:`rummoli.bots.rummy_infer`: a card let go by seldom fitted their hand, a discard was seldom part of a
+meld), so the means are over what the others probably hold, not over any deal the view allows.  A Gin
+discard is not rolled out: its noise drowned the differences that matter.  It is the normal bot's race
+reckoning plus the weighed chance that the next player takes the card for a meld (:meth:`gin_discard`).
 """
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 import time
 from collections.abc import Sequence
 from functools import cache
@@ -30,7 +35,9 @@ from typing import Any
 
 from rummoli.bots import rummy_race, rummy_view
 from rummoli.bots.base import FIRST_WORLD_GRACE, ActionJSON, Bot, View, require_legal
-from rummoli.bots.estimate import Estimate
+from rummoli.bots.estimate import Z95, Estimate, weighted_stats
+from rummoli.bots.rummy_infer import STYLES as INFERRED_STYLES
+from rummoli.bots.rummy_infer import Reader, take_chances
 from rummoli.bots.rummy_policy import (
     bits,
     card_index_of,
@@ -48,6 +55,11 @@ from rummoli.rummy import Action, RummyHand, replay_hand
 from rummoli.rummy.base import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD
 
 MAX_CANDIDATES = 4  # discards searched (the normal bot's best few)
+GIN_DISCARDS = 6  # Gin: the normal bot's best discards weighed for feeding the next player
+GIN_FEED_WORLDS = 48  # weighed worlds behind the chance that the next player takes a discard
+#: race points (rummy_policy.gin_discards_ranked's unit) against a discard the next player is sure to take;
+#: against OpenSpiel's simple bot, 600 games on the same deals: 10 won 59.7% and 25 won 59.1% (normal 56.2%)
+GIN_FEED_POINTS = 10.0
 ROLLOUT_MOVES = 600  # a hand that has not ended by then is scored by its deadwood
 
 
@@ -103,12 +115,14 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
     }
 
 
-def sample_world(k: Known, rng: random.Random) -> RummyHand | None:
+def sample_world(k: Known, rng: random.Random, reader: Reader | None = None) -> RummyHand | None:
+    """A world consistent with ``k`` (``None`` when the sampled deal does not replay to the view).  A
+    ``reader`` (:mod:`rummoli.bots.rummy_infer`) sees the replay and weighs the others' choices in it."""
     record = sample_deal(k, rng)
     if record is None:
         return None
     try:
-        world = replay_hand(record)
+        world = replay_hand(record, reader)
     except RecordError:
         if rummy_view.STRICT:
             raise
@@ -230,6 +244,35 @@ def finish_turn(w: RummyHand, me: int) -> None:
         fast_move(w)
 
 
+#: a timed search looks at its candidates every so many worlds and stops once the decision is made
+SETTLE_EVERY = 16
+#: standard errors by which the leader must beat every other candidate for the search to stop early
+SETTLE_LEAD = 3.0
+#: points below which the leader's edge does not matter (and known to within as much)
+SETTLE_EVEN = 0.5
+
+
+def settled(scores: Sequence[Sequence[float]], weights: Sequence[float]) -> bool:
+    """Whether more worlds would not change the decision: the leader beats every other candidate by
+    ``SETTLE_LEAD`` standard errors (weighed, the same worlds for all), or by so little, so surely, that it
+    does not matter.  A time budget is what a player waits; a decision made in 32 worlds need not take it."""
+    if len(weights) < 2 * SETTLE_EVERY:
+        return False
+    means = [weighted_stats(s, weights)[0] for s in scores]
+    lead = max(range(len(scores)), key=lambda i: means[i])
+    for i, other in enumerate(scores):
+        if i == lead:
+            continue
+        gain, half = weighted_stats([a - b for a, b in zip(scores[lead], other, strict=True)], weights)
+        if half is None:
+            return False
+        clear = gain > SETTLE_LEAD * half / Z95
+        even = gain + half < SETTLE_EVEN
+        if not (clear or even):
+            return False
+    return True
+
+
 def unweighed(chosen: ActionJSON, others: Sequence[ActionJSON]) -> Estimate:
     """The estimate of a decision whose time ran out before one world was searched: ``chosen`` (first) is
     played, and ``others`` (a coach's extra actions among them) are listed without values."""
@@ -251,6 +294,8 @@ class HardRummyBot(Bot):
         super().__init__(seed, budget, samples)
         #: how many standard errors a candidate must beat the normal bot's choice by
         self.margin = 2.0
+        #: weigh each world by how likely the others' choices are in it (rummy_infer)
+        self.infer = True
 
     def choose(self, view: View) -> ActionJSON:
         return self.estimate(view).preferred_action
@@ -277,6 +322,9 @@ class HardRummyBot(Bot):
             step = first_legal(plan_play(k, counting=True), legal)
             if step["action"] in ("meld", "layoff"):
                 return self._judged(k, step, extra, started)
+            if k.rules.style == "gin":  # a knock the normal plan makes stands (gin_discard says why)
+                chosen = step if step["action"] == "knock" else self.gin_discard(k, started)
+                return self._judged(k, chosen, extra, started)
             candidates = self.discard_candidates(k, step)
         if len(candidates) == 1:
             return self._judged(k, candidates[0], extra, started)
@@ -319,6 +367,40 @@ class HardRummyBot(Bot):
                     sampled = rummy_race.futures(k.hand % (1 << 62), pool, rummy_race.KNOCK_HORIZON,
                                                  self.fact_futures)
                 out[i]["draws"] = round(rummy_race.draws_to_knock(k.table, left, sampled, limit), 2)
+        return out
+
+    def gin_discard(self, k: Known, started: float) -> ActionJSON:
+        """Gin, a turn that ends in a discard (a knock the normal plan makes stands: against a player who
+        knocks as soon as it may, waiting loses the race more often than it wins an undercut): the normal
+        bot's race cost of each of its best few discards, plus :data:`GIN_FEED_POINTS` times the chance that
+        the next player takes the card for a meld, read from weighed worlds (:mod:`rummoli.bots.rummy_infer`).
+        Against OpenSpiel's simple Gin bot that weighed feeding well where rollouts did not: a rollout's
+        noise is tens of points a world, while the chance of a meld is a share of worlds."""
+        options = [card_index_of(a) for a in k.legal if a["action"] == "discard"]
+        ranked = choose_discard_ranked(k, k.hand, options, counting=True)[:GIN_DISCARDS]
+        worlds = self.weighed_worlds(k, GIN_FEED_WORLDS, started + self.budget / 2)
+        cards = [card for _, card in ranked]
+        chances = take_chances(worlds, k.next_seat, cards) if worlds else [0.0] * len(cards)
+        best = min(range(len(cards)), key=lambda i: (ranked[i][0] + GIN_FEED_POINTS * chances[i], i))
+        return {"seat": k.me, "action": "discard", "card": str(CARDS[cards[best]])}
+
+    def reader(self, k: Known) -> Reader | None:
+        """A fresh reader of the others' choices for one world, where this bot infers and the style allows."""
+        return Reader(k.me) if self.infer and k.rules.style in INFERRED_STYLES else None
+
+    def weighed_worlds(self, k: Known, count: int, deadline: float) -> list[tuple[RummyHand, float]]:
+        """Up to ``count`` sampled worlds with their weights, as many as fit before ``deadline`` (at least
+        one attempt; a fixed ``samples`` bot ignores the clock, so its choices repeat)."""
+        out: list[tuple[RummyHand, float]] = []
+        for _ in range(4 * count):
+            if out and (self.out_of_time() or (self.samples is None and time.perf_counter() >= deadline)):
+                break
+            reader = self.reader(k)
+            world = sample_world(k, self.rng, reader)
+            if world is not None:
+                out.append((world, 1.0 if reader is None else reader.weight))
+                if len(out) >= count:
+                    break
         return out
 
     def draw_candidates(self, k: Known) -> list[ActionJSON]:
@@ -367,6 +449,7 @@ class HardRummyBot(Bot):
             if action not in candidates:
                 candidates.append(action)
         scores: list[list[float]] = [[] for _ in candidates]
+        weights: list[float] = []
         worlds = 0
         deadline = (time.perf_counter() if started is None else started) + self.budget
         attempts = 0
@@ -386,9 +469,11 @@ class HardRummyBot(Bot):
             elif (worlds and time.perf_counter() >= deadline) or (attempts >= 8 and not worlds):
                 break
             attempts += 1
-            world = sample_world(k, self.rng)
+            reader = self.reader(k)
+            world = sample_world(k, self.rng, reader)
             if world is None:
                 continue
+            weight = 1.0 if reader is None else reader.weight
             row = []
             for action in actions:
                 if row and expired():  # the time ran out inside this world: it counts for nothing
@@ -400,17 +485,22 @@ class HardRummyBot(Bot):
             if len(row) < len(actions):
                 break
             worlds += 1
+            weights.append(weight)
             for index, score in enumerate(row):
                 scores[index].append(score)
+            if self.samples is None and how == "search" and worlds % SETTLE_EVERY == 0 and settled(
+                scores[:searched], weights
+            ):
+                break
         if not worlds:
             return None
         best = baseline
         if how == "search":
-            means = [statistics.fmean(s) for s in scores[:searched]]
+            means = [weighted_stats(s, weights)[0] for s in scores[:searched]]
             best = max(range(searched), key=lambda i: (means[i], i == baseline, -i))
             if best != baseline and worlds > 1:
                 gains = [x - y for x, y in zip(scores[best], scores[baseline], strict=True)]
-                noise = statistics.stdev(gains) / math.sqrt(worlds)
-                if statistics.fmean(gains) <= self.margin * noise:
+                gain, half = weighted_stats(gains, weights)
+                if half is None or gain <= self.margin * half / Z95:
                     best = baseline
-        return Estimate.build(candidates, scores, [1.0] * worlds, best, baseline, "points", how=how)
+        return Estimate.build(candidates, scores, weights, best, baseline, "points", how=how)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rummoli.cards import CARDS, Card
@@ -67,8 +68,10 @@ def hand_from_record(record: dict[str, Any]) -> RummyHand:
         raise RecordError(str(error), rule=rule) from None
 
 
-def replay_hand(record: dict[str, Any]) -> RummyHand:
-    """Replay a record's actions; the first illegal or unreadable one raises ``RecordError``."""
+def replay_hand(record: dict[str, Any], before: Callable[[RummyHand, Action], None] | None = None) -> RummyHand:
+    """Replay a record's actions; the first illegal or unreadable one raises ``RecordError``.  ``before``, if
+    given, sees the hand just before each action the record writes is applied (the hard bot reads the
+    other players' choices with it: :mod:`rummoli.bots.rummy_infer`)."""
     hand = hand_from_record(record)
     actions = record.get("actions")
     if not isinstance(actions, list):
@@ -88,6 +91,8 @@ def replay_hand(record: dict[str, Any]) -> RummyHand:
             cursor += 1  # a forced move the record writes in
             continue
         applied_at = len(hand.log)
+        if before is not None:
+            before(hand, action)
         try:
             hand.apply(action)
         except IllegalAction as error:
