@@ -14,7 +14,7 @@ Every level reads only the view it is handed (:func:`rummoli.bots.rummy_view.rea
 - ``normal`` -- the same with counting: live and dead cards, opponents' collections, a judged knock;
 - ``hard`` -- determinized Monte-Carlo search (:mod:`rummoli.bots.rummy_search`) over the draw and
   the discard (or knock), melds following the normal plan, in worlds weighed by what the others chose
-  (Gin, Knock Rummy: :mod:`rummoli.bots.rummy_infer`); in Gin its discard adds to the normal race
+  (Gin: :mod:`rummoli.bots.rummy_infer`); in Gin its discard adds to the normal race
   reckoning the weighed chance of feeding the next player; ``budget`` seconds per decision, or a fixed
   number of sampled worlds (``samples``) for reproducible tournaments.
 """

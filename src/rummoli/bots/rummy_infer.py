@@ -11,8 +11,9 @@ The model is soft on purpose: people keep pairs, take a card to hide a plan, bre
 safe.  Every factor below is a likelihood ratio between a choice that fits the hand and one that does
 not, never zero, so a world is made less likely, never ruled out.
 
-Only in the styles where nothing is laid during play (Gin, Knock Rummy): there the hand is the whole
-story.  Where melds go down as you play, the table tells most of it already, and every world weighs 1.
+Only in Gin, where it was measured (bench/bots_external.py).  Knock Rummy also lays nothing during play and
+the same reading would apply there, but it is not switched on until measured; where melds go down as you
+play, the table tells most of it already.  Elsewhere every world weighs 1.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ DISCARD_SLOPE = 0.3
 #: no single choice counts for less than this (a world is never ruled out by one choice)
 FLOOR = 0.05
 
-STYLES = ("gin", "knock")
+STYLES = ("gin",)
 
 
 def joins_meld(hand: RummyHand, seat: int, card: int) -> bool:
