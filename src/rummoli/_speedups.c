@@ -1,4 +1,5 @@
-/* The poker evaluator of rummoli/poker.py, compiled (issue 34).
+/* The poker evaluator of rummoli/poker.py and the Gin race's keep_best (rummoli/bots/rummy_race.py), compiled
+ * (issue 34).
  *
  * Why C: every bot's win chance, every playout's showdown and every stops hand's poker pot end in
  * evaluate_mask, called millions of times a decision; in Python each call costs about 0.8 us, most of it the
@@ -13,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 enum { HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH };
 
@@ -117,15 +119,213 @@ static PyObject *evaluate_mask(PyObject *module, PyObject *arg) {
     return PyLong_FromLong(evaluate(mask));
 }
 
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * keep_best: the deadwood of the best cards of a Rummy hand (rummoli.bots.rummy_race.keep_best_pure, step for step).
+ *
+ * Why C: the Gin bots judge each discard by racing it over dozens of sampled futures, and every step of every
+ * future asks for the best arrangement of a hand of up to fourteen cards: 95% of a normal Gin bot's time went
+ * there (4 million calls in 200 games), most of it the interpreter walking bit masks. The answer must be the
+ * pure function's to the card (the same melds found in the same order, the same ties kept), so this follows
+ * MeldTable.melds_in and MeldTable._best_arrangement exactly; tests/core/test_speedups.py holds the two together.
+ *
+ * The meld table comes packed by rummy_race (its layout is fixed there): int32 value of each of the 52 cards,
+ * int32 count of one suit's runs, then that many uint32 run masks (13 bits, in the table's own order) and as
+ * many int32 run values. */
+
+#define MAX_MELDS 1024
+#define MEMO_SIZE 4096 /* a power of two */
+#define MEMO_FILL 3072 /* past this the search goes on without remembering more (slower, the same answer) */
+
+typedef struct {
+    const int32_t *card_value;
+    int32_t runs;
+    const uint32_t *run_mask;
+    const int32_t *run_value;
+} MeldPack;
+
+typedef struct {
+    uint64_t mask[MAX_MELDS];
+    int32_t value[MAX_MELDS];
+    int next[MAX_MELDS]; /* the next meld with the same lowest card, in the order found (-1: none) */
+    int first[52];
+    int count;
+} Melds;
+
+/* memo of one search: rest -> (points, cover); an entry counts when its stamp is the search's */
+static uint64_t memo_rest[MEMO_SIZE], memo_cover[MEMO_SIZE];
+static int32_t memo_points[MEMO_SIZE];
+static uint32_t memo_stamp[MEMO_SIZE];
+static uint32_t stamp;
+static int memo_used;
+
+static int lowest(uint64_t x) { return __builtin_ctzll(x); }
+
+static void add_meld(Melds *m, uint64_t mask, int32_t value) {
+    if (m->count >= MAX_MELDS) return; /* cannot happen with 52 cards: at most 4 x 143 runs and 65 sets */
+    int i = m->count++;
+    m->mask[i] = mask;
+    m->value[i] = value;
+    m->next[i] = -1;
+    int low = lowest(mask);
+    if (m->first[low] < 0) {
+        m->first[low] = i;
+    } else {
+        int j = m->first[low];
+        while (m->next[j] >= 0) j = m->next[j];
+        m->next[j] = i;
+    }
+}
+
+static int32_t cards_value(const MeldPack *t, uint64_t mask) {
+    int32_t total = 0;
+    while (mask) {
+        total += t->card_value[lowest(mask)];
+        mask &= mask - 1;
+    }
+    return total;
+}
+
+/* MeldTable.melds_in: each suit's runs (when the suit holds two cards in sequence, or its ace and two), then
+ * the sets rank by rank, four of a kind followed by its four threes. */
+static void melds_in(const MeldPack *t, uint64_t hand, Melds *m) {
+    m->count = 0;
+    for (int i = 0; i < 52; i++) m->first[i] = -1;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t block = (uint32_t)(hand >> (13 * suit)) & SUIT_BITS;
+        if (!((block & (block >> 1)) || (block & 0x1001u) == 0x1001u)) continue;
+        for (int i = 0; i < t->runs; i++) {
+            if ((t->run_mask[i] & block) == t->run_mask[i]) add_meld(m, (uint64_t)t->run_mask[i] << (13 * suit), t->run_value[i]);
+        }
+    }
+    uint32_t a = hand & SUIT_BITS, b = hand >> 13 & SUIT_BITS, c = hand >> 26 & SUIT_BITS, d = hand >> 39 & SUIT_BITS;
+    uint32_t triples = (a & b & (c | d)) | (c & d & (a | b));
+    while (triples) {
+        int rank = __builtin_ctz(triples);
+        triples &= triples - 1;
+        uint64_t rank_mask = 1ull << rank | 1ull << (13 + rank) | 1ull << (26 + rank) | 1ull << (39 + rank);
+        uint64_t cards = hand & rank_mask;
+        add_meld(m, cards, cards_value(t, cards));
+        if (__builtin_popcountll(cards) == 4) {
+            for (uint64_t rest = cards; rest; rest &= rest - 1) {
+                uint64_t three = cards ^ (rest & -rest);
+                add_meld(m, three, cards_value(t, three));
+            }
+        }
+    }
+}
+
+/* MeldTable._best_arrangement's search: the lowest card of rest stays loose, or goes into one of the melds it is
+ * the lowest card of (in the order found); a later choice replaces an earlier only when it covers more. */
+static int32_t search(const Melds *m, uint64_t rest, uint64_t *cover) {
+    if (!rest) {
+        *cover = 0;
+        return 0;
+    }
+    unsigned slot = (unsigned)((rest * 0x9E3779B97F4A7C15ull) >> 52) & (MEMO_SIZE - 1);
+    while (memo_stamp[slot] == stamp) {
+        if (memo_rest[slot] == rest) {
+            *cover = memo_cover[slot];
+            return memo_points[slot];
+        }
+        slot = (slot + 1) & (MEMO_SIZE - 1);
+    }
+    uint64_t low = rest & -rest;
+    uint64_t best_cover;
+    int32_t best = search(m, rest ^ low, &best_cover);
+    for (int i = m->first[lowest(low)]; i >= 0; i = m->next[i]) {
+        uint64_t mask = m->mask[i];
+        if ((mask & rest) != mask) continue;
+        uint64_t under;
+        int32_t points = search(m, rest ^ mask, &under) + m->value[i];
+        if (points > best) {
+            best = points;
+            best_cover = under | mask;
+        }
+    }
+    if (memo_used < MEMO_FILL) {
+        /* the slot found free above may have been taken by the searches below it: probe again */
+        slot = (unsigned)((rest * 0x9E3779B97F4A7C15ull) >> 52) & (MEMO_SIZE - 1);
+        while (memo_stamp[slot] == stamp) slot = (slot + 1) & (MEMO_SIZE - 1);
+        memo_stamp[slot] = stamp;
+        memo_rest[slot] = rest;
+        memo_cover[slot] = best_cover;
+        memo_points[slot] = best;
+        memo_used++;
+    }
+    *cover = best_cover;
+    return best;
+}
+
+static PyObject *keep_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "keep_best(packed table: bytes, hand: int, extra: int)");
+        return NULL;
+    }
+    Py_ssize_t size = PyBytes_GET_SIZE(args[0]);
+    const char *raw = PyBytes_AS_STRING(args[0]);
+    if (size < 53 * 4) goto bad_table;
+    MeldPack t;
+    t.card_value = (const int32_t *)raw;
+    t.runs = ((const int32_t *)raw)[52];
+    if (t.runs < 0 || t.runs > 13 * 13 || size != (Py_ssize_t)(53 + 2 * (Py_ssize_t)t.runs) * 4) goto bad_table;
+    t.run_mask = (const uint32_t *)(raw + 53 * 4);
+    t.run_value = (const int32_t *)(raw + (53 + t.runs) * 4);
+    uint64_t hand = PyLong_AsUnsignedLongLong(args[1]);
+    if (hand == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    long extra = PyLong_AsLong(args[2]);
+    if (extra == -1 && PyErr_Occurred()) return NULL;
+    if (hand >> 52) {
+        PyErr_SetString(PyExc_ValueError, "a card mask has 52 bits");
+        return NULL;
+    }
+    static Melds melds;
+    melds_in(&t, hand, &melds);
+    uint64_t cover = 0;
+    if (melds.count) {
+        uint64_t meldable = 0;
+        for (int i = 0; i < melds.count; i++) meldable |= melds.mask[i];
+        if (++stamp == 0) { /* the stamps wrapped: forget every entry */
+            memset(memo_stamp, 0, sizeof memo_stamp);
+            stamp = 1;
+        }
+        memo_used = 0;
+        search(&melds, meldable, &cover);
+    }
+    /* the loose cards' values, cheapest first; the dearest `extra` are shed */
+    int32_t values[52];
+    int n = 0;
+    for (uint64_t loose = hand & ~cover; loose; loose &= loose - 1) {
+        int32_t v = t.card_value[lowest(loose)];
+        int k = n++;
+        while (k > 0 && values[k - 1] > v) {
+            values[k] = values[k - 1];
+            k--;
+        }
+        values[k] = v;
+    }
+    long keep = n - extra < n ? n - extra : n;
+    long total = 0;
+    for (long i = 0; i < keep; i++) total += values[i];
+    return PyLong_FromLong(total);
+
+bad_table:
+    PyErr_SetString(PyExc_ValueError, "keep_best: not a packed meld table");
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"evaluate_mask", evaluate_mask, METH_O,
      "The value of the best five cards of a 52-bit mask holding at least five cards (rummoli.poker)."},
+    {"keep_best", (PyCFunction)(void (*)(void))keep_best, METH_FASTCALL,
+     "Deadwood of the best cards of a hand, the dearest `extra` loose ones shed (rummoli.bots.rummy_race)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "rummoli._speedups",
-    "The compiled twin of rummoli.poker.evaluate_mask_pure (see rummoli/_speedups.c).", -1, methods,
+    "Compiled twins of rummoli.poker.evaluate_mask_pure and rummoli.bots.rummy_race.keep_best_pure.", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__speedups(void) {

@@ -25,7 +25,6 @@ in bits 20-23 and up to five ranks, most significant first, in the nibbles below
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Sequence
 from functools import total_ordering
 from typing import Final
@@ -41,6 +40,7 @@ from rummoli.cards import (
     parse_cards,
 )
 from rummoli.errors import MalformedInput
+from rummoli.twins import compiled
 
 __all__ = [
     "CATEGORIES",
@@ -148,19 +148,8 @@ def evaluate_mask_pure(mask: int) -> int:
     return _TOP5[ones]
 
 
-def _compiled() -> Callable[[int], int] | None:
-    """The compiled evaluator, unless ``RUMMOLI_PURE=1`` asks for Python only or it was not built."""
-    if os.environ.get("RUMMOLI_PURE") == "1":
-        return None
-    try:
-        from rummoli._speedups import evaluate_mask as compiled
-    except ImportError:
-        return None
-    return compiled
-
-
 #: :func:`evaluate_mask_pure`, compiled where it could be (the same value for every mask: tests/core/test_speedups.py)
-evaluate_mask: Callable[[int], int] = _compiled() or evaluate_mask_pure
+evaluate_mask: Callable[[int], int] = compiled("evaluate_mask") or evaluate_mask_pure
 COMPILED: Final = evaluate_mask is not evaluate_mask_pure
 
 

@@ -1,6 +1,6 @@
-"""The compiled poker evaluator (src/rummoli/_speedups.c) and its pure-Python twin give the same value for every
-hand (issue 34). The install builds the compiled one,
-and its absence fails these tests rather than letting them pass on the fallback."""
+"""The compiled poker evaluator and Gin race reckoning (src/rummoli/_speedups.c) and their pure-Python twins give
+the same value for every hand (issue 34). The install builds the compiled ones, and their absence fails these tests
+rather than letting them pass on the fallback."""
 
 from __future__ import annotations
 
@@ -75,3 +75,58 @@ def test_a_mask_wider_than_the_deck_is_refused() -> None:
         compiled(1 << 52)
     with pytest.raises(OverflowError):
         compiled(-1)
+
+
+# ------------------------------------------------------------------------------------------ the Gin race's keep_best
+TABLES = [("low", 1), ("high", 11), ("high", 1), ("either", 1), ("either", 15), ("around", 1)]
+
+
+def meldy_hand(rng: random.Random, size: int) -> int:
+    """A hand of ``size`` cards drawn from seven ranks in every suit: rich in runs, sets and overlaps."""
+    pool = [13 * suit + rank for suit in range(4) for rank in rng.sample(range(13), 7)]
+    return sum(1 << c for c in rng.sample(pool, size))
+
+
+def test_the_compiled_keep_best_is_the_one_the_bots_use_unless_pure_is_asked() -> None:
+    needs_compiled()
+    from rummoli.bots import rummy_race
+
+    assert rummy_race._compiled_keep_best is not None
+    pure = subprocess.run([sys.executable, "-c", "import rummoli.bots.rummy_race as r; print(r._compiled_keep_best)"],
+                          env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
+    assert pure.stdout.strip() == "None"
+
+
+@pytest.mark.parametrize(("aces", "ace_value"), TABLES)
+def test_both_keep_bests_agree_on_every_kind_of_hand(aces: str, ace_value: int) -> None:
+    # The same deadwood to the point, ties included: the compiled search finds the same melds in the same order.
+    needs_compiled()
+    from rummoli.bots.rummy_race import keep_best, keep_best_pure
+    from rummoli.rummy.melds import meld_table
+
+    table = meld_table(aces, ace_value)
+    rng = random.Random(f"keep-{aces}-{ace_value}")
+    for k in range(6000):
+        size = rng.choice([0, 3, 10, 11, 12, 13, 14, 16, 20])
+        hand = meldy_hand(rng, size) if k % 2 else sum(1 << c for c in rng.sample(range(52), size))
+        extra = rng.randint(-1, 5)
+        assert keep_best(table, hand, extra) == keep_best_pure(table, hand, extra), (aces, ace_value, hand, extra)
+
+
+def test_keep_best_by_hand() -> None:
+    # R-RU-2's card values: 2s 3s 4s is a run; of 9h Kd 5c the two dearest (Kd, 9h) are shed, 5 left.
+    needs_compiled()
+    from rummoli.bots.rummy_race import keep_best
+    from rummoli.rummy.melds import meld_table
+
+    low = meld_table("low", 1)
+    assert keep_best(low, mask_of(parse_cards("2s 3s 4s 9h Kd 5c")), 2) == 5
+    # Four sevens and 8s 9s: the four sevens and the run cannot share 7s; 7h 7d 7c with 7s 8s 9s covers all.
+    assert keep_best(low, mask_of(parse_cards("7s 7h 7d 7c 8s 9s")), 0) == 0
+    # A bad table or mask is refused with one line, never read past its end.
+    from rummoli._speedups import keep_best as raw
+
+    with pytest.raises(ValueError, match="packed meld table"):
+        raw(b"\0" * 10, 7, 0)
+    with pytest.raises(ValueError, match="52 bits"):
+        raw(b"\0" * (53 * 4), 1 << 52, 0)

@@ -17,11 +17,14 @@ a knock becomes possible is what the race rewards.
 from __future__ import annotations
 
 import random
+import struct
+from collections.abc import Callable
 
 from rummoli.rummy.melds import MeldTable
+from rummoli.twins import compiled
 
 
-def keep_best(table: MeldTable, hand: int, extra: int) -> int:
+def keep_best_pure(table: MeldTable, hand: int, extra: int) -> int:
     """Deadwood of the best ``hand.bit_count() - extra`` cards of ``hand``: its best arrangement, less
     the ``extra`` dearest loose cards.
 
@@ -42,6 +45,31 @@ def keep_best(table: MeldTable, hand: int, extra: int) -> int:
         values.append(table.card_value(low))
     values.sort()
     return sum(values[: max(0, len(values) - extra)])
+
+
+def pack(table: MeldTable) -> bytes:
+    """``table`` as the compiled keep_best reads it (src/rummoli/_speedups.c): each card's value, then one
+    suit's runs, in the order :meth:`MeldTable.melds_in` finds them (the table's own), with their values."""
+    runs = [m for m in table.melds if m >> 13 == 0]
+    return struct.pack(f"=53i{len(runs)}I{len(runs)}i", *(table.card_value(1 << c) for c in range(52)), len(runs),
+                       *runs, *(table.value[m] for m in runs))
+
+
+_packed: dict[int, tuple[MeldTable, bytes]] = {}  # id(table) -> (the table, kept alive so the id stays its, packed)
+
+
+_compiled_keep_best: Callable[[bytes, int, int], int] | None = compiled("keep_best")
+
+
+def keep_best(table: MeldTable, hand: int, extra: int) -> int:
+    """:func:`keep_best_pure`, compiled where it could be (the same value for every hand:
+    tests/core/test_speedups.py)."""
+    if _compiled_keep_best is None:
+        return keep_best_pure(table, hand, extra)
+    kept = _packed.get(id(table))
+    if kept is None:
+        kept = _packed[id(table)] = (table, pack(table))
+    return _compiled_keep_best(kept[1], hand, extra)
 
 
 def futures(seed: int, pool: list[int], draws: int, count: int) -> list[list[int]]:
