@@ -1,6 +1,7 @@
 """The web table in a real browser against a real server: whole hands of Rummoli, Michigan and Rummy played
 through the page, two people at one table through an invite link (one reloads mid-hand), keyboard-only
-play, a replay stepped both ways, names shown as text, what a page's websocket receives, and screenshots."""
+play, a replay stepped both ways, names shown as text, what a page's websocket receives, and screenshots. These
+run in the full Chromium people use (the other web modules in Debian's headless shell of the same engine)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from server_helpers import Server
 from web_helpers import (
+    FULL_CHROMIUM,
     assert_no_foreign_cards,
     keyboard_turn,
     new_page,
@@ -25,6 +27,8 @@ from web_helpers import (
     stops_turn,
     wait_turn_or_end,
 )
+
+BROWSER = FULL_CHROMIUM  # read by tests/web/conftest.py's browser fixture
 
 
 def open_seat(page: Any, server: Any, created: dict[str, Any]) -> float:

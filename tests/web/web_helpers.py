@@ -13,6 +13,9 @@ from typing import Any
 CARD = re.compile(r"^[2-9TJQKA][shdc]$")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
+# Debian's two builds of Chromium (tests/web/conftest.py says which module runs in which, and why).
+FULL_CHROMIUM = "/usr/bin/chromium"
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 
 
 def new_page(browser: Any, **options: Any) -> Any:
