@@ -276,6 +276,9 @@ static PyObject *keep_best(PyObject *module, PyObject *const *args, Py_ssize_t n
     if (hand == (uint64_t)-1 && PyErr_Occurred()) return NULL;
     long extra = PyLong_AsLong(args[2]);
     if (extra == -1 && PyErr_Occurred()) return NULL;
+    /* a hand has at most 52 loose cards: beyond that every extra sheds all or none, and n - extra cannot overflow */
+    if (extra > 52) extra = 52;
+    if (extra < -52) extra = -52;
     if (hand >> 52) {
         PyErr_SetString(PyExc_ValueError, "a card mask has 52 bits");
         return NULL;

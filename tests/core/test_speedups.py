@@ -116,13 +116,17 @@ def test_both_keep_bests_agree_on_every_kind_of_hand(aces: str, ace_value: int) 
 def test_keep_best_by_hand() -> None:
     # R-RU-2's card values: 2s 3s 4s is a run; of 9h Kd 5c the two dearest (Kd, 9h) are shed, 5 left.
     needs_compiled()
-    from rummoli.bots.rummy_race import keep_best
+    from rummoli.bots.rummy_race import keep_best, keep_best_pure
     from rummoli.rummy.melds import meld_table
 
     low = meld_table("low", 1)
     assert keep_best(low, mask_of(parse_cards("2s 3s 4s 9h Kd 5c")), 2) == 5
     # Four sevens and 8s 9s: the four sevens and the run cannot share 7s; 7h 7d 7c with 7s 8s 9s covers all.
     assert keep_best(low, mask_of(parse_cards("7s 7h 7d 7c 8s 9s")), 0) == 0
+    # Any count to shed, however far out of range, answers as the pure function does (all kept, or none).
+    hand = mask_of(parse_cards("2s 3s 4s 9h Kd 5c"))
+    for extra in (-(2**63), -53, 53, 2**63 - 1):
+        assert keep_best(low, hand, extra) == keep_best_pure(low, hand, extra)
     # A bad table or mask is refused with one line, never read past its end.
     from rummoli._speedups import keep_best as raw
 
