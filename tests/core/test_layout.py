@@ -5,27 +5,35 @@ member of another module read, no game family's name compared outside ``rummoli.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from layout_rules import MAX_LINES, read  # type: ignore[import-not-found]
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-REPORT = read(SRC)
 
 
-def test_no_module_is_over_600_lines() -> None:
-    assert REPORT.too_long == {}, f"modules over {MAX_LINES} lines: {REPORT.too_long}"
+# Read when a test asks, not at import: every xdist worker imports this module to collect it, and reading the whole
+# tree costs a second of CPU that only the worker running these tests needs.
+@pytest.fixture(scope="module")
+def report() -> Any:
+    return read(SRC)
 
 
-def test_no_import_cycle() -> None:
-    assert REPORT.cycles() == []
+def test_no_module_is_over_600_lines(report: Any) -> None:
+    assert report.too_long == {}, f"modules over {MAX_LINES} lines: {report.too_long}"
 
 
-def test_no_module_reads_another_modules_private_members() -> None:
-    assert REPORT.private == []
+def test_no_import_cycle(report: Any) -> None:
+    assert report.cycles() == []
 
 
-def test_no_game_familys_name_is_compared_outside_the_games_registry() -> None:
-    assert REPORT.family == []
+def test_no_module_reads_another_modules_private_members(report: Any) -> None:
+    assert report.private == []
+
+
+def test_no_game_familys_name_is_compared_outside_the_games_registry(report: Any) -> None:
+    assert report.family == []
 
 
 def test_the_rules_see_what_they_forbid(tmp_path: Path) -> None:
