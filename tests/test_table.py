@@ -82,6 +82,33 @@ def test_an_evening_of_every_ruleset_plays_to_its_end(ruleset: str) -> None:
     assert kinds.count("hand_start") == 3 and kinds.count("hand_over") == 3 and kinds[-1] == "evening_over"
 
 
+@pytest.mark.parametrize("ruleset", [*STOPS, "poch", "gin-rummy"])
+def test_the_views_board_is_the_board_now_and_empty_after_the_settlement(ruleset: str) -> None:
+    """``board``: the hand's pots while it is played, what carries over between hands, and every pot at 0 once the
+    evening's settlement has shared the board out (the page drew the hand's last pots beside the settlement)."""
+    table = Table(ruleset, seats_for(ruleset, people=2), seed=f"board-{ruleset}", hands=2, chips=60)
+    rng = random.Random(3)
+    start = sum(int(s["chips"]) for s in table.view(None)["seats"]) + sum(table.view(None)["board"].values())
+    carried_seen = False
+    while not table.over:
+        advance(table, rng, moves=1)
+        view = table.view(0)
+        assert view == table.view(0) and view["board"] == table.view(None)["board"]  # public: the same for all
+        if table.game == "rummy":
+            assert view["board"] == {}
+            continue
+        if not table.hand_over:
+            assert view["board"] == view["hand"]["pots"]
+        elif not table.over:
+            carried_seen = carried_seen or sum(view["board"].values()) > 0
+            assert view["board"] == view["hand"]["pots"]  # the hand ended with what carries to the next
+    view = table.view(None)
+    if table.game != "rummy":
+        assert carried_seen, "no chips carried over: choose another seed"
+        assert view["settlement"] and set(view["board"].values()) == {0}, view["board"]
+        assert sum(int(s["chips"]) for s in view["seats"]) == start  # every chip is in a stack again
+
+
 def test_events_since_gives_exactly_what_is_new() -> None:
     table = Table("rummoli", seats_for("rummoli", people=3), seed="new")
     rng = random.Random(2)

@@ -162,6 +162,7 @@ class TableView(TypedDict):
     standings: list[dict[str, Any]]
     result: HandResult | None
     settlement: list[dict[str, Any]]
+    board: dict[str, int]
     bonuses: list[dict[str, Any]]
 
 

@@ -439,9 +439,7 @@ class Table:
         """What evening ``seat`` may know now (``None``: a spectator), JSON-ready."""
         if seat is not None:
             seat = self._seat(seat)
-        hand_view = self.hand_view(seat)
-        seated = self.evening.seated()
-        chips = self.chips()
+        hand_view, seated, chips = self.hand_view(seat), self.evening.seated(), self.chips()
         return {
             "seq": self.seq,
             "game": self.game,
@@ -461,6 +459,7 @@ class Table:
             "standings": self.standings(),
             "result": self.results[-1] if self.hand_over and self.results else None,
             "settlement": self.settlement,
+            "board": self.evening.pots(self.hand),  # now: after the settlement, empty (docs/views.md)
             "bonuses": self.bonuses() if self.over else [],
         }
 

@@ -215,3 +215,17 @@ def test_snapshot_of_the_table(tmp_path: Path) -> None:
         path.write_text(text + "\n", encoding="utf-8")
     assert text + "\n" == path.read_text(encoding="utf-8")
     assert all(len(line) <= 80 for line in text.splitlines()) and len(text.splitlines()) == 24
+
+
+def test_the_board_after_the_evenings_settlement_is_empty(tmp_path: Path) -> None:
+    """The terminal's board is the table's board: at the evening's end the settlement has shared it out, so every
+    pot reads 0 (the hand's own view still holds the pots as its hand ended)."""
+    table = open_table(options(tmp_path, ruleset="rummoli", players=3, bots=["random"], hands=1, seed="board-end"))
+    while not table.hand.over:
+        if table.human_to_act():
+            table.act(table.view()["legal_actions"][0])
+        else:
+            assert table.step()
+    assert table.evening_over and table.settle(), "the board was empty at the end: choose another seed"
+    assert sum(table.table.hand.view(0)["pots"].values()) > 0
+    assert set(table.view()["pots"].values()) == {0}

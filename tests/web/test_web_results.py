@@ -217,6 +217,13 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
         compare(f"{ruleset} hand {hand_no}", shown, hand_figures(record, hand_no))
     compare(f"{ruleset} evening's end", final, {**hand_figures(record, hands), **evening_figures(record)})
 
+    # The board at the evening's end is the board after the settlement: every chip shared out, none left drawn in a
+    # pot (the page once drew the last hand's pots beside "The board is settled").
+    if record.get("settlement"):
+        left = page.evaluate("() => [...document.querySelectorAll('.board [data-pot] .pot-count')]"
+                             ".map((e) => e.textContent)")
+        assert left and set(left) == {"0"}, left
+
     # The chart holds the evening: a point before the first hand and one after each, its last the final standings.
     chart = page.locator(".chip-chart")
     assert int(chart.get_attribute("data-points") or 0) >= hands + 1

@@ -150,7 +150,10 @@ class TerminalTable:
     def view(self) -> dict[str, Any]:
         """The player's view of the hand in play, as plain JSON data: with its events (and their sentences)
         and what a person is shown beside it (the prompt, the best five, the melds arranged)."""
-        view = self.table.hand.view(self.hand_seat(HUMAN), history=True, guide=True)
+        view = dict(self.table.hand.view(self.hand_seat(HUMAN), history=True, guide=True))
+        board = self.table.evening.pots(self.table.hand)
+        if board:  # the board now, as the web table shows it: after the evening's settlement, every pot empty
+            view["pots"] = board
         return json.loads(json.dumps(view))
 
     def forced(self) -> bool:

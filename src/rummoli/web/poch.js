@@ -19,7 +19,7 @@ function poolFaces(pool, suit, bestRun) {
 }
 
 /** The board: the centre (the pool for going out, or Hoyle's centre pool) in the middle, the others round it. */
-export function renderPochBoard(hv, changed = new Set()) {
+export function renderPochBoard(hv, changed = new Set(), now = null) {
   const suit = hv.trump.suit;
   const bestRun = typeof hv.ruleset === "string" ? hv.ruleset === "poch-hoyle" : hv.ruleset.sequence === "best_run";
   const centre = hv.board.find((p) => p.id === "centre") || hv.board.find((p) => p.kind === "out");
@@ -27,7 +27,7 @@ export function renderPochBoard(hv, changed = new Set()) {
   const ring = others.length <= 8;
   const board = h("section", { class: `board board-poch${ring ? "" : " board-flow"}`, "aria-label": "The Poch board" });
   const place = (pool, where) => {
-    const amount = hv.pots[pool.id] ?? 0;
+    const amount = (now || hv.pots)[pool.id] ?? 0;
     return h("div", {
       class: `pot pot-${pool === centre ? "centre" : pool.kind}${changed.has(pool.id) ? " pot-changed" : ""}`,
       "data-pot": pool.id, role: "group", style: where ? `grid-row:${where[0]};grid-column:${where[1]}` : null,
@@ -79,7 +79,7 @@ export function renderPoch(hv, ctx) {
   return h("div", { class: "stops-table poch-table" },
     seats,
     h("div", { class: "table-middle" },
-      h("div", { class: "middle-left" }, renderPochBoard(hv, ctx.changed)),
+      h("div", { class: "middle-left" }, renderPochBoard(hv, ctx.changed, ctx.board)),
       h("div", { class: "middle-right" }, phase,
         h("div", { class: "tableau" }, trumpsBlock(hv, names), runBlock(hv, names, ctx.seatOf || ((i) => i)),
           hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events)))),

@@ -42,15 +42,18 @@ export function chipStack(n) {
       s("ellipse", { cx: 12, cy: 25 - i * 4, rx: 10, ry: 4, class: "chip-disc" })));
 }
 
-export function renderBoard(hv, changed = new Set()) {
+/** The board: its pots from the hand view `hv`, their chips from `now` (the table's board now: after the evening's
+ *  settlement, empty) or else the hand's own. */
+export function renderBoard(hv, changed = new Set(), now = null) {
   const pots = hv.board;
+  const chips = now || hv.pots;
   const style = boardStyle(hv.ruleset);
   const centre = pots.find((p) => p.kind === "centre");
   const others = pots.filter((p) => p !== centre);
   const places = others.length <= 4 ? PLUS4 : others.length <= 8 ? RING8 : null;
   const board = h("section", { class: `board board-${style}${places ? "" : " board-flow"}`, "aria-label": "The board" });
   const space = (pot, where) => {
-    const amount = hv.pots[pot.id] ?? 0;
+    const amount = chips[pot.id] ?? 0;
     const el = h("div", {
       class: `pot pot-${pot.kind}${changed.has(pot.id) ? " pot-changed" : ""}`,
       "data-pot": pot.id,
@@ -167,7 +170,7 @@ export function isForced(hv) {
 }
 
 /** The stops table for a hand view `hv` (hand-level seats). ctx: act, amounts, say, readOnly, changed (pots
- *  whose chips just moved), seats/infos/seatOf/change (see seats.js), events (this hand's events so far). */
+ *  whose chips just moved), board (the table's board now, when a table gives it), seats/infos/seatOf/change (see seats.js), events (this hand's events so far). */
 export function renderStops(hv, ctx) {
   const names = hv.players;
   // A forced play is made by the table itself at its pace (views.md, `forced`): shown as coming, not offered.
@@ -209,7 +212,7 @@ export function renderStops(hv, ctx) {
     // The board; beside it what happens now and what lies on the table: the run, then the fives shown at the
     // showdown while the hand goes on (at the hand's end the result shows the showdown with its winner).
     h("div", { class: "table-middle" },
-      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed)),
+      h("div", { class: "middle-left" }, renderBoard(hv, ctx.changed, ctx.board)),
       h("div", { class: "middle-right" }, phase,
         h("div", { class: "tableau" }, runBlock(hv, names, ctx.seatOf || ((i) => i)),
           hv.phase === "over" ? null : showdownDuringHand(hv, names, ctx.events)))),

@@ -279,7 +279,7 @@ function livePage(root, summary, mine) {
       const between = v.hand_over && !v.over;
       const ctx = {
         act, amounts: state.amounts, say: (t) => { state.error = t; errorLine.textContent = t; announce(t); },
-        changed: state.changed, infos: state.infos, seats: v.seats, seatOf: (i) => v.hand_seats?.[i] ?? i,
+        changed: state.changed, board: v.board, infos: state.infos, seats: v.seats, seatOf: (i) => v.hand_seats?.[i] ?? i,
         change: (seat) => (between && v.result ? v.result.changes.find((c) => c.seat === seat)?.change : undefined),
         selected: state.selected, target: rulesetInfo(v.ruleset)?.target, events: state.handEvents,
         order: handOrder(), setOrder,
