@@ -55,6 +55,8 @@ LOOK = """() => {
     focus: document.activeElement?.dataset?.key || document.activeElement?.tagName,
     minFont: min, smallest, animations: document.getAnimations().length,
     tableauScrolls: !!tableau && tableau.scrollHeight > tableau.clientHeight + 1, overlaps,
+    // What the table's middle holds fits its width: a line wider than it is cut off (the middle scrolls only down).
+    tableauSideways: !!tableau && tableau.scrollWidth > tableau.clientWidth + 1,
   };
 }"""
 
@@ -78,6 +80,7 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     assert look["scrollWidth"] <= look["innerWidth"], f"the page scrolls sideways: {what}"
     assert look["middle"] and look["choices"] and look["seats"], f"the table is not all in sight: {what}"
     assert not look["overlaps"], f"parts of the table are drawn over each other: {what}"
+    assert not look["tableauSideways"], f"something in the table's middle is wider than it: {what}"
     if look["hand"] is not None:
         assert look["hand"] and look["lastCard"] is not False, f"the hand is not in sight: {what}"
     if phone:
