@@ -17,7 +17,7 @@ import pytest
 from expected import Figures, evening_figures, hand_figures
 from server_helpers import Server
 from test_web_poch import poch_turn
-from web_helpers import assert_no_foreign_cards, new_page, rummy_turn, shoot, stops_turn
+from web_helpers import SEATS_OVERFLOWING, assert_no_foreign_cards, new_page, rummy_turn, shoot, stops_turn
 
 STOPS = ["rummoli", "rummoli-tripoley", "tripoley", "michigan"]
 RUMMY = ["rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy"]
@@ -186,6 +186,8 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     seen: set[str] = set()
 
     def hand_end(hand_no: int) -> None:
+        overflowing = page.evaluate(SEATS_OVERFLOWING)  # each seat's count and this hand's change fit its tile
+        assert not overflowing, f"hand {hand_no}: a seat's lines run over its tile: {overflowing}"
         if hand_no == 1 and ruleset in ("rummoli", "gin-rummy"):
             shoot(page, artifacts, "stops-hand-over" if stops else "gin-hand-over")
         if stops or ruleset in POCH:  # the showdown's cards come from the result, its winner marked

@@ -50,6 +50,12 @@ def replay_page(browser: Any, url: str, table: str, token: str, hand: int = 1, *
     return page
 
 
+# The seats whose tile is narrower than what it holds (a count or a change running over the tile's edge, drawn over
+# it or cut off), by name.
+SEATS_OVERFLOWING = """() => [...document.querySelectorAll(".seat")].filter((el) => el.scrollWidth > el.clientWidth + 1)
+  .map((el) => el.querySelector(".seat-name")?.textContent || el.className)"""
+
+
 def shoot(page: Any, folder: Path, name: str) -> None:
     """Screenshots at 1280 x 800 and 390 x 844 (the page's viewport is put back afterwards)."""
     size = page.viewport_size
