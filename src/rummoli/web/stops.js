@@ -170,7 +170,8 @@ export function isForced(hv) {
 }
 
 /** The stops table for a hand view `hv` (hand-level seats). ctx: act, amounts, say, readOnly, changed (pots
- *  whose chips just moved), board (the table's board now, when a table gives it), seats/infos/seatOf/change (see seats.js), events (this hand's events so far). */
+ *  whose chips just moved), board (the table's board now, when a table gives it), seats/infos/seatOf/change (see
+ *  seats.js), events (this hand's events so far). */
 export function renderStops(hv, ctx) {
   const names = hv.players;
   // A forced play is made by the table itself at its pace (views.md, `forced`): shown as coming, not offered.
