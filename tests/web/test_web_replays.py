@@ -57,6 +57,8 @@ def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(brow
     k = len(frames) // 2
     moves.nth(k).click()
     assert step_shown(page) == k
+    # What the seat was asked then ("Your lead ...: choose one of ...") is not put to someone who can only watch.
+    assert any(v.get("prompt") for v in views) and page.locator(".phase .explain").count() == 0
     assert page.locator(".moves [aria-current=step]").get_attribute("data-step") == str(k)
     assert pots_shown(page) == sorted(views[k]["pots"].values())
     assert page.locator(".my-hand .card").count() == len(views[k]["hand"])

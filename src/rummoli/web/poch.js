@@ -73,7 +73,7 @@ export function renderPoch(hv, ctx) {
     cardActs.length ? h("p", { class: "hint" }, "Lead any card of your hand.") : null);
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
     h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
-    hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null,
+    hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null,
     forced ? h("p", { class: "hint forced-note" }, `${pochLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
   return h("div", { class: "stops-table poch-table" },

@@ -119,7 +119,7 @@ export function renderRummy(hv, ctx) {
       h("div", { class: "middle-right" },
         h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
           h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Your play"),
-          hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null, controls),
+          hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null, controls),
         h("div", { class: "tableau" }, melds))),
     seatWithHand(seats, hand));
 }

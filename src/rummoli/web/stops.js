@@ -202,7 +202,7 @@ export function renderStops(hv, ctx) {
 
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
     h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
-    hv.prompt ? h("p", { class: "explain" }, hv.prompt) : null,
+    hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null,
     forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
 
