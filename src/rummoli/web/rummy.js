@@ -118,7 +118,9 @@ export function renderRummy(hv, ctx) {
       h("div", { class: "middle-left" }, h("section", { class: "piles", "aria-label": "Stock and discard pile" }, stock, pile)),
       h("div", { class: "middle-right" },
         h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
-          h("h2", {}, hv.phase === "over" ? "Hand over" : hv.phase === "draw" ? "Draw" : "Your play"),
+          // "Your" only when the choice is yours: while the other side plays (and in a replay) the step is named.
+          h("h2", {}, hv.phase === "over" ? "Hand over" : `${legal.length ? "Your " : ""}${hv.phase === "draw" ? "draw" : "play"}`
+            .replace(/^./, (c) => c.toUpperCase())),
           hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null, controls),
         h("div", { class: "tableau" }, melds))),
     seatWithHand(seats, hand));
