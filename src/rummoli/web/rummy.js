@@ -27,6 +27,8 @@ function handOrder(hv, order, acesLow) {
   return sortCards(hv.hand, acesLow).map((card) => ({ card, group: "dead" }));
 }
 
+const STEP_TITLES = { yours: ["Your draw", "Your play"], theirs: ["Draw", "Play"] };
+
 export function renderRummy(hv, ctx) {
   const names = hv.players;
   const legal = ctx.readOnly ? [] : hv.legal_actions || [];
@@ -119,8 +121,7 @@ export function renderRummy(hv, ctx) {
       h("div", { class: "middle-right" },
         h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
           // "Your" only when the choice is yours: while the other side plays (and in a replay) the step is named.
-          h("h2", {}, hv.phase === "over" ? "Hand over" : `${legal.length ? "Your " : ""}${hv.phase === "draw" ? "draw" : "play"}`
-            .replace(/^./, (c) => c.toUpperCase())),
+          h("h2", {}, hv.phase === "over" ? "Hand over" : (legal.length ? STEP_TITLES.yours : STEP_TITLES.theirs)[hv.phase === "draw" ? 0 : 1]),
           hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null, controls),
         h("div", { class: "tableau" }, melds))),
     seatWithHand(seats, hand));
