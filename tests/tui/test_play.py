@@ -217,7 +217,7 @@ def test_snapshot_of_the_table(tmp_path: Path) -> None:
     assert all(len(line) <= 80 for line in text.splitlines()) and len(text.splitlines()) == 24
 
 
-def test_the_board_after_the_evenings_settlement_is_empty(tmp_path: Path) -> None:
+def test_the_board_and_stacks_after_the_evenings_settlement(tmp_path: Path) -> None:
     """The terminal's board is the table's board: at the evening's end the settlement has shared it out, so every
     pot reads 0 (the hand's own view still holds the pots as its hand ended)."""
     table = open_table(options(tmp_path, ruleset="rummoli", players=3, bots=["random"], hands=1, seed="board-end"))
@@ -229,3 +229,7 @@ def test_the_board_after_the_evenings_settlement_is_empty(tmp_path: Path) -> Non
     assert table.evening_over and table.settle(), "the board was empty at the end: choose another seed"
     assert sum(table.table.hand.view(0)["pots"].values()) > 0
     assert set(table.view()["pots"].values()) == {0}
+    # The stacks beside the board are the standings' (the settlement's chips in them), not the hand's end.
+    by_name = {name: chips for _, name, chips in table.standings()}
+    assert [str(c) for c in table.view()["chips"]] == [by_name[n] for n in table.view()["players"]]
+    assert table.view()["chips"] != table.table.hand.view(0)["chips"]

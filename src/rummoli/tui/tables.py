@@ -152,8 +152,9 @@ class TerminalTable:
         and what a person is shown beside it (the prompt, the best five, the melds arranged)."""
         view = dict(self.table.hand.view(self.hand_seat(HUMAN), history=True, guide=True))
         board = self.table.evening.pots(self.table.hand)
-        if board:  # the board now, as the web table shows it: after the evening's settlement, every pot empty
-            view["pots"] = board
+        if board:  # the board and the stacks now, as the web table shows them: after the evening's settlement
+            view["pots"] = board  # every pot empty, and what it paid in the stacks
+            view["chips"] = [self.table.chips()[seat] for seat in self.table.hand_seats]
         return json.loads(json.dumps(view))
 
     def forced(self) -> bool:
