@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import Server
-from web_helpers import new_page, play_out, play_together, rummy_turn, shoot, stops_turn
+from web_helpers import DESKTOP, PHONE, new_page, play_out, play_together, rummy_turn, shoot, stops_turn
 
 
 def seated(browser: Any, server: Server, table_id: str, token: str, name: str, waiting: bool = True) -> Any:
@@ -67,6 +67,14 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     item = lobby.locator(".table-list li", has_text="Ann (here)")
     item.wait_for()
     assert "Michigan" in item.inner_text() and "Ann waiting · 1 open seat" in item.inner_text()
+    # At both sizes in three lines: the game, who sits there, then how far it is with its buttons beside it.
+    for size in (DESKTOP, PHONE):
+        lobby.set_viewport_size(size)
+        tops = item.evaluate("""(li) => Object.fromEntries(["t-name", "t-seats", "t-state"]
+          .map((c) => [c, li.querySelector("." + c).getBoundingClientRect().top])
+          .concat([...li.querySelectorAll("a.button")].map((b) => [b.textContent, b.getBoundingClientRect().top])))""")
+        assert tops["t-name"] < tops["t-seats"] < tops["t-state"], (size, tops)
+        assert abs(tops["Join"] - tops["Watch"]) < 2 and tops["Join"] < tops["t-state"] + 20, (size, tops)
     lobby.context.close()
 
     # The join page names the game by its title, options, chips and length.
