@@ -17,7 +17,15 @@ import pytest
 from expected import Figures, evening_figures, hand_figures
 from server_helpers import Server
 from test_web_poch import poch_turn
-from web_helpers import SEATS_OVERFLOWING, assert_no_foreign_cards, new_page, rummy_turn, shoot, stops_turn
+from web_helpers import (
+    SEATS_OVERFLOWING,
+    SHOWDOWN_SQUEEZED,
+    assert_no_foreign_cards,
+    new_page,
+    rummy_turn,
+    shoot,
+    stops_turn,
+)
 
 STOPS = ["rummoli", "rummoli-tripoley", "tripoley", "michigan"]
 RUMMY = ["rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy"]
@@ -193,6 +201,8 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
         if stops or ruleset in POCH:  # the showdown's cards come from the result, its winner marked
             shown = page.locator(".result .showdown .shown")
             assert shown.count() == 0 or page.locator(".result .showdown .winner .badge").count() >= 1
+            squeezed = page.evaluate(SHOWDOWN_SQUEEZED)
+            assert not squeezed, f"hand {hand_no}: a showdown row's cards wrap or its name is squeezed: {squeezed}"
             if shown.count():  # what the winner won, in the result's words: Poch's vying has no Poker pot
                 badge = (page.locator(".result .showdown .winner .badge").first.text_content() or "").strip()
                 assert badge == ("wins the vying" if ruleset in POCH else "wins the Pot" if "tripoley" in ruleset

@@ -12,7 +12,17 @@ from typing import Any
 
 import pytest
 from test_web_table import open_seat
-from web_helpers import DESKTOP, PHONE, SEATS_OVERFLOWING, new_page, rummy_turn, settle, stops_turn, wait_turn_or_end
+from web_helpers import (
+    DESKTOP,
+    PHONE,
+    SEATS_OVERFLOWING,
+    SHOWDOWN_SQUEEZED,
+    new_page,
+    rummy_turn,
+    settle,
+    stops_turn,
+    wait_turn_or_end,
+)
 
 from rummoli.games import family_of
 
@@ -58,6 +68,7 @@ LOOK = """() => {
     // What the table's middle holds fits its width: a line wider than it is cut off (the middle scrolls only down).
     tableauSideways: !!tableau && tableau.scrollWidth > tableau.clientWidth + 1,
     seatsOverflowing: (""" + SEATS_OVERFLOWING + """)(),
+    showdownSqueezed: (""" + SHOWDOWN_SQUEEZED + """)(),
   };
 }"""
 
@@ -83,6 +94,7 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     assert not look["overlaps"], f"parts of the table are drawn over each other: {what}"
     assert not look["tableauSideways"], f"something in the table's middle is wider than it: {what}"
     assert not look["seatsOverflowing"], f"a seat's lines run over its tile: {what}"
+    assert not look["showdownSqueezed"], f"a showdown row's cards wrap or its hand's name is squeezed: {what}"
     if look["hand"] is not None:
         assert look["hand"] and look["lastCard"] is not False, f"the hand is not in sight: {what}"
     if phone:

@@ -56,6 +56,16 @@ SEATS_OVERFLOWING = """() => [...document.querySelectorAll(".seat")].filter((el)
   .map((el) => el.querySelector(".seat-name")?.textContent || el.className)"""
 
 
+# The showdown's rows whose five cards wrap onto a second line or whose hand's name has under 9em to be read in (a
+# long name with its badge squeezed it to a word a line), by seat name.
+SHOWDOWN_SQUEEZED = """() => [...document.querySelectorAll(".showdown .shown")].filter((row) => {
+    const tops = new Set([...row.querySelectorAll(".five .mini")].map((c) => Math.round(c.getBoundingClientRect().y)));
+    const name = row.querySelector(".five-name");
+    const em = parseFloat(getComputedStyle(name || row).fontSize);
+    return tops.size > 1 || (name && name.textContent && name.getBoundingClientRect().width < 9 * em);
+  }).map((row) => row.querySelector(".who")?.textContent)"""
+
+
 def shoot(page: Any, folder: Path, name: str) -> None:
     """Screenshots at 1280 x 800 and 390 x 844 (the page's viewport is put back afterwards)."""
     size = page.viewport_size
