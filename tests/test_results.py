@@ -101,7 +101,7 @@ def test_every_sentence_names_only_cards_its_reader_may_see(ruleset: str) -> Non
             told += 1
             named = set(CARD_WORD.findall(text))
             assert named <= known, (reader, event)
-            if "(the only choice)" in text:  # a forced choice is told only to the seat that had it
+            if "the only choice)" in text:  # a forced choice is told only to the seat that had it
                 assert event["seat"] == reader and event.get("forced"), (reader, event)
         assert told > 5
 

@@ -268,16 +268,23 @@ def test_the_evening_record_replays(ruleset: str) -> None:
 
 
 def test_a_player_who_cannot_ante_leaves_and_hand_seats_map_back() -> None:
-    table = Table("rummoli", [Seat("A"), Seat("B", bot="random"), Seat("C", bot="random")], seed="broke", chips=12)
+    table = Table("rummoli", [Seat("A"), Seat("B", bot="random"), Seat("C", bot="random")], seed="broke-4", chips=12)
     rng = random.Random(6)
     while not table.over and all(table.evening.seated()):
         advance(table, rng, moves=1)
+    assert not table.over, "nobody left: the test's seed must make a player unable to ante"
     if not table.over:
         advance(table, rng, moves=1)  # deal the next hand
         left = [s for s, sat in enumerate(table.evening.seated()) if not sat]
         assert left and not set(left) & set(table.hand_seats)
         view = table.view(left[0])
         assert view["hand"]["seat"] is None  # a player who left watches like a spectator
+        # Everyone is told, with the deal: the seat does not just vanish from the table.
+        for reader in (None, *range(3)):
+            opening = [e for e in table.events_since(0, reader) if e["type"] == "hand_start"][-1]["text"]
+            for seat in left:
+                said = "You leave" if reader == seat and table.names[seat] == "You" else f"{table.names[seat]} leaves"
+                assert f"{said} the table, unable to pay the ante" in opening, opening
 
 
 def test_rummoli_replay_reads_an_evening_record_file(tmp_path: Any) -> None:

@@ -235,6 +235,9 @@ class SettledHand(TypedDict):
 
 class RummyResult(ResultBase, total=False):
     knocker: Required[int | None]
+    #: what the winner did, in words beside its name: "wins the hand"; in 500 Rum, where every seat scores what it
+    #: laid and going out only ends the hand, "goes out"
+    winner_did: Required[str]
     hands: Required[list[SettledHand]]
     points: Required[list[dict[str, Any]]]
     hand_no: int

@@ -47,7 +47,7 @@ from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
 from rummoli.shelf import HandShelf
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
-from rummoli.wording import said, sentence
+from rummoli.wording import departures, said, sentence
 
 MAX_SEATS = 8
 MAX_NAME = 40
@@ -351,11 +351,12 @@ class Table:
             chance = secrets.randbits(64) if self.seed is None else _derived(f"{self.seed}-chance{number}")
         hand, seats = self.evening.start(cards, self.auto, _whole(chance, "chance"))
         self._note_ledger()
+        gone = departures(self.ledger)  # who could not ante is told with the deal, not left to vanish
         self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
         self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
                       "dealer": seats[hand.dealer],
-                      "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}."})
+                      "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}.{gone}"})
         self._hands.add(hand, seats)
         self._blocks.append((self.seq, "hand", (len(self._hands) - 1, 0)))
         self._after_move()  # a hand can end before anyone decides (every stop forced)

@@ -11,7 +11,8 @@ sentence that starts with a seat's name goes through :func:`said`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rummoli.cards import CARDS, RANK_NAMES, SUIT_SYMBOLS, Card
 
@@ -84,6 +85,26 @@ def chips(n: int | str) -> str:
     return f"{n} chip" + ("" if n == 1 else "s")
 
 
+def departures(ledger: Sequence[dict[str, Any]]) -> str:
+    """The players an evening's ledger says left since its last hand because they could not ante (R-ANTE-1), in
+    sentences (each after a space), for the line that opens the next hand: without it their seats just vanished.
+
+    >>> departures([{"type": "out", "player": "Al", "chips_to_centre": 1, "pot": "kitty"}, {"type": "hand"},
+    ...             {"type": "out", "player": "Cy", "chips_to_centre": 3, "pot": "kitty"}])
+    ' Cy leaves the table, unable to pay the ante; their 3 chips go to the board.'
+    >>> departures([{"type": "out", "player": "You", "chips_to_centre": 0, "pot": "kitty"}])
+    ' You leave the table, unable to pay the ante.'
+    """
+    ends = [k for k, e in enumerate(ledger) if e.get("type") == "hand"]
+    out = ""
+    for e in ledger[ends[-1] + 1 if ends else 0:]:
+        if e.get("type") == "out":
+            left = e.get("chips_to_centre")
+            rest = f"; their {chips(left)} go to the board" if left else ""
+            out += " " + sentence(said(str(e["player"]), "leaves the table, unable to pay the ante" + rest))
+    return out
+
+
 def points(n: int) -> str:
     """Points, one or many.
 
@@ -100,6 +121,15 @@ def ascii_text(text: str) -> str:
     'Ann leads 2c; 100 -> 104'
     """
     return text.translate(_ASCII)
+
+
+def only_choice(text: str) -> str:
+    """``text`` marked as the seat's only choice, inside a bracket it already ends with.
+
+    >>> only_choice("You lead 2♣"), only_choice("You draw from the stock (5♣)")
+    ('You lead 2♣ (the only choice)', 'You draw from the stock (5♣, the only choice)')
+    """
+    return f"{text[:-1]}, the only choice)" if text.endswith(")") else f"{text} (the only choice)"
 
 
 def sentence(text: str) -> str:

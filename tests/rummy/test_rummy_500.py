@@ -68,6 +68,10 @@ def test_R_500_4_melds_score_for_their_maker_and_the_hand_counts_against() -> No
     act(hand, 0, "draw", "stock")  # 4s
     act(hand, 0, "meld", "As 2s 3s 4s")  # the low ace counts one
     assert hand.over and hand.deltas == [1 + 2 + 3 + 4, -(10 + 10 + 9)]
+    said = [e.get("text") for e in hand.events_since(0, None) if e["type"] == "score"]
+    assert any(t and t.endswith("loses 29 for the cards left in hand.") for t in said), said  # not "scores -29"
+    result = hand.result()
+    assert result is not None and result["winner"] == 0 and result["winner_did"] == "goes out"  # not "wins the hand"
 
 
 def test_R_500_4_lay_offs_score_for_whoever_lays_them() -> None:

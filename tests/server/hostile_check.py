@@ -215,7 +215,7 @@ def check_part(truth: Truth, tally: Tally, seat: int | None, part: Any, hand_no:
 
 
 def check_forced(truth: Truth, tally: Tally, seat: int | None, event: dict[str, Any], where: str) -> None:
-    said = "(the only choice)" in str(event.get("text", ""))  # how a sentence tells it
+    said = "the only choice)" in str(event.get("text", ""))  # how a sentence tells it
     if not (event.get("forced") or said) or event.get("hand_no") is None or "seat" not in event:
         return
     action = event.get("action")

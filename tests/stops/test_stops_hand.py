@@ -10,6 +10,7 @@ from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate
 from rummoli.stops import AmountRange, Hand, load_ruleset
 from rummoli.stops.hand import deal_sizes
+from rummoli.stops.words import prompt
 
 WIDOW = {"widow": "swap_or_auction"}
 POKER = {"poker": "before_play", "opening_lead": "poker_winner"}
@@ -282,3 +283,15 @@ def test_R_POKER_1_cap_rises_when_the_smallest_stack_folds_and_the_round_ends_on
     h.apply(act(1, "call"))
     assert h.phase != "poker" and set(h.showdown) == {0, 1, 3}
     assert chips_to(h.events(), "pot:poker", "bet") == 3 * 13
+
+
+def test_widow_bar_the_auction_prompt_gives_the_pay_card_as_the_reason_to_pass() -> None:
+    """A seat barred by a pay card may only pass: its words say why (not "you cannot outbid it", with no bid made);
+    a seat whose chips cannot top the high bid is told that. The view is the one a table shows while the forced
+    pass waits its turn (the engine makes it at once)."""
+    h = make_hand(rules(widow_bar="pay_card_holders", **WIDOW), hands={0: "Ts", 2: "Jd"},
+                  fill="2s 3s 4s 5s 6s 7s 8s 9s 2h 3h 4h 5h 6h 7h 8h 9h 2d 3d 4d 5d 6d 7d 8d 9d 2c 3c")
+    waiting = {**h.view(2, guide=True), "to_act": [2], "legal_actions": [{"seat": 2, "action": "pass"}]}
+    assert "no bid yet. You hold a pay card, so you may not bid: pass." in prompt(waiting)
+    poor = {**waiting, "chips": [0, 0, 5, 0], "auction": {"bid": 5, "bidder": 1}}
+    assert "high bid 5 by" in prompt(poor) and "You cannot outbid it: pass." in prompt(poor)

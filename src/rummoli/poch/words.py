@@ -99,13 +99,17 @@ def prompt(view: Mapping[str, Any]) -> str:
     who = "you" if mine else names[acting]
     if phase == "vie":
         vie = view["vie"]
+        # What the seat may do, from its own legal actions: knocking needs a set under R-PO-6's opener rule, and
+        # knocking again is barred by R-PO-7 (no raising, or its raises used up).
+        kinds = {a["action"] for a in view.get("legal_actions", [])}
         if vie["current"] == 0:
-            text = "Vying for the Pocher: " + (f"{who} may knock (bet) or pass." if mine else
-                                               f"waiting for {who} to knock or pass.")
+            may = "may knock (bet) or pass" if "bet" in kinds else "hold no pair to open with: pass"
+            text = "Vying for the Pocher: " + (f"{who} {may}." if mine else f"waiting for {who} to knock or pass.")
         else:
             owed = vie["current"] - vie["put"][acting]
+            again = ", knock again," if "raise" in kinds else ""
             text = f"Vying: the stake is {chips(vie['current'])}; " + (
-                f"hold for {chips(owed)}, knock again, or drop out." if mine else f"waiting for {who}.")
+                f"hold for {chips(owed)}{again} or drop out." if mine else f"waiting for {who}.")
         return f"Trumps are {suit}. {text}"
     forced = [a for a in view.get("legal_actions", []) if a["action"] == "play"]
     if forced:

@@ -74,6 +74,7 @@ def hand_result(hand: RummyHand) -> RummyResult:
         "outcome": outcome_name(outcome),
         "winner": winner if isinstance(winner, int) else None,
         "knocker": knocker if isinstance(knocker, int) else None,
+        "winner_did": "goes out" if hand.rules.style == "500" else "wins the hand",
         "headline": speak.ending(outcome),
         "hands": hands,
         "points": scores,

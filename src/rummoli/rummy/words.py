@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummoli.rummy.melds import meld_names
-from rummoli.wording import card_word, cards_word, points, said, sentence, whom
+from rummoli.wording import card_word, cards_word, only_choice, points, said, sentence, whom
 
 #: What a score is for, by its reason.
 _FOR = {
@@ -53,7 +53,7 @@ class Speaker:
         if kind == "action":
             text = self._action(event, upcard, meld)
             if event.get("forced"):
-                text += " (the only choice)"
+                text = only_choice(text)
             return sentence(text)
         if kind == "flip":
             how = "shuffled" if event.get("shuffled") else "turned over"
@@ -76,7 +76,9 @@ class Speaker:
         loser = whom(self.who(source)) if isinstance(source, int) else "the others"
         owner = "your" if loser == "you" else f"{loser}'s"
         reason = _FOR.get(why, f"({why})").format(loser=loser, owner=owner)
-        return said(self.who(event["seat"]), f"scores {event['points']} {reason}")
+        gained = event["points"]
+        verb = f"scores {gained}" if gained >= 0 else f"loses {-gained}"  # 500 Rum's cards left in hand count against
+        return said(self.who(event["seat"]), f"{verb} {reason}")
 
     def _action(self, event: Mapping[str, Any], upcard: bool, meld: Sequence[str]) -> str:
         who, act = self.who(event["seat"]), event["action"]

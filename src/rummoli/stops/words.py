@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummoli.cards import Card
 from rummoli.poker import evaluate
-from rummoli.wording import card_word, cards_word, chips, said, sentence, whom
+from rummoli.wording import card_word, cards_word, chips, only_choice, said, sentence, whom
 
 if TYPE_CHECKING:
     from rummoli.stops.hand import Hand
@@ -120,7 +120,7 @@ class Speaker:
         else:
             text = said(who, _VERBS.get(act, act))
         if event.get("forced") and act != "play":  # a play in a run is everyone's only choice: no news
-            text += " (the only choice)"
+            text = only_choice(text)
         return sentence(text)
 
     def _chips(self, event: Mapping[str, Any], previous: Mapping[str, Any] | None) -> str | None:
@@ -157,6 +157,15 @@ def _high_bid(view: Mapping[str, Any], names: Sequence[str]) -> str:
     return "no bid yet" if bidder is None else f"high bid {auction['bid']} by {names[bidder]}"
 
 
+def _no_bid_why(view: Mapping[str, Any]) -> str:
+    """Why the seat to act may only pass in the widow auction: a bid it cannot top, or (with ``widow_bar``) a pay
+    card in its hand, the only other reason: it holds more chips than the high bid and still may not bid."""
+    seat, bid = view.get("seat"), (view.get("auction") or {}).get("bid", 0)
+    if seat is not None and view["chips"][seat] > bid:
+        return "You hold a pay card, so you may not bid: pass"
+    return "You cannot outbid it: pass"
+
+
 def _range(view: Mapping[str, Any], kind: str) -> tuple[int, int] | None:
     for action in view.get("legal_actions") or []:
         if action["action"] == kind and "min" in action:
@@ -191,7 +200,7 @@ def prompt(view: Mapping[str, Any]) -> str:
         high = _high_bid(view, names)
         limits = _range(view, "bid")
         if kinds:
-            offer = f"Bid {limits[0]} to {limits[1]}, or pass for good" if limits else "You cannot outbid it: pass"
+            offer = f"Bid {limits[0]} to {limits[1]}, or pass for good" if limits else _no_bid_why(view)
             return (f"Widow auction ({view['widow_size']} cards, unseen): {high}. {offer}. The winner pays {dealer} "
                     "and swaps hands with the widow.")
         return sentence(f"Widow auction: {high}; " + (f"{', '.join(waiting)} to bid" if waiting else "over"))
