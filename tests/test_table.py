@@ -375,3 +375,16 @@ def test_a_person_is_asked_their_forced_lead_pass_or_keep_and_a_snapshot_keeps_i
                 assert table.view(0)["hand"]["forced"]["action"] == "play"  # a play in a run is made still
             table.step()
     assert asked > 0
+
+
+def test_the_poker_prompt_names_the_boards_own_pot() -> None:
+    """Tripoley's board calls its poker pot "Pot" (its result: "wins the Pot"): the words beside the betting say the
+    same, not Rummoli's "Poker pot"."""
+    for ruleset, named in (("tripoley", "Poker round for the Pot ("), ("rummoli", "Poker round for the Poker pot (")):
+        table = Table(ruleset, seats_for(ruleset, people=4), seed=f"pot-{ruleset}")
+        rng = random.Random(3)
+        while table.view(table.to_act()[0])["hand"]["phase"] != "poker":
+            seat = table.to_act()[0]
+            table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+        seat = table.to_act()[0]
+        assert table.view(seat)["hand"]["prompt"].startswith(named), table.view(seat)["hand"]["prompt"]

@@ -269,10 +269,10 @@ def test_R_PO_6_R_PO_7_the_vying_prompt_offers_only_what_the_seat_may_do() -> No
     (R-PO-6), and knocking again needs raising allowed and a raise left (R-PO-7)."""
     deal = ["As Ks Qs 7h 8h", "Ah Kh 9s Ts Js", "7c 8c 9c Tc Qh", "8d 7d Ad Kc Qc"]
     hoyle = make(deal, turned="9h", ruleset="poch-hoyle", dealer=3, stock="Jh Th 9h Ac Kd Qd Jd Td 9d Jc 8s 7s")
-    assert hoyle.view(0, guide=True)["prompt"].endswith("Vying for the Pocher: you hold no pair to open with: pass.")
+    assert hoyle.view(0, guide=True)["prompt"].endswith("Vying for the Pool: you hold no pair to open with: pass.")
     assert hoyle.view(1, guide=True)["prompt"].endswith("waiting for Ann to knock or pass.")  # nothing of Ann's cards
-    modern = make()
-    assert modern.view(0, guide=True)["prompt"].endswith("you may knock (bet) or pass.")
+    modern = make()  # the vying's pool by the board's own name: Hoyle's "Pool", the modern "Pocher"
+    assert modern.view(0, guide=True)["prompt"].endswith("Vying for the Pocher: you may knock (bet) or pass.")
     act(modern, 0, "bet", amount=3)
     assert modern.view(1, guide=True)["prompt"].endswith("hold for 3 chips, knock again, or drop out.")
     no_raise = make(ruleset={"game": "poch", "vie": "no_raise"})

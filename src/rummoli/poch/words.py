@@ -41,6 +41,8 @@ class Speaker:
     def __init__(self, rules: Ruleset, names: Sequence[str]) -> None:
         self.names = list(names)
         self.pools = {p.id: p.name for p in rules.pools}
+        #: the vying's pool by the board's own name (the modern board's "Pocher", Hoyle's "Pool")
+        self.vie_pool = next((p.name for p in rules.pools if p.kind == "vie"), "Pocher")
 
     def party(self, code: str) -> str:
         kind, _, name = code.partition(":")
@@ -74,7 +76,7 @@ class Speaker:
         if kind == "showdown":
             return sentence(f"{said(who, 'shows')} {set_name(event['cards'])}")
         if kind == "no_vie":
-            return "Nobody knocks: the Pocher stays on the board."
+            return f"Nobody knocks: the {self.vie_pool} stays on the board."
         if kind == "stop":
             return sentence(f"The run stops after {card_word(event['after'])}")
         if kind == "out":
@@ -104,7 +106,8 @@ def prompt(view: Mapping[str, Any]) -> str:
         kinds = {a["action"] for a in view.get("legal_actions", [])}
         if vie["current"] == 0:
             may = "may knock (bet) or pass" if "bet" in kinds else "hold no pair to open with: pass"
-            text = "Vying for the Pocher: " + (f"{who} {may}." if mine else f"waiting for {who} to knock or pass.")
+            pool = next((p["name"] for p in view.get("board", []) if p.get("kind") == "vie"), "Pocher")
+            text = f"Vying for the {pool}: " + (f"{who} {may}." if mine else f"waiting for {who} to knock or pass.")
         else:
             owed = vie["current"] - vie["put"][acting]
             again = ", knock again," if "raise" in kinds else ""

@@ -25,7 +25,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rummoli.cards import names_of
+from rummoli.cards import Card, names_of
+from rummoli.poker import evaluate
 from rummoli.shapes import Change, PotWon, Shown, StopsResult
 from rummoli.stops.words import Speaker, five_name, pot_label
 from rummoli.wording import cards_word, chips, said, sentence
@@ -36,6 +37,16 @@ if TYPE_CHECKING:
 
 #: Why a pot paid, by the reason its chips moved (combos are told apart from single cards by the pot).
 _WHY = {"pay_card": "card", "on_hold": "held", "poker": "poker", "centre": "out"}
+
+
+def poker_order(cards: Sequence[str]) -> list[str]:
+    """Five cards as a player lays them down: what makes the hand first, highest first (``K♠ K♥ K♦ K♣ Q♦``, a
+    straight in its run), not in suit order (the kicker among the kings).
+
+    >>> poker_order(["8s", "Js", "Qs", "Th", "9c"]), poker_order(["Ks", "Kh", "Qd", "Kd", "Kc"])
+    (['Qs', 'Js', 'Th', '9c', '8s'], ['Ks', 'Kh', 'Kd', 'Kc', 'Qd'])
+    """
+    return [str(c) for c in evaluate([Card.parse(c) for c in cards]).cards]
 
 
 def _seat(party: str) -> int | None:
@@ -70,8 +81,8 @@ def hand_result(hand: Hand) -> StopsResult:
                              "why": reason, "text": speak.line(event) or ""})
     shown = hand.showdown
     winners = set(hand.poker_winners)
-    showdown: list[Shown] = [{"seat": s, "player": hand.names[s], "cards": names_of(m), "name": five_name(names_of(m)),
-                 "won": s in winners} for s, m in sorted(shown.items())]
+    showdown: list[Shown] = [{"seat": s, "player": hand.names[s], "cards": poker_order(names_of(m)),
+                              "name": five_name(names_of(m)), "won": s in winners} for s, m in sorted(shown.items())]
     pots_won = list(won.values())
     for entry in pots_won:
         entry["text"] = _win_text(speak, entry, folded_to)
@@ -153,8 +164,8 @@ def settlement_entry(rules: Ruleset, names: Sequence[str], pot: str, amount: int
     board = {p.id: p.name for p in rules.board.pots}
     name = "the whole board" if pot == "all" else pot_label(board.get(pot, pot))
     payments = [{"seat": s, "name": names[s], "amount": exact(a)} for s, a in paid.items()]
-    showdown: list[Shown] = [{"seat": s, "player": names[s], "name": five_name(c), "cards": list(c), "won": s in won}
-                for s, c in shown.items()]
+    showdown: list[Shown] = [{"seat": s, "player": names[s], "name": five_name(c), "cards": poker_order(c),
+                              "won": s in won} for s, c in shown.items()]
     shares = ", ".join(f"{p['name']} {chips(p['amount'])}" for p in payments)
     if how == "share":
         text = f"The {chips(amount)} left on the board are shared equally: {shares}."

@@ -207,10 +207,12 @@ def prompt(view: Mapping[str, Any]) -> str:
     if phase == "poker":
         betting = view.get("betting") or {}
         pot = view.get("pots", {}).get(pot_of.get("poker", "poker"), 0)
+        # the board's own name for it: Tripoley's is "the Pot", as its result and the board say
+        poker_pot = pot_label(next((p["name"] for p in view.get("board", []) if p["kind"] == "poker"), "Poker"))
         if kinds:
             put = betting.get("put") or []
             to_call = betting.get("level", 0) - (put[seat] if seat is not None and seat < len(put) else 0)
-            parts = [f"Poker round for the Poker pot ({chips(pot)})"]
+            parts = [f"Poker round for {poker_pot} ({chips(pot)})"]
             parts.append(f"you need {to_call} to call" if to_call > 0 else "nobody has bet")
             for kind in ("bet", "raise"):
                 limits = _range(view, kind)
@@ -219,7 +221,7 @@ def prompt(view: Mapping[str, Any]) -> str:
             left = betting.get("max_raises", 0) - betting.get("raises", 0)
             parts.append(f"{left} raise{'' if left == 1 else 's'} left")
             return sentence("; ".join(parts))
-        return sentence(f"Poker round for the Poker pot ({chips(pot)}): "
+        return sentence(f"Poker round for {poker_pot} ({chips(pot)}): "
                         + (f"{', '.join(waiting)} to act" if waiting else "the showdown"))
     play = view.get("play") or {}
     if "claim" in kinds:

@@ -50,7 +50,7 @@ function trumpsBlock(hv, names) {
       `${names[m.seat]}: `, m.cards.map(short).join(" "), ` → ${hv.board.find((p) => p.id === m.pot)?.name ?? m.pot}`))) : null);
 }
 
-const PHASE_TITLES = { vie: "The vying for the Pocher", play: "Play", over: "Hand over" };
+const PHASE_TITLES = { play: "Play", over: "Hand over" };  // the vying is named by its pool (the board's own name)
 
 /** The Poch table for a hand view `hv` (hand-level seats); ctx as renderStops's. */
 export function renderPoch(hv, ctx) {
@@ -72,7 +72,7 @@ export function renderPoch(hv, ctx) {
     ranged.map((a, k) => amountControl(a, ctxWords, k === 0)),
     cardActs.length ? h("p", { class: "hint" }, "Lead any card of your hand.") : null);
   const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
-    h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
+    h("h2", {}, hv.phase === "vie" ? `The vying for the ${hv.board?.find((p) => p.kind === "vie")?.name ?? "Pocher"}` : PHASE_TITLES[hv.phase] || hv.phase),
     hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null,
     forced ? h("p", { class: "hint forced-note" }, `${pochLabel(hv.forced)}: your only choice, made for you.`) : null,
     legal.length ? controls : null);
