@@ -18,6 +18,8 @@ from expected import Figures, evening_figures, hand_figures
 from server_helpers import Server
 from test_web_poch import poch_turn
 from web_helpers import (
+    DESKTOP,
+    PHONE,
     SEATS_OVERFLOWING,
     SHOWDOWN_SQUEEZED,
     assert_no_foreign_cards,
@@ -171,14 +173,14 @@ def note_lags(ruleset: str, lags: dict[int, float], artifacts: Path) -> None:
 
 # What the person must have met through the page in these seeded evenings (gin-17: a knock, then a gin).
 MUST_SEE = {"rummoli": {"best_five", "poker", "auction"}, "gin-rummy": {"gin", "knock", "upcard"},
-            "knock-rummy": {"knock"}, "500-rum": {"meld"}, "poch": {"vie"}, "poch-hoyle": {"vie"}}
+            "knock-rummy": {"knock"}, "500-rum": {"meld", "laid"}, "poch": {"vie"}, "poch-hoyle": {"vie"}}
 # Each built-in ruleset for a short evening: two hands (the page between them, and standings over more than one)
 # for each family's main game and wherever the person must meet something, one hand for the variants; and Michigan
 # with short stacks, where players who cannot ante leave, so a hand's seats are not the evening's (the page must
 # show every figure at the evening seat it belongs to).
 TWO_HANDS = {"rummoli", "rummy", *MUST_SEE}
-CASES = [pytest.param(r, 2 if r == "gin-rummy" else 3, None, 2 if r in TWO_HANDS else 1,
-                      "gin-17" if r == "gin-rummy" else f"results-{r}", id=r)
+CASES = [pytest.param(r, 2 if r == "gin-rummy" else 4 if r == "500-rum" else 3, None, 2 if r in TWO_HANDS else 1,
+                      "gin-17" if r == "gin-rummy" else "results-500-rum-4" if r == "500-rum" else f"results-{r}", id=r)
          for r in STOPS + RUMMY + POCH] + [pytest.param("michigan", 4, 15, 3, "broke-10", id="michigan-players-leave")]
 
 
@@ -194,8 +196,10 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     seen: set[str] = set()
 
     def hand_end(hand_no: int) -> None:
-        overflowing = page.evaluate(SEATS_OVERFLOWING)  # each seat's count and this hand's change fit its tile
-        assert not overflowing, f"hand {hand_no}: a seat's lines run over its tile: {overflowing}"
+        for size in (PHONE, DESKTOP):  # each seat's count and this hand's change fit its tile, on a phone too
+            page.set_viewport_size(size)
+            overflowing = page.evaluate(SEATS_OVERFLOWING)
+            assert not overflowing, f"hand {hand_no} at {size}: a seat's lines run over its tile: {overflowing}"
         if hand_no == 1 and ruleset in ("rummoli", "gin-rummy"):
             shoot(page, artifacts, "stops-hand-over" if stops else "gin-hand-over")
         if stops or ruleset in POCH:  # the showdown's cards come from the result, its winner marked
@@ -207,8 +211,19 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
                 badge = (page.locator(".result .showdown .winner .badge").first.text_content() or "").strip()
                 assert badge == ("wins the vying" if ruleset in POCH else "wins the Pot" if "tripoley" in ruleset
                                  else "wins the Poker pot"), badge
+        else:  # the one who went out of a 500 Rum hand has not won it: every seat scores what it laid (R-500-4)
+            won = page.locator(".result .settled.winner .badge").all_text_contents()
+            assert [t.strip() for t in won] in ([], ["goes out" if ruleset == "500-rum" else "wins the hand"]), won
 
     def turn(page: Any, seen: set[str]) -> None:
+        if ruleset == "500-rum":  # what each seat has laid this hand, on its tile as the last view says
+            hv = next(json.loads(f)["view"]["hand"] for f in reversed(page.frames_in)
+                      if f.startswith(('{"type":"update"', '{"type":"welcome"')))
+            tags = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(".seat")].map((s) =>
+              [s.dataset.seat, s.querySelector(".tag.laid")?.textContent ?? null]))""")
+            laid = hv["points"]
+            assert tags == {str(i): f"laid {p}" if p else None for i, p in enumerate(laid)}, (tags, laid)
+            seen.update(["laid"] if any(tags.values()) else [])
         if ruleset == "gin-rummy" and "gin" not in seen and page.locator(".controls button.gin").count():
             shoot(page, artifacts, "gin-offered")  # the gin button, the default, before it is pressed
         (poch_turn if ruleset in POCH else stops_turn if stops else rummy_turn)(page, seen)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import Server
 from test_web_replays import finished_evening
-from web_helpers import PHONE, new_page, replay_page, shoot
+from web_helpers import DESKTOP, PHONE, new_page, replay_page, shoot
 
 from rummoli.games import family
 
@@ -56,6 +56,11 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
         texts = [c["text"] for c in expected.json()["decisions"][0]["choices"]]
         assert first.locator("tbody tr td:first-child").all_inner_texts() == texts
     assert page.locator(".review-panel").is_visible()
+    for size in (PHONE, DESKTOP):  # the choices' table fits the panel: its last column was cut off at the edge
+        page.set_viewport_size(size)
+        wide = page.evaluate("""() => [...document.querySelectorAll(".review-choices")].filter((t) =>
+          t.getBoundingClientRect().right > t.closest(".review-panel").getBoundingClientRect().right + 1).length""")
+        assert wide == 0, f"{wide} tables of choices run past the review panel at {size}"
     shoot(page, artifacts, "review")
     page.click("button.review-toggle")  # hides it again, without asking once more
     assert page.locator(".review-panel").is_hidden()

@@ -44,6 +44,7 @@ def sheet_cells(page: Any) -> dict[str, Any]:
                 total: td.querySelector('[data-sheet=total], [data-sheet=final]')?.textContent ?? null,
                 pots: td.querySelector('[data-sheet=pots]')?.textContent ?? '',
                 count: td.querySelector('[data-sheet=count]')?.textContent ?? null,
+                closing: td.querySelector('[data-sheet=closing]')?.textContent ?? '',
             }));
         }
         return rows;
@@ -84,6 +85,8 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     assert bob.inner_text("[data-fact=title]") == "Michigan"
     assert bob.inner_text("[data-fact=chips]") == "40 each" and bob.inner_text("[data-fact=hands]") == "2 hands"
     assert bob.locator("[data-fact=options] li").count() > 0
+    seats = bob.locator(".seat-list li").all_inner_texts()  # the level once: the bot's name already says it
+    assert "Bot 3 (easy) (computer)" in seats and not any("(computer, easy)" in t for t in seats), seats
     shoot(bob, artifacts, "room2-join")
     bob.fill("#join-name", "Bob")
     bob.get_by_role("button", name="Take a seat").click()
@@ -119,7 +122,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     record = server.get(f"/api/tables/{table}/record", token=created["token"]).json()
     results = record_results(server, record)
     cells = sheet_cells(ann)
-    assert len(results) == 2 and set(cells) == {"1", "2", "final"}
+    assert len(results) == 2 and set(cells) == {"1", "2", "board", "final"}  # Michigan shares out its board
     for hand_no, result in enumerate(results, start=1):
         row = {c["seat"]: c for c in cells[str(hand_no)]}
         for change in result["changes"]:
@@ -130,6 +133,10 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
             assert row[seat]["pots"] == ", ".join(f"{w['name']} {w['amount']}" for w in won)
     finals = {c["seat"]: c["total"] for c in cells["final"]}
     assert finals == {s["seat"]: str(s["chips"]) for s in record["standings"]}
+    # The final totals are the last hand's plus what the board paid each seat, both on the sheet (the row was missing).
+    shared = {c["seat"]: sum(int(x) for x in c["closing"].split()) for c in cells["board"]}
+    assert sum(shared.values()) > 0, cells["board"]
+    assert all(int(c["total"]) + shared[c["seat"]] == int(finals[c["seat"]]) for c in cells["2"]), (cells, shared)
     shoot(ann, artifacts, "room2-score-sheet")
     ann.locator(".score-sheet").screenshot(path=str(artifacts / "room2-score-sheet-panel.png"))
 
@@ -138,7 +145,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
         ann.locator("[data-key='sheet-csv']").click()
     rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
     assert rows[0][:4] == ["hand", "Ann change", "Ann total", "Ann pots won"]
-    assert [r[0] for r in rows[1:]] == ["1", "2", "final"]
+    assert [r[0] for r in rows[1:]] == ["1", "2", "board", "final"]
     assert rows[1][1:3] == [cells["1"][0]["change"], cells["1"][0]["total"]]
 
     # Play again: Ann makes the new table; Bob is invited on his page and takes his seat with one click.

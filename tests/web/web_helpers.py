@@ -171,6 +171,12 @@ def rummy_turn(page: Any, seen: set[str]) -> None:
         labels = knock.all_inner_texts()
         assert all(KNOCK_LABEL.match(t) for t in labels), labels
         seen.add("knock")
+        # After the draw the focus fell back to the first of the choices: a knock there (at any deadwood, in Knock
+        # Rummy) was one Enter from ending the hand. Only a gin may have it.
+        on_knock = page.evaluate("() => document.activeElement?.classList.contains('knock')")
+        assert labels[0].startswith("Gin") or not on_knock, f"the focus is on a knock that is no gin: {labels}"
+        hint = page.locator(".phase .hint").all_inner_texts()
+        assert not any("lay it off" in t for t in hint), f"Gin and Knock lay nothing off during a hand: {hint}"
         if labels[0].startswith("Gin"):
             seen.add("gin")
             assert knock.first.get_attribute("data-default") is not None, "a gin must be the default button"

@@ -37,7 +37,8 @@ function resultBlock(view) {
     h("h2", {}, r.hand_no ? `Hand ${r.hand_no}: ` : "", OUTCOME_TITLES[r.outcome] || r.outcome),
     h("div", { class: "outcome-line" },
       h("span", { class: "outcome-badge" },
-        h("span", { class: "outcome-figure", "data-result": "outcome", "data-reason": r.reason, "data-outcome": r.outcome }, signed(winnerChange)),
+        // A winner can come out behind (going out first, having paid more than it took): the loss looks like one.
+        h("span", { class: `outcome-figure${winnerChange < 0 ? " down" : ""}`, "data-result": "outcome", "data-reason": r.reason, "data-outcome": r.outcome }, signed(winnerChange)),
         h("small", {}, hasWinner ? `${nameOf(view, r.winner)}, this hand` : "nobody won")),
       h("p", { class: "headline" }, r.headline)),
     r.game === "rummy" ? rummyParts(view, r) : stopsParts(view, r),
@@ -85,7 +86,7 @@ function rummyParts(view, r) {
     h("div", { class: "settled-hands" }, r.hands.map((hand) => h("div", { class: `settled${hand.seat === r.winner ? " winner" : ""}` },
       h("div", { class: "who" }, nameOf(view, hand.seat),
         hand.seat === r.knocker ? h("span", { class: "tag" }, "knocked") : null,
-        hand.seat === r.winner ? h("b", { class: "badge" }, " wins the hand") : null),
+        hand.seat === r.winner ? h("b", { class: "badge" }, ` ${r.winner_did || "wins the hand"}`) : null),
       h("div", { class: "settled-cards" },
         hand.melds.map((m, k) => h("span", { class: "group meld-shown", title: "meld" }, k ? null : h("small", {}, "melds"), m.map(mini))),
         hand.laid_off.length ? h("span", { class: "group laid-off", title: "laid off" }, h("small", {}, "laid off"), hand.laid_off.map(mini)) : null,

@@ -11,8 +11,8 @@ function decisionItem(d, unit) {
   const rows = d.choices.map((c, i) => h("tr", { class: [i === d.taken_choice ? "taken" : "", i === d.preferred_choice ? "coach" : ""].join(" ").trim() || null },
     h("td", {}, c.text),
     h("td", { class: "num", "data-review": "mean" }, signed(c.mean)),
-    h("td", { class: "num" }, c.low === null || c.low === undefined ? "" : `${signed(c.low)} … ${signed(c.high)}`),
-    h("td", {}, [i === d.taken_choice ? "taken" : null, i === d.preferred_choice ? "coach" : null].filter(Boolean).join(", "))));
+    h("td", { class: "num interval" }, c.low === null || c.low === undefined ? "" : `${signed(c.low)} … ${signed(c.high)}`),
+    h("td", { class: "marks" }, [i === d.taken_choice ? "taken" : null, i === d.preferred_choice ? "coach" : null].filter(Boolean).join(" "))));
   const mark = d.mistake ? "✗" : d.agrees ? "✓" : "·";
   return h("li", { class: `review-decision${d.mistake ? " mistake" : ""}`, "data-index": d.index },
     h("p", { class: "review-words" }, h("span", { class: "review-mark", "aria-hidden": "true" }, mark), " ",

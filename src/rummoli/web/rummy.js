@@ -29,6 +29,13 @@ function handOrder(hv, order, acesLow) {
 
 const STEP_TITLES = { yours: ["Your draw", "Your play"], theirs: ["Draw", "Play"] };
 
+/** What a selected card can do in this style of Rummy: Gin and Knock lay nothing off during the hand, and only they
+ *  knock. */
+function cardVerbs(style) {
+  const verbs = ["discard it", ...(style === "gin" || style === "knock" ? ["knock with it"] : ["lay it off"])];
+  return verbs.join(" or ");
+}
+
 export function renderRummy(hv, ctx) {
   const names = hv.players;
   const legal = ctx.readOnly ? [] : hv.legal_actions || [];
@@ -36,7 +43,11 @@ export function renderRummy(hv, ctx) {
   const sel = ctx.selected && hv.hand?.includes(ctx.selected) ? ctx.selected : null;
   const knocks = hv.knocks || null;
 
-  const seats = seatTiles(hv, ctx, { unit: "points", target: ctx.target });
+  // 500 Rum: what each seat has laid this hand is what it will score (less what it still holds), the figure players
+  // follow (the view's `points`); shown once there is some.
+  const laid = (i) => (hv.style === "500" && hv.points?.[i] && hv.phase !== "over"
+    ? h("span", { class: "tag laid", title: "Points laid on the table this hand" }, `laid ${hv.points[i]}`) : null);
+  const seats = seatTiles(hv, ctx, { unit: "points", target: ctx.target, status: laid });
 
   const draws = legal.filter((a) => a.action === "draw");
   const stockDraw = draws.find((a) => a.from === "stock");
@@ -102,7 +113,9 @@ export function renderRummy(hv, ctx) {
   const label = (a) => actionLabel(a, { melds: hv.melds, names, knocks });
   const key = (a) => `act:${a.action}:${a.card || (a.cards || []).join("")}:${a.meld ?? ""}`;
   const controls = legal.length ? h("div", { class: "controls", role: "group", "aria-label": "Your choices" },
-    offeredKnocks.map((a, k) => h("button", { class: `primary knock${knocks?.[a.card] === 0 ? " gin" : ""}`, "data-key": key(a),
+    // The offered knock is the main button in Gin (its knocks are within the limit) or at a gin; in Knock Rummy, where
+    // any deadwood may knock, a plain one: a knock at 48 must not be the big button that Enter reaches first.
+    offeredKnocks.map((a, k) => h("button", { class: `${hv.style === "gin" || knocks?.[a.card] === 0 ? "primary " : ""}knock${knocks?.[a.card] === 0 ? " gin" : ""}`, "data-key": key(a),
       "data-default": k === 0 && gins.length ? "" : null, onclick: () => ctx.act(a) }, knockLabel(a, knocks))),
     stockDraw ? h("button", { class: "primary", "data-key": "act:draw:stock", onclick: () => ctx.act(stockDraw) }, "Draw from the stock") : null,
     simplePileDraw ? h("button", { class: stockDraw ? "" : "primary", "data-key": "act:draw:discard", onclick: () => ctx.act(simplePileDraw) }, `Take the ${short(top)}`) : null,
@@ -111,7 +124,7 @@ export function renderRummy(hv, ctx) {
     selectedActs.map((a) => h("button", { class: a.action === "discard" && !knockActs.length ? "primary" : "", "data-key": key(a),
       onclick: () => ctx.act(a) }, label(a))),
     legal.filter((a) => a.action === "pass").map((a) => h("button", { "data-key": "act:pass", onclick: () => ctx.act(a) }, label(a))),
-    !sel && discards.length ? h("p", { class: "hint" }, "Select a card in your hand to discard it, lay it off or knock with it.") : null)
+    !sel && discards.length ? h("p", { class: "hint" }, `Select a card in your hand to ${cardVerbs(hv.style)}.`) : null)
     : null;
 
   return h("div", { class: "rummy-table" },
@@ -161,7 +174,7 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
       onclick: () => ctx.select(c === sel ? null : c) }, cardSvg(c, { label: false }));
   }));
   return h("section", { class: "my-hand", "aria-label": "Your hand", tabindex: "-1", "data-key": "my-hand" },
-    h("h3", {}, "Your hand", h("small", {}, ` · ${cardCount(hv.hand.length)}`),
+    h("h3", {}, h("span", { class: "hand-title" }, "Your hand"), h("small", {}, ` · ${cardCount(hv.hand.length)}`),
       count !== undefined ? h("span", { class: "deadwood-count", "aria-live": "polite" }, `Deadwood ${count}`) : null,
       ctx.order ? h("button", { class: "quiet small", "data-key": "arrange", onclick: () => ctx.setOrder(null) }, "Arrange in melds") : null),
     row,

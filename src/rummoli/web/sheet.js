@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { signed } from "./labels.js";
 
 export class ScoreSheet {
-  constructor() { this.hands = []; this.seen = new Set(); this.final = null; }
+  constructor() { this.hands = []; this.seen = new Set(); this.final = null; this.closing = null; }
 
   /** Feed the table's events in order (a welcome's whole history, then each update's). */
   take(e) {
@@ -20,6 +20,15 @@ export class ScoreSheet {
       this.hands.push({ hand_no: e.hand_no, game: r.game, rows });
     } else if (e.type === "evening_over" && Array.isArray(e.standings)) {
       this.final = Object.fromEntries(e.standings.map((s) => [s.seat, s.chips]));
+      // What the evening's end added, as the event says it: the board shared out (stops), the bonuses (Gin). Without
+      // this row the final totals were not the last hand's plus anything on the sheet.
+      // Each amount as it came (a share of the board can be a fraction, "7/2": nothing is added up here).
+      const paid = {};
+      const add = (seat, amount) => { paid[seat] = [...(paid[seat] || []), amount]; };
+      for (const entry of e.settlement || []) for (const p of entry.payments || []) add(p.seat, p.amount);
+      for (const b of e.bonuses || []) add(b.seat, b.points);
+      const label = e.settlement?.length ? "board" : "bonuses";
+      this.closing = Object.keys(paid).length ? { label, paid } : null;
     }
   }
 
@@ -33,9 +42,13 @@ export class ScoreSheet {
       if (!r) return ["", "", ""];
       return [signed(r.change), String(r.total), rummy ? (r.count ?? "") + "" : r.pots.map((p) => `${p.name} ${p.amount}`).join("; ")];
     })));
+    if (this.closing) body.push([this.closing.label].concat(names.flatMap((_, seat) => [this.paidText(seat), "", ""])));
     if (this.final) body.push(["final"].concat(names.flatMap((_, seat) => ["", String(this.final[seat] ?? ""), ""])));
     return [head, ...body];
   }
+
+  /** What the evening's end paid `seat` ("+3", "+25 +100" for two bonuses), "" for nothing. */
+  paidText(seat) { return (this.closing?.paid[seat] || []).map(signed).join(" "); }
 
   csv(names) {
     const quote = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
@@ -67,7 +80,11 @@ export function sheetPanel(sheet, seats, tableId, open) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Hand"), names.map((n) => h("th", { scope: "col" }, n)))),
       h("tbody", {}, sheet.hands.map((x) => h("tr", { "data-hand": x.hand_no }, h("th", { scope: "row" }, String(x.hand_no)),
         names.map((_, seat) => { const td = cell(x.rows[seat]); td.dataset.seat = seat; return td; })))),
-      sheet.final ? h("tfoot", {}, h("tr", { "data-hand": "final" }, h("th", { scope: "row" }, "Final"),
+      sheet.final ? h("tfoot", {}, sheet.closing ? h("tr", { "data-hand": sheet.closing.label },
+        h("th", { scope: "row" }, sheet.closing.label === "board" ? "The board" : "Bonuses"),
+        names.map((_, seat) => h("td", { "data-seat": seat }, sheet.paidText(seat)
+          ? h("span", { class: "sheet-change up", "data-sheet": "closing" }, sheet.paidText(seat)) : "—"))) : null,
+      h("tr", { "data-hand": "final" }, h("th", { scope: "row" }, "Final"),
         names.map((_, seat) => h("td", { "data-seat": seat }, h("b", { "data-sheet": "final" }, String(sheet.final[seat] ?? "")))))) : null)),
     h("button", { type: "button", "data-key": "sheet-csv", onclick: download }, "Download as CSV"));
 }

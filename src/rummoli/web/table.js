@@ -38,6 +38,12 @@ function tableTitle(summary) {
   return summary.title || rulesetInfo(summary.ruleset)?.title || summary.ruleset;
 }
 
+/** "(computer, normal)" after a computer player's name, its level left out where the name says it ("Bot 3 (normal)"). */
+function botNote(st) {
+  if (!st.bot || st.person) return null;
+  return h("small", {}, st.name?.includes(st.bot) ? " (computer)" : ` (computer, ${st.bot})`);
+}
+
 function joinForm(root, summary) {
   const name = h("input", { id: "join-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname",
     value: localStorage.getItem("rummoli:name") || "" });
@@ -47,7 +53,7 @@ function joinForm(root, summary) {
     h("h1", { id: "join-title" }, `Join a table of ${tableTitle(summary)}`),
     gameFacts(summary, rulesetInfo(summary.ruleset)),
     h("ul", { class: "seat-list" }, summary.seats.map((st) => h("li", {},
-      st.open ? h("em", {}, "open seat") : st.name, st.bot && !st.person ? h("small", {}, ` (computer, ${st.bot})`) : null))),
+      st.open ? h("em", {}, "open seat") : st.name, botNote(st)))),
     h("label", { for: "join-name" }, "Your name"), name,
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary" }, "Take a seat"),
@@ -350,7 +356,8 @@ function livePage(root, summary, mine) {
     const el = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
     if (el) el.focus({ preventScroll: true });
     else if (!document.activeElement || document.activeElement === document.body) {
-      (root.querySelector("[data-default], .phase .controls button, .card-btn.playable, .next-hand button, .my-hand") || root)
+      // Never a knock that is not the default: Enter would end the hand (a gin is the default, and reached first).
+      (root.querySelector("[data-default], .phase .controls button:not(.knock), .card-btn.playable, .next-hand button, .my-hand") || root)
         .focus({ preventScroll: true });
     }
   }
@@ -362,7 +369,7 @@ function livePage(root, summary, mine) {
       inviteBox(summary),
       h("ul", { class: "seat-list" }, state.infos.map((st) => h("li", {},
         st.open ? h("em", {}, "open seat") : st.name,
-        st.bot && !st.person ? h("small", {}, ` (computer, ${st.bot})`) : null,
+        botNote(st),
         st.person && !st.open ? h("small", {}, st.connected ? " · here" : " · away") : null))),
       mine?.creator ? h("button", { class: "primary", "data-key": "start-now", onclick: async () => {
         try { await api(`/api/tables/${tableId}/start`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
