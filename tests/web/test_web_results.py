@@ -105,6 +105,15 @@ def page_figures(page: Any) -> Figures:
     return figures
 
 
+# What a long name can push out of its box: the standings, a hand's changes, the chart's key, a meld's owner, the
+# headline (tables wider than their panel; anything past the window's right edge).
+PAST_THEIR_BOX = """() => [...document.querySelectorAll(
+    ".standings-table, .changes, .legend, .meld-owner, .headline, .phase, .result .who")].filter((el) => {
+    const box = el.getBoundingClientRect(), around = el.parentElement.getBoundingClientRect();
+    return box.width && (box.right > innerWidth + 1 || (el.matches("table") && box.right > around.right + 1));
+  }).map((el) => el.className)"""
+
+
 def open_with_probe(browser: Any, server: Server, created: dict[str, Any]) -> Any:
     page = new_page(browser)
     page.add_init_script(LAG_PROBE)
@@ -190,7 +199,9 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
                                                                players: int, chips: int | None, hands: int,
                                                                seed: str) -> None:
     stops = ruleset in STOPS
+    # 500 Rum's person has the longest name a seat may have, with no space to break it at (it ran out of tables).
     created = paced.create(ruleset=ruleset, seats=[{}] + [{"bot": "easy"}] * (players - 1), hands=hands, seed=seed,
+                           name="W" * 24 if ruleset == "500-rum" else "Ann",
                            chips=chips)
     page = open_with_probe(browser, paced, created)
     seen: set[str] = set()
@@ -200,6 +211,10 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
             page.set_viewport_size(size)
             overflowing = page.evaluate(SEATS_OVERFLOWING)
             assert not overflowing, f"hand {hand_no} at {size}: a seat's lines run over its tile: {overflowing}"
+            past = page.evaluate(PAST_THEIR_BOX)
+            assert not past, f"hand {hand_no} at {size}: text runs out of its box: {past}"
+        figure = page.locator(".result .outcome-figure")  # a winner who came out behind: the loss looks like one
+        assert figure.inner_text().startswith("-") == ("down" in (figure.get_attribute("class") or ""))
         if hand_no == 1 and ruleset in ("rummoli", "gin-rummy"):
             shoot(page, artifacts, "stops-hand-over" if stops else "gin-hand-over")
         if stops or ruleset in POCH:  # the showdown's cards come from the result, its winner marked

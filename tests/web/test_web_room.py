@@ -69,7 +69,7 @@ LOOK = """() => {
     tableauSideways: !!tableau && tableau.scrollWidth > tableau.clientWidth + 1,
     seatsOverflowing: (""" + SEATS_OVERFLOWING + """)(),
     showdownSqueezed: (""" + SHOWDOWN_SQUEEZED + """)(),
-    deadwood: inView(".my-hand .deadwood-count"),
+    deadwood: inView(".my-hand .deadwood-count"), handNo: inView(".hand-no"),
   };
 }"""
 
@@ -96,6 +96,7 @@ def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> di
     assert not look["tableauSideways"], f"something in the table's middle is wider than it: {what}"
     assert not look["seatsOverflowing"], f"a seat's lines run over its tile: {what}"
     assert look["deadwood"] is not False, f"your deadwood's count is out of sight: {what}"
+    assert look["handNo"], f"which hand of the evening this is is not shown: {what}"
     assert not look["showdownSqueezed"], f"a showdown row's cards wrap or its hand's name is squeezed: {what}"
     if look["hand"] is not None:
         assert look["hand"] and look["lastCard"] is not False, f"the hand is not in sight: {what}"
