@@ -231,6 +231,8 @@ class SettledHand(TypedDict):
     laid_off: list[str]
     deadwood: list[str]
     count: int
+    #: what the cards left are called: ``deadwood`` (arranged: Knock, Gin, or a hand with melds) or ``left in hand``
+    left: str
 
 
 class RummyResult(ResultBase, total=False):

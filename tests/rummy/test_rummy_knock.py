@@ -66,3 +66,6 @@ def test_R_KN_5_an_empty_stock_ends_the_hand_with_a_showdown() -> None:
     hand = deal(knock(3), ["2s 3h 4d", "Ks Qh Jd"], dealer=1)
     throw_back_until_over(hand)
     assert hand.outcome["reason"] == "blocked" and hand.deltas == [21, 0]
+    result = hand.result()  # every hand is arranged and counted: what is left is deadwood, melds or none
+    assert result is not None and [h["left"] for h in result["hands"]] == ["deadwood", "deadwood"]
+    assert all(" deadwood " in line for line in result["lines"][1:3]), result["lines"]

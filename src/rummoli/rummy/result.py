@@ -59,8 +59,11 @@ def hand_result(hand: RummyHand) -> RummyResult:
         used = _mask([c for m in melds for c in m] + laid_off)
         deadwood = [c for c in cards if not Card.parse(c).bit & used]
         count = counts[seat] if counts else table.card_value(_mask(deadwood))
+        # What the cards left are called: deadwood where hands are arranged (Knock and Gin always, R-KN-5 and
+        # R-GIN-4, even a blocked hand's; any hand with melds), else simply what was left in hand.
+        counted = bool(melds) or isinstance(knocker, int) or hand.rules.style in ("knock", "gin")
         hands.append({"seat": seat, "cards": cards, "melds": melds, "laid_off": laid_off, "deadwood": deadwood,
-                      "count": count})
+                      "count": count, "left": "deadwood" if counted else "left in hand"})
     scores = [{"seat": e["seat"], "from": e.get("from"), "points": e["points"], "why": e.get("reason", ""),
                "text": sentence(speak.score_text(e))}
               for e in hand.events() if e["type"] == "score"]
@@ -95,8 +98,7 @@ def _lines(speak: Speaker, result: RummyResult) -> list[str]:
         if shown["laid_off"]:
             parts.append("laid off " + cards_word(shown["laid_off"]))
         dead = cards_word(shown["deadwood"]) if shown["deadwood"] else "nothing"
-        counted = shown["melds"] or result["knocker"] is not None or speak.style in ("knock", "gin")
-        parts.append(f"deadwood {dead} ({shown['count']})" if counted else f"left in hand {dead} ({shown['count']})")
+        parts.append(f"{shown['left']} {dead} ({shown['count']})")
         lines.append(f"{speak.who(shown['seat'])}: " + "; ".join(parts) + ".")
     lines += [p["text"] for p in result["points"]]
     lines.append("Scores: " + ", ".join(f"{c['name']} {c['before']} → {c['after']} ({c['change']:+d})"

@@ -90,7 +90,7 @@ function rummyParts(view, r) {
       h("div", { class: "settled-cards" },
         hand.melds.map((m, k) => h("span", { class: "group meld-shown", title: "meld" }, k ? null : h("small", {}, "melds"), m.map(mini))),
         hand.laid_off.length ? h("span", { class: "group laid-off", title: "laid off" }, h("small", {}, "laid off"), hand.laid_off.map(mini)) : null,
-        h("span", { class: "group dead", title: "deadwood" }, h("small", {}, hand.melds.length || r.knocker !== null ? "deadwood" : "left in hand"),
+        h("span", { class: "group dead", title: "deadwood" }, h("small", {}, hand.left || "deadwood"),
           hand.deadwood.length ? hand.deadwood.map(mini) : h("em", {}, "none"))),
       h("div", { class: "count" }, "Count: ", h("b", { "data-result": "deadwood", "data-seat": hand.seat }, String(hand.count)))))),
     r.points.length ? h("ul", { class: "points" }, r.points.map((p) => h("li", {}, p.text))) : null,
