@@ -164,7 +164,10 @@ def test_R_RU_BLOCK_settles_by_differences_to_the_lowest_hand() -> None:
 
 def test_R_RU_BOAT_discard_draw_brings_the_top_stock_card() -> None:
     hand = deal(rules(3, boathouse=True), ["7s 7h 7d", "2s 3h 5d"], "Kc 9h 4c", dealer=1)
+    told = hand.view(0, guide=True)["prompt"]  # the buttons cannot say it: the words beside them do
+    assert told.endswith("from the discard pile (the top card of the stock comes with it, unseen by the others)."), told
     act(hand, 0, "draw", "discard")
+    assert hand.view(0, guide=True)["prompt"].endswith("then discard a card: you go out only with a discard.")
     assert holding(hand, 0) == {"7s", "7h", "7d", "Kc", "9h"}
     assert hand.view(1)["hand_sizes"] == [5, 3] and hand.view(None)["stock"] == 52 - 6 - 2
 

@@ -179,7 +179,7 @@ class Views(HandState):
                       for a in out["legal_actions"] if a["action"] == "knock"}
             if knocks:
                 out["knocks"] = knocks
-        out["prompt"] = prompt(out, count if self.rules.style in ("knock", "gin") else None)
+        out["prompt"] = prompt(out, count if self.rules.style in ("knock", "gin") else None, self.rules.boathouse)
 
     def _static_view(self) -> dict[str, Any]:
         """What never changes in a hand, made once (views share it: read only)."""

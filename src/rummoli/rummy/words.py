@@ -144,9 +144,10 @@ def outcome_name(outcome: Mapping[str, Any]) -> str:
     return reason
 
 
-def prompt(view: Mapping[str, Any], deadwood: int | None = None) -> str:
+def prompt(view: Mapping[str, Any], deadwood: int | None = None, boathouse: bool = False) -> str:
     """What happens now, said to the seat the view is for (a spectator is told whose turn it is).
-    ``deadwood``: the viewing seat's own count (Knock and Gin), when known."""
+    ``deadwood``: the viewing seat's own count (Knock and Gin), when known; ``boathouse``: R-RU-BOAT's draw and
+    going out, which the buttons cannot say."""
     names = view["players"]
     seat = view.get("seat")
     style = view.get("style")
@@ -168,7 +169,8 @@ def prompt(view: Mapping[str, Any], deadwood: int | None = None) -> str:
         if style == "500":
             return ("Draw from the stock, or take a card of the discard pile with every card above it (the deepest "
                     "one you take must be melded at once).")
-        return f"Draw from the stock, or take {card_word(top)} from the discard pile." if top else \
+        blind = " (the top card of the stock comes with it, unseen by the others)" if boathouse else ""
+        return f"Draw from the stock, or take {card_word(top)} from the discard pile{blind}." if top else \
             "Draw from the stock."
     count = f" (your deadwood: {deadwood})" if deadwood is not None else ""
     if style == "gin":
@@ -177,6 +179,8 @@ def prompt(view: Mapping[str, Any], deadwood: int | None = None) -> str:
         return f"Discard a card{count}."
     if style == "knock":
         return f"Discard a card, or knock to end the hand{count}."
+    if boathouse:
+        return "Meld and lay off what you can, then discard a card: you go out only with a discard."
     return "Meld and lay off what you can, then discard a card (or go out)."
 
 
