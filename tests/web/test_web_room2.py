@@ -61,6 +61,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
                             pace="instant", chips=40)
     table = created["id"]
     ann = seated(browser, server, table, created["token"], "Ann")
+    assert ann.inner_text("[data-key='end']") == "Close the table"  # no evening to end before the first deal
 
     # The lobby: the game's title, its seats and who is waiting.
     lobby = new_page(browser)
@@ -92,6 +93,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
     bob.get_by_role("button", name="Take a seat").click()
     for page in (ann, bob):
         page.wait_for_selector(".my-hand .card-btn")
+    assert ann.inner_text("[data-key='end']") == "End evening"  # it read so in the waiting room too (checked above)
 
     # Chat: a line that looks like markup is shown as text; a quick reaction.
     markup = "<b>hi Bob</b> <img src=x onerror=alert(1)>"

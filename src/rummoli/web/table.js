@@ -387,7 +387,8 @@ function livePage(root, summary, mine) {
       v && !v.waiting ? h("details", { class: "invite-menu", "data-menu": "invite", open: open === "invite" }, h("summary", {}, "Invite"),
         h("div", {}, inviteBox(summary), ownSeatBox(tableId, mine))) : null,
       mine ? h("button", { class: "quiet", onclick: leave }, "Leave") : null,
-      mine?.creator && v && !v.over ? h("button", { class: "quiet", onclick: endEvening }, "End evening") : null);
+      // Before the first deal there is no evening to end: the table is closed at once.
+      mine?.creator && v && !v.over ? h("button", { class: "quiet", "data-key": "end", onclick: endEvening }, v.waiting ? "Close the table" : "End evening") : null);
   }
 
   async function leave() {
@@ -412,7 +413,9 @@ function livePage(root, summary, mine) {
   }
 
   async function endEvening() {
-    if (!confirm("End the evening after this hand?")) return;
+    const waiting = state.view?.waiting;
+    if (!confirm(waiting ? "Close this table? Nobody has played yet: it closes now, and its invite link stops working."
+      : "End the evening after this hand?")) return;
     try { await api(`/api/tables/${tableId}/end`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
   }
 
