@@ -186,6 +186,12 @@ def test_pay_on_hold_pays_holders_before_the_widow_and_never_in_play() -> None:
     while not h.over:
         h.apply(h.legal_actions()[0])
     assert not [e for e in h.events() if e["type"] == "chips" and e["reason"] == "pay_card"]
+    # In words, a pot of one card is held by "its card", a pot of several by "its cards".
+    said = [w["text"] for w in h.result()["pots_won"] if w["why"] == "held"]
+    assert any(t.endswith("for holding its card.") and "Ten of spades" in t for t in said), said
+    assert any(t.endswith("for holding its cards.") and "7-8-9" in t for t in said), said
+    told = [e.get("text", "") for e in h.events_since(0, None) if e.get("reason") == "on_hold"]
+    assert any("Ten of spades pot for holding its card:" in t for t in told), told
 
 
 def test_widow_bar_pay_card_holders_may_not_swap_or_bid() -> None:

@@ -51,9 +51,10 @@ class Speaker:
     """The sentences of one hand: its players' names, its board's pot names, its dealer and ante."""
 
     def __init__(self, names: Sequence[str], pots: Mapping[str, str], dealer: int, ante: int,
-                 dealer_ante: int | None = None) -> None:
+                 dealer_ante: int | None = None, one_card: frozenset[str] = frozenset()) -> None:
         self.names = list(names)
         self.pots = dict(pots)
+        self.one_card = one_card  # the pots paid for a single card: held, it is "its card", not "its cards"
         self.dealer = dealer
         self.ante = ante
         self.dealer_ante = ante if dealer_ante is None else dealer_ante
@@ -66,7 +67,8 @@ class Speaker:
     def of_rules(cls, rules: Ruleset, names: Sequence[str], dealer: int) -> Speaker:
         per_seat = rules.ante_per_seat()
         double = per_seat * 2 if rules.dealer_ante == "double" else per_seat
-        return cls(names, {p.id: p.name for p in rules.board.pots}, dealer, per_seat, double)
+        return cls(names, {p.id: p.name for p in rules.board.pots}, dealer, per_seat, double,
+                   frozenset(p.id for p in rules.board.pots if len(p.cards) == 1))
 
     def who(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
@@ -138,7 +140,8 @@ class Speaker:
         giver, taker = self.party(src), self.party(dst)
         if src.startswith("pot:"):
             if reason == "on_hold":
-                return sentence(said(taker, f"takes {giver} for holding its cards: {chips(amount)}"))
+                cards = "its card" if src.partition(":")[2] in self.one_card else "its cards"
+                return sentence(said(taker, f"takes {giver} for holding {cards}: {chips(amount)}"))
             if reason == "centre":
                 return sentence(said(taker, f"takes {giver}: {chips(amount)}"))
             return sentence(said(taker, f"wins {giver}: {chips(amount)}"))
