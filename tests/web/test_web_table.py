@@ -265,9 +265,19 @@ def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(bro
     row = page.locator(".table-list li", has_text="Tripoley")
     row.first.wait_for()
     assert row.first.locator("a", has_text="Join").count() == 1
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
     row.first.locator("a", has_text="Watch").click()
     page.wait_for_selector(".waiting")
     assert waiting["id"] in page.url and "Waiting for players" in page.inner_text(".waiting")
+    # One table, one socket: the Watch link and the page's own link handling both drew the table, and the first
+    # copy's socket stayed open after leaving (every update twice, one of the address's sockets used up).
+    page.wait_for_timeout(300)
+    assert len(sockets) == 1, [ws.url for ws in sockets]
+    page.locator("a.brand").click()  # back to the lobby, inside the page
+    page.wait_for_selector(".table-list")
+    page.wait_for_timeout(300)
+    assert all(ws.is_closed() for ws in sockets)
     page.goto(server.url + "/")
     page.set_input_files("#record-file", str(tmp_path / "hand.json"))
     page.wait_for_selector(".replay-controls")

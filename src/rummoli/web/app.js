@@ -7,19 +7,25 @@ import { rulesPage } from "./rules.js";
 
 const root = document.getElementById("app");
 let cleanup = () => {};
+let routing = 0;
 
 async function route() {
+  // Pages are drawn after awaits: a second navigation while one is drawn (two clicks, a link and Back) must not leave
+  // the first page alive behind the second (it kept its table's websocket open). Only the latest route keeps its page.
+  const mine = ++routing;
   cleanup();
   cleanup = () => {};
+  const keep = (done = () => {}) => { if (mine === routing) cleanup = done; else done(); };
   const path = location.pathname;
   let m;
   try {
     await loadRulesets();
-    if ((m = path.match(/^\/tables\/([^/]+)\/hands\/(\d+)\/?$/))) cleanup = await replayPage(root, { tableId: m[1], handNo: Number(m[2]) });
-    else if ((m = path.match(/^\/tables\/([^/]+)\/?$/))) cleanup = await tablePage(root, m[1]);
-    else if (path === "/replay") cleanup = await replayPage(root, {});
-    else if ((m = path.match(/^\/rules(?:\/([^/]+))?\/?$/))) cleanup = await rulesPage(root, m[1] ? decodeURIComponent(m[1]) : null);
-    else cleanup = await lobbyPage(root);
+    if (mine !== routing) return;
+    if ((m = path.match(/^\/tables\/([^/]+)\/hands\/(\d+)\/?$/))) keep(await replayPage(root, { tableId: m[1], handNo: Number(m[2]) }));
+    else if ((m = path.match(/^\/tables\/([^/]+)\/?$/))) keep(await tablePage(root, m[1]));
+    else if (path === "/replay") keep(await replayPage(root, {}));
+    else if ((m = path.match(/^\/rules(?:\/([^/]+))?\/?$/))) keep(await rulesPage(root, m[1] ? decodeURIComponent(m[1]) : null));
+    else keep(await lobbyPage(root));
   } catch (error) {
     fill(root, h("section", { class: "panel" }, h("h1", {}, "Something went wrong"), h("p", { class: "error" }, error.message),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
@@ -29,7 +35,7 @@ async function route() {
 // Links inside the page change the address without reloading.
 document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href]");
-  if (!a || a.target || a.hasAttribute("download") || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  if (e.defaultPrevented || !a || a.target || a.hasAttribute("download") || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/docs")) return;
   e.preventDefault();
