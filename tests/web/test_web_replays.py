@@ -111,6 +111,14 @@ def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(brow
     assert step_shown(page) == k
     page.screenshot(path=str(artifacts / "replay-moves-390x844.png"))
     page.get_by_role("button", name="Close").click()
+    # Opened at the last step the list is scrolled far down: its Close stays in sight, and Escape closes it too.
+    page.keyboard.press("End")
+    page.get_by_role("button", name="Moves").click()
+    close = page.locator(".moves-drawer .drawer-close").bounding_box()
+    assert close and close["y"] >= 0 and close["y"] + close["height"] <= PHONE["height"], close
+    page.keyboard.press("Escape")
+    assert not page.locator(".moves-drawer").is_visible()
+    assert page.evaluate("() => document.activeElement?.dataset.key") == "moves"
     page.get_by_role("button", name="Show all hands").click()
     page.wait_for_selector(".open-hand")
     page.screenshot(path=str(artifacts / "replay-open-390x844.png"))

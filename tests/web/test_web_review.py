@@ -44,7 +44,11 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
     decisions = len(expected.json()["decisions"])
 
     page = replay_page(browser, server.url, table, token)
+    page.keyboard.press("End")  # asked for at the hand's end, as players do: the panel comes into sight
     page.click("button.review-toggle")
+    page.wait_for_selector(".review-panel h3")
+    top = page.evaluate("() => document.querySelector('.review-panel').getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"], f"the review opened out of sight, at {top} px"
     summary, shown, mistakes = read_panel(page)
     assert shown == decisions and "Ann" in summary
     assert ("mistake" in summary) == bool(mistakes) or "no mistake" in summary

@@ -85,7 +85,9 @@ export async function replayPage(root, { tableId, handNo }) {
   const moveList = h("ol", { class: "moves", "aria-label": "Moves" }, items);
   // The coach's review of the viewing seat's decisions: for a seat of the table, or an uploaded record.
   const ask = uploaded ? askRecord(uploaded) : (mine?.token ? askTable(tableId, handNo, mine.token) : null);
-  const review = ask ? reviewControls(ask, () => openDrawer(true)) : null;
+  // Opened, the review is brought into sight: asked for at the hand's last step, it sat far above the move list's
+  // current step, and the button seemed to do nothing.
+  const review = ask ? reviewControls(ask, () => { openDrawer(true); review?.panel.scrollIntoView({ block: "start" }); }) : null;
   const drawer = h("aside", { id: "moves", class: "drawer side-col moves-drawer", "aria-label": "Move list" },
     h("button", { type: "button", class: "drawer-close", onclick: () => { openDrawer(false); movesButton.focus(); } }, "Close"),
     review?.panel, h("h3", {}, "Moves"), moveList);
@@ -150,6 +152,7 @@ export async function replayPage(root, { tableId, handNo }) {
     else if (e.key === "ArrowLeft" || (inList && e.key === "ArrowUp")) { e.preventDefault(); show(at - 1); }
     else if (e.key === "Home") { e.preventDefault(); show(0); }
     else if (e.key === "End") { e.preventDefault(); show(frames.length - 1); }
+    else if (e.key === "Escape" && !drawer.hidden && window.innerWidth < 900) { openDrawer(false); movesButton.focus(); }
   };
   document.addEventListener("keydown", onKey);
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
