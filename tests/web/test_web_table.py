@@ -265,6 +265,9 @@ def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(bro
     row = page.locator(".table-list li", has_text="Tripoley")
     row.first.wait_for()
     assert row.first.locator("a", has_text="Join").count() == 1
+    page.fill("#invite", "hello world")  # not a link: said beside the box, not in the start form's panel
+    page.get_by_role("button", name="Go to table").click()
+    assert page.locator(".tables .error").inner_text() == "That is not an invite link."
     sockets: list[Any] = []
     page.on("websocket", lambda ws: sockets.append(ws))
     row.first.locator("a", has_text="Watch").click()

@@ -105,13 +105,16 @@ export async function lobbyPage(root) {
     }
   });
 
+  // The invite box and the record upload say what went wrong beside themselves (the start form's line was in the
+  // other panel, far from them on a phone).
+  const tablesError = h("p", { class: "error", role: "alert", "data-key": "tables-error" });
   const invite = h("input", { id: "invite", placeholder: "Paste an invite link", "aria-label": "Invite link" });
   const joinForm = h("form", { class: "row" }, invite, h("button", { type: "submit" }, "Go to table"));
   joinForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const m = invite.value.trim().match(/tables\/([A-Za-z0-9_-]{1,32})/) || invite.value.trim().match(/^([A-Za-z0-9_-]{1,32})$/);
     if (m) go(`/tables/${m[1]}`);
-    else error.textContent = "That is not an invite link.";
+    else tablesError.textContent = "That is not an invite link.";
   });
 
   const list = h("ul", { class: "table-list", "aria-live": "polite" });
@@ -122,7 +125,7 @@ export async function lobbyPage(root) {
     try {
       sessionStorage.setItem("rummoli:upload", await file.text());
       go("/replay");
-    } catch (err) { error.textContent = err.message; }
+    } catch (err) { tablesError.textContent = err.message; }
   });
 
   fill(root, h("div", { class: "lobby" },
@@ -131,7 +134,7 @@ export async function lobbyPage(root) {
     form,
     h("section", { class: "panel tables", "aria-labelledby": "open-title" },
       h("h2", { id: "open-title" }, "Tables"),
-      joinForm, list,
+      joinForm, tablesError, list,
       h("h3", {}, "Replay a hand record"),
       h("label", { for: "record-file" }, "A rummoli-hand/1 file: "), upload,
       h("h3", {}, "Rules"),
