@@ -136,3 +136,27 @@ def test_your_rummy_cards_stay_in_the_order_you_put_them(browser: Any, resting: 
     assert order() == arranged
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_rummy_turn_by_keyboard_reaches_its_choices_in_a_few_keys(browser: Any, resting: Server) -> None:
+    """Your turn puts the focus one Tab before your choices, and a card chosen with Enter puts it on what the card
+    can do: drawing and discarding took 11 to 20 Tabs a turn, the choices sitting behind the cards."""
+    created = resting.create(ruleset="rummy", seats=[{}, {"bot": "easy"}], hands=1, seed="keys-rummy-1",
+                             pace="instant")
+    page = seated(browser, resting, created["id"], created["token"], "Ann")
+    page.wait_for_selector(".phase.my-turn")
+    assert page.evaluate("() => document.activeElement?.dataset.key") in ("phase", "draw:stock", "act:draw:stock")
+    page.keyboard.press("s")  # the stock, as the key help says
+    page.wait_for_function("() => !document.querySelector('.pending') && document.querySelector('.card-btn.playable')")
+    page.locator(".my-hand .card-btn.playable").first.focus()
+    card = page.evaluate("() => document.activeElement.dataset.card")
+    page.keyboard.press("Enter")  # chosen: the focus is on its first choice, a discard (or a lay-off, a meld)
+    action = page.evaluate("() => document.activeElement?.textContent")
+    assert page.evaluate("() => document.activeElement?.classList.contains('card-act')"), action
+    if action.startswith("Discard"):
+        log = page.locator(".log li").count()
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.querySelectorAll('.log li').length > {log}")
+        assert page.locator(f".my-hand [data-card='{card}']").count() == 0, "the card was not discarded"
+    assert not page.errors, page.errors
+    page.context.close()

@@ -249,7 +249,8 @@ def play_together(pages: list[Any], turn: Any, seen: list[set[str]], timeout: fl
 
 
 def keyboard_turn(page: Any, limit: int = 60) -> str:
-    """Tab to the first thing that acts (a choice button, a playable card, an amount) and press Enter."""
+    """Tab to the first thing that acts (a choice button, a playable card, an amount) and press Enter; at most
+    ``limit`` Tabs."""
     for _ in range(limit):
         page.keyboard.press("Tab")
         found = page.evaluate("""() => {

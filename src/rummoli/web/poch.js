@@ -71,7 +71,7 @@ export function renderPoch(hv, ctx) {
       onclick: () => ctx.act({ action: a.action }) }, pochLabel(a))),
     ranged.map((a, k) => amountControl(a, ctxWords, k === 0)),
     cardActs.length ? h("p", { class: "hint" }, "Lead any card of your hand.") : null);
-  const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
+  const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now", tabindex: "-1", "data-key": "phase" },
     h("h2", {}, hv.phase === "vie" ? `The vying for the ${hv.board?.find((p) => p.kind === "vie")?.name ?? "Pocher"}` : PHASE_TITLES[hv.phase] || hv.phase),
     hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null,
     forced ? h("p", { class: "hint forced-note" }, `${pochLabel(hv.forced)}: your only choice, made for you.`) : null,

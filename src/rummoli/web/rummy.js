@@ -121,7 +121,7 @@ export function renderRummy(hv, ctx) {
     simplePileDraw ? h("button", { class: stockDraw ? "" : "primary", "data-key": "act:draw:discard", onclick: () => ctx.act(simplePileDraw) }, `Take the ${short(top)}`) : null,
     otherDraws.map((a) => h("button", { "data-key": key(a), onclick: () => ctx.act(a) }, label(a))),
     meldActs.filter((a) => !sel || a.cards.includes(sel)).map((a) => h("button", { "data-key": key(a), onclick: () => ctx.act(a) }, label(a))),
-    selectedActs.map((a) => h("button", { class: a.action === "discard" && !knockActs.length ? "primary" : "", "data-key": key(a),
+    selectedActs.map((a) => h("button", { class: `card-act${a.action === "discard" && !knockActs.length ? " primary" : ""}`, "data-key": key(a),
       onclick: () => ctx.act(a) }, label(a))),
     legal.filter((a) => a.action === "pass").map((a) => h("button", { "data-key": "act:pass", onclick: () => ctx.act(a) }, label(a))),
     !sel && discards.length ? h("p", { class: "hint" }, `Select a card in your hand to ${cardVerbs(hv.style)}.`) : null)
@@ -132,7 +132,7 @@ export function renderRummy(hv, ctx) {
     h("div", { class: "table-middle" },
       h("div", { class: "middle-left" }, h("section", { class: "piles", "aria-label": "Stock and discard pile" }, stock, pile)),
       h("div", { class: "middle-right" },
-        h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
+        h("section", { class: `phase${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now", tabindex: "-1", "data-key": "phase" },
           // "Your" only when the choice is yours: while the other side plays (and in a replay) the step is named.
           h("h2", {}, hv.phase === "over" ? "Hand over" : (legal.length ? STEP_TITLES.yours : STEP_TITLES.theirs)[hv.phase === "draw" ? 0 : 1]),
           hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null, controls),
@@ -171,7 +171,12 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
         move(c, k + (e.key === "ArrowRight" ? 1 : -1));
       },
       "aria-label": `${cardName(c)}${dead ? ", deadwood" : ", in a meld"}${inMeld.has(c) ? ", can meld" : ""}${acts.length ? `, ${acts.length} choice${acts.length > 1 ? "s" : ""}` : ""}`,
-      onclick: () => ctx.select(c === sel ? null : c) }, cardSvg(c, { label: false }));
+      onclick: (e) => {
+        ctx.select(c === sel ? null : c);
+        // Chosen with Enter or Space (a click with no pointer): the focus goes to what the card can do, not twenty
+        // Tabs away; a mouse leaves it on the card.
+        if (e.detail === 0 && c !== sel) document.querySelector(".phase .controls .card-act")?.focus();
+      } }, cardSvg(c, { label: false }));
   }));
   return h("section", { class: "my-hand", "aria-label": "Your hand", tabindex: "-1", "data-key": "my-hand" },
     h("h3", {}, h("span", { class: "hand-title" }, "Your hand"), h("small", {}, ` · ${cardCount(hv.hand.length)}`),

@@ -200,7 +200,7 @@ export function renderStops(hv, ctx) {
     cardActs.length === 1 ? h("button", { class: "primary", "data-key": `act:${cardActs[0].action}:${cardActs[0].card}`,
       onclick: () => ctx.act({ action: cardActs[0].action, card: cardActs[0].card }) }, actionLabel(cardActs[0])) : null);
 
-  const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now" },
+  const phase = h("section", { class: `phase phase-${hv.phase}${legal.length ? " my-turn" : ""}`, "aria-label": "What happens now", tabindex: "-1", "data-key": "phase" },
     h("h2", {}, PHASE_TITLES[hv.phase] || hv.phase),
     hv.prompt && !ctx.readOnly ? h("p", { class: "explain" }, hv.prompt) : null,
     forced ? h("p", { class: "hint forced-note" }, `${actionLabel(hv.forced)}: your only choice, made for you.`) : null,

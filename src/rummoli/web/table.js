@@ -227,6 +227,10 @@ function livePage(root, summary, mine) {
     const forced = isForced(hv || {});  // made by the table itself: not a turn
     const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
     if (mineNow && !state.wasMyTurn) {
+      // The focus resting on your hand (where it falls after each action) or nowhere moves to what happens now: one
+      // Tab from your choices (they were twenty Tabs away, behind the cards), and Enter there makes no choice.
+      const at = document.activeElement;
+      if (!at || at === document.body || at.dataset?.key === "my-hand") focusKey("phase");
       announce(`Your turn. ${hv.prompt || ""}`);
       play("turn");
       document.title = "● Your turn — Rummoli";
