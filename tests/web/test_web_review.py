@@ -49,6 +49,7 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
     page.wait_for_selector(".review-panel h3")
     top = page.evaluate("() => document.querySelector('.review-panel').getBoundingClientRect().top")
     assert 0 <= top < page.viewport_size["height"], f"the review opened out of sight, at {top} px"
+    assert "what the hard bot plays" in page.inner_text(".review-legend")  # why a better figure may not be starred
     summary, shown, mistakes = read_panel(page)
     assert shown == decisions and "Ann" in summary
     assert ("mistake" in summary) == bool(mistakes) or "no mistake" in summary

@@ -29,6 +29,9 @@ export function reviewBlock(review) {
     (review.mistakes ? `${review.mistakes} mistake${review.mistakes === 1 ? "" : "s"} costing about ${review.cost.toFixed(1)} ${unit}.`
       : "no mistake the coach can tell from the noise.");
   return [h("p", { class: "review-summary", "data-review": "summary" }, summary),
+    // Why a choice with the better figure may not be the starred one (docs/coach.md: the coach's choice is the hard
+    // bot's, which keeps its plain choice unless another is clearly better; the figures are estimates).
+    h("p", { class: "review-legend" }, `★ The coach's choice: what the hard bot plays. It keeps to its plain choice unless another is clearly better, so a choice with a slightly higher figure may not be starred; each figure is an estimate with its 95% interval.`),
     h("ol", { class: "review-list" }, review.decisions.map((d) => decisionItem(d, unit)))];
 }
 

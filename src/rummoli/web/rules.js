@@ -32,7 +32,7 @@ export function markdown(md) {
     if (!line.trim()) { i++; continue; }
     let m;
     if ((m = line.match(/^(#{1,4})\s+(.*)$/))) {
-      out.push(h(`h${Math.min(4, m[1].length + 1)}`, {}, inline(m[2])));
+      out.push(h(`h${Math.min(4, m[1].length)}`, {}, inline(m[2])));  // the text's title is the page's h1
       i++;
     } else if (line.startsWith("```")) {
       const body = [];
@@ -74,9 +74,9 @@ export async function rulesPage(root, name) {
   const rulesets = await loadRulesets();
   const nav = h("nav", { class: "rules-nav", "aria-label": "Rulesets" },
     h("ul", {}, rulesets.map((r) => h("li", {}, h("a", { href: `/rules/${r.name}`, "aria-current": r.name === name ? "page" : null }, r.title)))));
-  if (!name) {
-    fill(root, h("div", { class: "rules-page" }, nav, h("article", { class: "rules panel" }, h("h1", {}, "Rules"),
-      h("p", {}, "Choose a game."))));
+  if (!name) {  // the index: its heading first, then the games (on a phone the list came above the heading)
+    fill(root, h("div", { class: "rules-page rules-index" }, h("article", { class: "rules panel" }, h("h1", {}, "Rules"),
+      h("p", {}, "Choose a game."), nav)));
     return () => {};
   }
   let text;
