@@ -67,10 +67,21 @@ def seats_for(command: str, ruleset: str, players: int | None) -> tuple[str | di
     return reference, players
 
 
+def plain_seed(value: str | None) -> str | None:
+    """A ``--seed`` as given, if it is text (a terminal can pass bytes that are none: they made an internal error)."""
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise typer.BadParameter("a seed is text: these bytes are not (use letters and digits)") from None
+    return value
+
+
 @app.command()
 def deal(
     players: int = typer.Option(4, "--players", "-p", min=2, max=8, help="Players at the table (2-8)."),
-    seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for a reproducible shuffle."),
+    seed: str | None = typer.Option(None, "--seed", "-s", callback=plain_seed,
+                                    help="Seed for a reproducible shuffle."),
     ascii: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols."),
 ) -> None:
     """Shuffle and deal a Rummoli table: each hand sorted, with its best poker hand named."""
@@ -108,7 +119,8 @@ def rules(
 def hand(
     ruleset: str = typer.Option("rummoli", "--ruleset", "-r", help="Built-in ruleset or a .toml file."),
     players: int | None = typer.Option(None, "--players", "-p", help="Players (default: the ruleset's usual table)."),
-    seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for the shuffle and the decisions."),
+    seed: str | None = typer.Option(None, "--seed", "-s", callback=plain_seed,
+                                    help="Seed for the shuffle and the decisions."),
 ) -> None:
     """Play one hand with random legal decisions and print its record (for tests and bug reports)."""
     from rummoli.errors import MalformedInput
@@ -157,7 +169,7 @@ def review(
                                         help="Seconds of search per decision (0.25)."),
     samples: int | None = typer.Option(None, "--samples", min=1, max=2000,
                                        help="Exactly this many sampled worlds per decision (reproducible)."),
-    seed: str = typer.Option("0", "--seed", "-s", help="Seed of the coach's sampling."),
+    seed: str = typer.Option("0", "--seed", "-s", callback=plain_seed, help="Seed of the coach's sampling."),
     hand_no: int | None = typer.Option(None, "--hand", min=1,
                                        help="In an evening's record, the hand to review (1: the first)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
@@ -197,7 +209,8 @@ def sim(
                                      "the most hands in one game (Rummy family; no cap)."),
     games: int | None = typer.Option(None, "--games", "-g", help="Deal sequences (evenings or games), each played "
                                      "once per rotation of the line-up (10)."),
-    seed: str | None = typer.Option(None, "--seed", "-s", help="Seed: the same seed gives the same report."),
+    seed: str | None = typer.Option(None, "--seed", "-s", callback=plain_seed,
+                                    help="Seed: the same seed gives the same report."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
     plot: Path | None = typer.Option(None, "--plot", help="Chart the whole tournament (PNG): each level's mean chips "
                                    "hand by hand, with 95% bands."),
@@ -228,25 +241,30 @@ def play(
                                      help="Stops: starting chips each (default: the ruleset's)."),
     hands: int | None = typer.Option(None, "--hands", "-n", min=1,
                                      help="Hands in the evening (default: until you quit)."),
-    seed: str | None = typer.Option(None, "--seed", "-s", help="Seed for the deals and the bots (for practice)."),
+    seed: str | None = typer.Option(None, "--seed", "-s", callback=plain_seed,
+                                    help="Seed for the deals and the bots (for practice)."),
     ascii: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols."),
-    pace: float = typer.Option(0.7, "--pace", min=0.0, help="Seconds between computer moves (0: at once)."),
+    pace: float = typer.Option(0.7, "--pace", min=0.0, max=60.0, help="Seconds between computer moves (0: at once)."),
     save: Path | None = typer.Option(None, "--save", help="Folder for the hand records (default: your data folder)."),
 ) -> None:
     """Play at the terminal table against computer players; the hand records are saved for `rummoli replay`."""
     from rummoli.errors import MalformedInput
-    from rummoli.tui.tables import PlayOptions, default_records_dir
+    from rummoli.tui.tables import PlayOptions, default_records_dir, seat_levels
 
     _, players = seats_for("play", ruleset, players)
     folder = save if save is not None else default_records_dir()
     problem = unwritable(folder)
     if problem:
         raise fail("play", f"cannot save hand records in {folder}: {problem} (choose another folder with --save)")
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    try:
+        options = PlayOptions(ruleset, players, bots.split(","), chips, hands, seed, ascii, pace, save)
+        seat_levels(options.bots, players - 1)  # an unknown level is named before the terminal is asked for
+    except (MalformedInput, ValueError, OSError) as error:
+        raise fail("play", error) from None
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # after the options, so a wrong one is named first
         raise fail("play", "the table needs a terminal: run it in a terminal window, not with its input or output "
                            "redirected")
     try:
-        options = PlayOptions(ruleset, players, bots.split(","), chips, hands, seed, ascii, pace, save)
         from rummoli.tui.app import run_play
 
         typer.echo(run_play(options))

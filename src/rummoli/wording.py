@@ -26,10 +26,14 @@ def said(who: str, verb: str) -> str:
 
     >>> said("Ann", "keeps their hand"), said("You", "keeps their hand"), said("You", "passes")
     ('Ann keeps their hand', 'You keep your hand', 'You pass')
+    >>> said("You", "knocks, discarding 4♠"), said("You", "pays 1 chip as they cannot lead")
+    ('You knock, discarding 4♠', 'You pay 1 chip as you cannot lead')
     """
     if who != "You":
         return f"{who} {verb}"
     first, _, rest = verb.partition(" ")
+    mark = first[len(first.rstrip(",;:")):]  # "knocks," is the verb "knocks" and its comma
+    first = first[:len(first) - len(mark)]
     irregular = {"is": "are", "has": "have", "goes": "go", "did": "did", "runs": "run"}
     if first in irregular:
         first = irregular[first]
@@ -37,8 +41,8 @@ def said(who: str, verb: str) -> str:
         first = first[:-2]
     elif first.endswith("s"):
         first = first[:-1]
-    rest = rest.replace("their", "your").replace(" them", " you")
-    return f"You {first}" + (f" {rest}" if rest else "")
+    rest = f" {rest} ".replace("their", "your").replace(" them", " you").replace(" they ", " you ").strip()
+    return f"You {first}{mark}" + (f" {rest}" if rest else "")
 
 
 def whom(who: str) -> str:

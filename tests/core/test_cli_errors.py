@@ -63,6 +63,19 @@ def test_an_unknown_ruleset_names_the_ones_there_are(capsys: pytest.CaptureFixtu
 def test_play_without_a_terminal_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "play", "--save", str(tmp_path))
     assert code == 2 and "needs a terminal" in err
+    # A wrong option is named first, even without a terminal (only the terminal was named before).
+    _, _, err = run(capsys, "play", "--save", str(tmp_path), "--bots", "hard,genius")
+    assert "unknown bot level 'genius'" in err, err
+
+
+def test_a_seed_of_bytes_and_an_endless_pace_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A terminal can pass bytes that are no text (an internal error before); a pace of inf hung the table."""
+    bytes_seed = "\x01\udcff;rm"  # what Python makes of the bytes 01 ff
+    for args in (["deal", "--seed", bytes_seed], ["hand", "--seed", bytes_seed], ["play", "--seed", bytes_seed],
+                 ["play", "--pace", "inf"], ["play", "--pace", "nan"], ["play", "--pace", "61"]):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, (args, err)
+        assert ("--seed" if "--seed" in args else "--pace") in err and "unexpected" not in err, (args, err)
 
 
 def test_play_checks_the_records_folder_before_the_table_opens(

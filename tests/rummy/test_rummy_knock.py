@@ -69,3 +69,14 @@ def test_R_KN_5_an_empty_stock_ends_the_hand_with_a_showdown() -> None:
     result = hand.result()  # every hand is arranged and counted: what is left is deadwood, melds or none
     assert result is not None and [h["left"] for h in result["hands"]] == ["deadwood", "deadwood"]
     assert all(" deadwood " in line for line in result["lines"][1:3]), result["lines"]
+
+
+def test_the_terminals_you_is_told_in_the_second_person() -> None:
+    """The terminal names its player "You": "You knock", "as you knocked and were beaten" (not "You knocks",
+    "you ... was beaten")."""
+    from rummoli.rummy.words import Speaker
+
+    speak = Speaker(["You", "Bob"], "knock")
+    assert speak.score_text({"seat": 1, "from": 0, "points": 10, "reason": "penalty"}) == \
+        "Bob scores 10 as you knocked and were beaten"
+    assert speak.line({"type": "action", "seat": 0, "action": "knock", "card": "4s"}) == "You knock, discarding 4♠."

@@ -108,6 +108,11 @@ def test_R_PLAY_6_pay_and_pass_charges_each_seat_that_cannot_lead() -> None:
     assert {"type": "chips", "from": "seat:1", "to": "pot:centre", "amount": 1,
             "reason": "cannot_lead"} in events
     assert h.to_act() == [2]
+    from rummoli.stops.words import Speaker  # in words, to the terminal's "You" as to anyone
+
+    speak = Speaker(["Ann", "You", "Cy"], {"centre": "Kitty"}, 0, 1)
+    paid = {"type": "chips", "from": "seat:1", "to": "pot:centre", "amount": 1, "reason": "cannot_lead"}
+    assert speak.line(paid) == "You pay 1 chip into the Kitty as you cannot lead."
 
 
 def test_R_PLAY_6_pass_left_charges_nothing() -> None:

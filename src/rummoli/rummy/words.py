@@ -27,7 +27,7 @@ _FOR = {
     "difference": "for the difference in deadwood with {loser}",
     "gin": "for gin",
     "undercut": "for the undercut",
-    "penalty": "as {loser} knocked and was beaten",
+    "penalty": "as {loser} knocked and {was} beaten",
     "melds": "for the cards laid on the table",
     "hand": "for the cards left in hand",
     "game": "for winning the game",
@@ -75,7 +75,7 @@ class Speaker:
         source = event.get("from")
         loser = whom(self.who(source)) if isinstance(source, int) else "the others"
         owner = "your" if loser == "you" else f"{loser}'s"
-        reason = _FOR.get(why, f"({why})").format(loser=loser, owner=owner)
+        reason = _FOR.get(why, f"({why})").format(loser=loser, owner=owner, was="were" if loser == "you" else "was")
         gained = event["points"]
         verb = f"scores {gained}" if gained >= 0 else f"loses {-gained}"  # 500 Rum's cards left in hand count against
         return said(self.who(event["seat"]), f"{verb} {reason}")
