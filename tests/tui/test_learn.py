@@ -256,3 +256,30 @@ def test_lay_offs_read_as_actions_and_runs_in_order() -> None:
     assert gin.line({"type": "action", "seat": 1, "action": "pass"}) == "Bob passes on the upcard."
     take = {"type": "action", "seat": 0, "action": "draw", "from": "discard", "card": "9c"}
     assert gin.line(take, upcard=True) == "You take the upcard 9♣."
+
+
+def test_knock_rummys_first_choice_after_the_draw_is_a_discard_and_knocks_say_their_deadwood() -> None:
+    """Enter takes the first choice: in Knock Rummy it was "Knock with ..." at any deadwood (a 10-point penalty one
+    key away). Discards come first now, then the knocks, each with the deadwood it leaves; a gin would lead."""
+    from rummoli.rummy import RummyGame
+    from rummoli.tui.rummy_screen import RummyScreen
+
+    game = RummyGame("knock-rummy", ["You", "Bob", "Cy"], seed=5)
+    hand = game.deal()
+    while not (hand.turn == 0 and hand.phase == "play"):
+        hand.apply(hand.legal_actions()[0])
+    view = hand.view(0, guide=True)
+    labels = [c.label for c in RummyScreen(False, game.rules).choices(dict(view))]
+    first_knock = next(k for k, label in enumerate(labels) if label.startswith("Knock"))
+    assert labels[0].startswith("Discard") and all(label.startswith("Knock") for label in labels[first_knock:])
+    assert all("(deadwood " in label or "(gin)" in label for label in labels[first_knock:]), labels
+
+
+def test_the_title_names_the_ruleset_not_its_style() -> None:
+    """Block Rummy's header said "Rummy" (its style's name) while its help said Block Rummy."""
+    from rummoli.rummy import RummyGame
+    from rummoli.tui.rummy_screen import RummyScreen
+
+    game = RummyGame("block-rummy", ["You", "Bob"], seed=1)
+    view = dict(game.deal().view(0))
+    assert str(RummyScreen(False, game.rules).title_text(view)).startswith(" Block Rummy · ")

@@ -46,7 +46,9 @@ def rummy_choices(view: dict[str, Any], ascii: bool = False) -> list[Choice]:
             out.append(Choice(kind.capitalize(), body))
         else:
             verb = {"knock": "Knock with", "discard": "Discard"}.get(kind, kind.capitalize())
-            out.append(Choice(f"{verb} {card_text(action['card'], ascii)}", body, cards=(action["card"],)))
+            left = (view.get("knocks") or {}).get(action["card"]) if kind == "knock" else None
+            after = "" if left is None else " (gin)" if left == 0 else f" (deadwood {left})"
+            out.append(Choice(f"{verb} {card_text(action['card'], ascii)}{after}", body, cards=(action["card"],)))
     return out
 
 
@@ -68,13 +70,21 @@ class RummyScreen(TableScreen):
         return self.rules.aces == "low"
 
     def choices(self, view: dict[str, Any]) -> list[Choice]:
-        """The legal moves; discards and knocks in the order the hand is shown."""
+        """The legal moves: draws, melds, lay-offs, then a gin, the discards and the other knocks, each in the order
+        the hand is shown. The first is what Enter takes: never a knock that is no gin (Knock Rummy's knock at any
+        deadwood came first, one Enter from a penalty)."""
         shown = sort_cards(view.get("hand") or [], self.suit_order, self.ace_low)
         place = {card: k for k, card in enumerate(shown)}
-        choices = rummy_choices(view, self.ascii)
-        return sorted(choices, key=lambda c: (c.action["action"] in ("discard", "knock"),
-                                              place.get(c.cards[0], 0) if c.action["action"] in
-                                              ("discard", "knock") else 0))
+        knocks = view.get("knocks") or {}
+
+        def key(c: Choice) -> tuple[int, int]:
+            kind = c.action["action"]
+            if kind not in ("discard", "knock"):
+                return 0, 0
+            group = 1 if kind == "knock" and knocks.get(c.cards[0]) == 0 else 2 if kind == "discard" else 3
+            return group, place.get(c.cards[0], 0)
+
+        return sorted(rummy_choices(view, self.ascii), key=key)
 
     def waiting_text(self, view: dict[str, Any]) -> str:
         if view["phase"] == "over":
@@ -84,7 +94,7 @@ class RummyScreen(TableScreen):
         return f"Waiting for {view['players'][view['turn']]}…"
 
     def title_text(self, view: dict[str, Any]) -> Text:
-        name = STYLES.get(view["style"], view["ruleset"])
+        name = self.rules.title or STYLES.get(view["style"], view["ruleset"])  # "Block Rummy", not its style's name
         dealer = view["players"][view["dealer"]]
         return Text(f" {name} · {self.hand_label} · dealer {dealer} · to {self.rules.target} points")
 
