@@ -4,6 +4,7 @@ player may not see."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,33 @@ def test_a_hand_of_poch_at_the_terminal(tmp_path: Path, ruleset: str) -> None:
     assert "End of hand 1" in screens[-1] or "The evening is over" in screens[-1]
     result = replay(read_record(app.table.saved[0]))
     assert sum(result["chips"]) + sum(result["pots"].values()) == 400
+
+
+@pytest.mark.parametrize("ruleset", ["poch", "poch-hoyle"])
+def test_the_table_lines_fit_the_terminals_column_at_every_step(ruleset: str) -> None:
+    """The table's two lines (trumps and pools, then the run) fit the 53 cells beside the side panel at 80x24: a
+    long run lost its last cards past the edge, what the player plays on."""
+    from rummoli.poch import Action, load_ruleset
+    from rummoli.table import Seat, Table
+    from rummoli.tui.poch_screen import PochScreen
+
+    rng = random.Random(5)
+    for deal in range(6):
+        table = Table(ruleset, [Seat(name) for name in ("You", "Bob", "Cy", "Dee")], seed=f"lines-{deal}", hands=1)
+        hand = table.hand
+        screen = PochScreen(False, load_ruleset(ruleset))
+        longest = 0
+        while not hand.over:
+            view = dict(hand.view(0, history=True))
+            for line in screen.table_text(view).split("\n"):
+                assert line.cell_len <= 53, (line.plain, line.cell_len)
+                if line.plain.startswith("Run:"):
+                    longest = max(longest, line.plain.count(" · ") + 1)
+                    assert line.plain.rstrip().split(" ")[-1] in ("You", "Bob", "Cy", "Dee"), line.plain
+            seat = hand.to_act()[0]
+            choice = dict(rng.choice(hand.view(seat)["legal_actions"]))
+            if "min" in choice:
+                choice["amount"] = choice.pop("min")
+                choice.pop("max")
+            hand.apply(Action.from_json(choice))
+        assert longest >= 2

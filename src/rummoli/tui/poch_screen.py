@@ -50,8 +50,13 @@ class PochScreen(StopsScreen):
         if trump["holder"] is not None:
             out.append(f" ({names[trump['holder']]})")
         if view["phase"] == "vie" or not laid:
-            shown = [f"{names[m['seat']][:3]} {m['pot']}" for m in view["melds"]]
-            out.append("  Pools held: " + (", ".join(shown) if shown else "none"), style="dim")
+            # On a line of its own, each holder once with its pools ("Dee A K, You Q J Mar"): one line after the
+            # trumps ran past the column's 53 cells with five pools held.
+            held: dict[int, list[str]] = {}
+            for m in view["melds"]:
+                held.setdefault(m["seat"], []).append(m["pot"] if len(m["pot"]) <= 2 else m["pot"][:3].capitalize())
+            shown = [f"{names[seat][:3]} {' '.join(pots)}" for seat, pots in held.items()]
+            out.append("\nPools held: " + (", ".join(shown) if shown else "none"), style="dim")
             return out
         out.append("\nRun: ", style="bold")
         pieces: list[Text] = []
@@ -59,7 +64,11 @@ class PochScreen(StopsScreen):
             piece = styled_card(card, self.ascii)
             piece.append(f" {names[seat][:3]}", style="cyan" if seat == view["seat"] else "")
             pieces.append(piece)
-        while pieces and sum(p.cell_len + 1 for p in pieces) > 80:
+        # One line of the table's column (53 cells at 80x24, "Run: " included): the run's last cards, what is next
+        # to play on, with "…" for the earlier ones (a run of eight ran past the edge and lost its end).
+        cut = False
+        while pieces and sum(p.cell_len + 3 for p in pieces) > 45:
             pieces.pop(0)
-        out.append_text(Text(" · ").join(pieces))
+            cut = True
+        out.append_text(Text(" · ").join([Text("…"), *pieces] if cut else pieces))
         return out
