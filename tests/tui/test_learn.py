@@ -182,13 +182,17 @@ def test_an_amount_can_be_any_in_its_range_by_keys_or_typed() -> None:
     def bet() -> Choice:
         return Choice("Bet", {"action": "bet"}, low=2, high=57, amount=2)
 
-    async def press(*keys: str) -> list[dict[str, Any]]:
+    async def press(*keys: str, first: str = "right") -> list[dict[str, Any]]:
         app = BarApp([Choice("Check", {"action": "check"}), bet()])
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            await pilot.press("right", *keys)
+            await pilot.press(*([first] if first else []), *keys)
             await pilot.pause()
         return app.chosen
+
+    # On the plain first button, "a" (and the arrows up and down) mean the amount's choice: "a 3 Enter" checked.
+    assert asyncio.run(press("a", "3", "enter", first="")) == [{"action": "bet", "amount": 3}]
+    assert asyncio.run(press("up", "enter", first="")) == [{"action": "bet", "amount": 3}]
 
     assert asyncio.run(press("a", "4", "2", "enter")) == [{"action": "bet", "amount": 42}]
     assert asyncio.run(press("up", "plus", "pageup", "enter")) == [{"action": "bet", "amount": 14}]

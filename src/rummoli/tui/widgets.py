@@ -175,8 +175,19 @@ class ActionBar(Widget, can_focus=True):
             self.refresh()
             self.post_message(self.Moved())
 
-    def action_amount(self, step: int) -> None:
+    def _on_amount(self) -> Choice | None:
+        """The choice an amount key means: the selected one if it has an amount, else the first that has (the
+        amount keys did nothing on a plain button, and Enter then passed: 'a 3 Enter' meant to bid 3)."""
         choice = self.current
+        if choice is not None and not choice.has_amount:
+            first = next((k for k, c in enumerate(self.choices) if c.has_amount), None)
+            if first is not None:
+                self.selected = first
+                choice = self.current
+        return choice
+
+    def action_amount(self, step: int) -> None:
+        choice = self._on_amount()
         if choice is not None and choice.has_amount:
             self.typing = None
             choice.amount = max(choice.low, min(choice.high, choice.amount + step))
@@ -192,7 +203,7 @@ class ActionBar(Widget, can_focus=True):
             self.post_message(self.Moved())
 
     def action_type_amount(self) -> None:
-        choice = self.current
+        choice = self._on_amount()
         if choice is not None and choice.has_amount:
             self.typing = ""
             self.refresh()
