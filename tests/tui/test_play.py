@@ -233,3 +233,21 @@ def test_the_board_and_stacks_after_the_evenings_settlement(tmp_path: Path) -> N
     by_name = {name: chips for _, name, chips in table.standings()}
     assert [str(c) for c in table.view()["chips"]] == [by_name[n] for n in table.view()["players"]]
     assert table.view()["chips"] != table.table.hand.view(0)["chips"]
+
+
+def test_a_terminal_smaller_than_80_by_24_is_told_so(tmp_path: Path) -> None:
+    """At 70 x 20 the table's lines were cut with no word; the key line now says what it needs, and goes back to
+    the keys once the terminal is large enough."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="tripoley", seed="3")), pace=0)
+
+    async def run() -> tuple[str, str]:
+        async with app.run_test(size=(70, 20)) as pilot:
+            await pilot.pause()
+            small = screen_text(app)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            return small, screen_text(app)
+
+    small, large = asyncio.run(run())
+    assert "The table needs 80 x 24 (this terminal is 70 x 20)" in small, small
+    assert "needs 80 x 24" not in large and "? help" in large, large

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -62,6 +63,16 @@ class TableScreen(Screen[None]):
                 yield ActionBar(id="actions")
             yield Static(id="right")
         yield Static(KEYS_ASCII if self.ascii else KEYS, id="keys")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80 x 24 the table's lines are cut at the edge: the key line says so rather than letting it pass."""
+        width, height = event.size.width, event.size.height
+        keys = self.query_one("#keys", Static)
+        if width < 80 or height < 24:
+            keys.update(Text(f"The table needs 80 x 24 (this terminal is {width} x {height}): make it larger",
+                             style="bold reverse"))
+        else:
+            keys.update(KEYS_ASCII if self.ascii else KEYS)
 
     def on_mount(self) -> None:
         self.query_one("#table", Static).styles.height = self.TABLE_HEIGHT
