@@ -233,6 +233,27 @@ def test_the_board_and_stacks_after_the_evenings_settlement(tmp_path: Path) -> N
     by_name = {name: chips for _, name, chips in table.standings()}
     assert [str(c) for c in table.view()["chips"]] == [by_name[n] for n in table.view()["players"]]
     assert table.view()["chips"] != table.table.hand.view(0)["chips"]
+    # The evening's record is saved beside the hands' and replays to the standings (only hands were saved).
+    assert "The whole evening: rummoli replay" in table.goodbye()
+    assert table.folder is not None
+    whole = replay(read_record(table.folder / "evening.json"))
+    final = {n: c + sum(e["paid"].get(n, 0) for e in whole["settlement"]) for n, c in whole["chips"].items()}
+    assert {n: str(c) for n, c in final.items()} == by_name
+
+
+def test_the_settlements_showdown_shows_its_cards(tmp_path: Path) -> None:
+    """The board's showdown at the evening's end (R-SESSION-2) deals fresh fives: the terminal now shows them with
+    the sentence, not the sentence alone."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", players=3, bots=["random"], hands=1,
+                                     seed="board-end")), pace=0)
+    screens: list[str] = []
+    asyncio.run(play_hand(app, first_of("Pass", "Check", "Fold", "Keep", "Lead", "Play"), screens))
+    shown = [s for row in app.table.settle() for s in row.get("showdown") or []]
+    assert shown, "no showdown in the settlement: choose another seed"
+    end = screens[-1]
+    assert "The evening is over" in end
+    for five in shown:
+        assert f"{five['player']}: " in end and five["name"].lower() in end, (five, end)
 
 
 def test_a_terminal_smaller_than_80_by_24_is_told_so(tmp_path: Path) -> None:

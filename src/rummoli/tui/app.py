@@ -14,6 +14,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.tui.cardtext import card_text
 from rummoli.tui.narrate import EventLog
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.tables import PlayOptions, TerminalTable, open_table
@@ -157,6 +158,10 @@ class PlayApp(App[str]):
         table = self.table
         for row in table.settle():
             body.append(self.said(row["text"]) + "\n", style="bold")
+            for shown in row.get("showdown") or []:  # the fives of the settlement's own deal (R-SESSION-2)
+                cards = " ".join(card_text(c, self.ascii) for c in shown["cards"])
+                mark = " — takes it" if shown.get("won") else ""
+                body.append(self.said(f"  {shown['player']}: {cards}, {shown['name'].lower()}{mark}") + "\n")
         for bonus in table.bonuses():
             body.append(self.said(bonus["text"]) + "\n", style="bold")
         body.append("\n" + table.goodbye(), style="dim")

@@ -205,12 +205,18 @@ class TerminalTable:
         return [(row["place"], row["name"], str(row["chips"])) for row in self.table.standings()]
 
     def goodbye(self) -> str:
-        """What the command prints when the evening ends or the player quits."""
+        """What the command prints when the evening ends or the player quits; at the evening's end its record
+        (every hand, the settlement, the final standings) is saved beside the hands' (R-NOTE-5)."""
         if not self.saved:
             return "No hand was finished, so no record was saved."
         assert self.folder is not None
+        evening = self.folder / "evening.json"
+        if self.table.over and not evening.exists():
+            evening.write_text(json.dumps(self.table.evening_record(), ensure_ascii=False, indent=1) + "\n",
+                               encoding="utf-8")
+        whole = f"\nThe whole evening: rummoli replay {evening}" if evening.exists() else ""
         return (f"{len(self.saved)} hand record(s) saved in {self.folder}\n"
-                f"Replay one with: rummoli replay {self.saved[-1]}")
+                f"Replay one with: rummoli replay {self.saved[-1]}{whole}")
 
 
 def open_table(options: PlayOptions) -> TerminalTable:
