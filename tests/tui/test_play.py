@@ -175,6 +175,7 @@ def test_a_hand_of_michigan_in_ascii(tmp_path: Path) -> None:
     screens: list[str] = []
     joined = asyncio.run(play_hand(app, first_of("Lead"), screens, leak_check=False)) + "\n".join(screens)
     assert not any(s in joined for s in SUITS + "▶"), "--ascii must show no suit symbol"
+    assert "q quit" in screens[0] and "↑↓" not in screens[-1], "the keys in ASCII, whole at 80 columns"
     assert "Michigan" in screens[0] and "Kitty" in screens[0]
     assert "leads" in joined and " plays " in joined  # forced plays are shown, not hidden
     assert "The evening is over" in screens[-1]

@@ -21,7 +21,7 @@ from rummoli.tui.cardtext import SUIT_ORDERS, order_text, sort_cards, styled_car
 from rummoli.tui.widgets import ActionBar, Choice
 
 KEYS = "←→ move  Enter choose  1-9 pick  ↑↓ a amount  [ ] log  s suits  ? help  q quit"
-KEYS_ASCII = "<-/-> move  Enter choose  1-9 pick  up/dn a amount  [ ] log  s suits  ? help  q quit"
+KEYS_ASCII = "<-/-> move  Enter ok  1-9 pick  up/dn a amount  [ ] log  s suits  ? help  q quit"  # 80 at most
 
 
 class TableScreen(Screen[None]):

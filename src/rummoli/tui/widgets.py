@@ -278,7 +278,10 @@ class Notice(ModalScreen[bool]):
             yield Static(Text(self.title_text, style="bold"))
             with VerticalScroll():  # a long result scrolls with the arrows; the keys below stay in view
                 yield Static(self.body)
-            yield Static(Text(self.prompt + " · ↑↓ more · v: look at the table", style="dim"))
+            keys = self.prompt + " · ↑↓ more · v: look at the table"
+            if getattr(self.app, "ascii", False):  # --ascii: no arrows or dots either
+                keys = keys.replace("↑↓", "up/dn").replace("·", "-")
+            yield Static(Text(keys, style="dim"))
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
