@@ -20,10 +20,15 @@ def opened(request: bytes = b"", source: str = "127.0.0.1", port: int = 0) -> so
     return sock
 
 
+_READ: dict[socket.socket, bytes] = {}  # what each socket has sent so far, kept between polls (held: no id reuse)
+
+
 def closed(sock: socket.socket) -> bytes | None:
-    """What the server sent before closing ``sock``, or None while it stays open (nothing to read yet)."""
+    """What the server sent before closing ``sock``, or None while it stays open. What arrives before the close
+    is kept for the next poll: the answer read in one poll and the close seen in the next read as b'' (a flaky
+    failure on a busy machine, where the two came apart)."""
     sock.setblocking(False)
-    got = b""
+    got = _READ.get(sock, b"")
     try:
         while True:
             chunk = sock.recv(65536)
@@ -31,6 +36,7 @@ def closed(sock: socket.socket) -> bytes | None:
                 return got
             got += chunk
     except BlockingIOError:
+        _READ[sock] = got
         return None
     except ConnectionResetError:
         return got
