@@ -193,6 +193,8 @@ def review(
             record = hands[hand_no - 1]
             if not isinstance(record, dict):
                 raise MalformedInput(f"hand {hand_no} of the evening is not a hand record")
+        elif hand_no is not None and hand_no != 1:  # it was ignored: the one hand was reviewed as if asked for
+            raise MalformedInput(f"this record holds one hand: --hand {hand_no} is for an evening's record")
         result = review_hand(record, seat, budget, samples, seed)
     except MalformedInput as error:
         typer.echo(f"rummoli review: {file}: {error}", err=True)

@@ -65,7 +65,8 @@ def bad(tmp: Path, stops_file: Path) -> list[list[str]]:
     return [["review"], ["review", str(tmp / "missing.json")], ["review", str(not_json)],
             ["review", str(evening)], ["review", str(wrong)], ["review", str(stops_file), "--seat", "9"],
             ["review", str(stops_file), "--seat", "-1"], ["review", str(stops_file), "--seat", "x"],
-            ["review", str(stops_file), "--budget", "0"], ["review", str(stops_file), "--samples", "0"]]
+            ["review", str(stops_file), "--budget", "0"], ["review", str(stops_file), "--samples", "0"],
+            ["review", str(stops_file), "--hand", "5"]]  # one hand's record: --hand 5 was ignored
 
 
 def test_mistakes_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, stops_file: Path) -> None:
