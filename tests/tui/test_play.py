@@ -273,3 +273,25 @@ def test_a_terminal_smaller_than_80_by_24_is_told_so(tmp_path: Path) -> None:
     small, large = asyncio.run(run())
     assert "The table needs 80 x 24 (this terminal is 70 x 20)" in small, small
     assert "needs 80 x 24" not in large and "? help" in large, large
+
+
+def test_q_in_the_middle_of_a_hand_asks_first(tmp_path: Path) -> None:
+    """One key left the table mid-hand, the hand unfinished and unsaved: q now asks; Enter stays, q again leaves."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="tripoley", seed="3")), pace=0)
+
+    async def run() -> tuple[str, bool, str | None]:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("q")
+            await pilot.pause()
+            asked = screen_text(app)
+            await pilot.press("enter")  # stay
+            await pilot.pause()
+            stayed = not isinstance(app.screen, Notice) and app.return_value is None
+            await pilot.press("q", "q")  # leave
+            await pilot.pause()
+        return asked, stayed, app.return_value
+
+    asked, stayed, said = asyncio.run(run())
+    assert "Leave the table?" in asked and "will not be saved" in asked, asked
+    assert stayed and said is not None and "not finished" in said

@@ -186,7 +186,14 @@ class PlayApp(App[str]):
         self.board.log_lines([f"Suit order: {order}"])
 
     def action_leave(self) -> None:
-        self.leave()
+        """q: leave; in the middle of a hand first asked (one key left it, the hand unfinished and unsaved)."""
+        table = self.table
+        if table.hand is None or table.hand.over or isinstance(self.screen, Notice):
+            self.leave()
+            return
+        body = Text("The hand in play is not finished: it will not be saved, and the evening ends here.")
+        self.push_screen(Notice("Leave the table?", body, "Enter: stay at the table · q: leave"),
+                         lambda stay: None if stay else self.leave())
 
     def leave(self) -> None:
         table = self.table
