@@ -235,7 +235,7 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
             hv = next(json.loads(f)["view"]["hand"] for f in reversed(page.frames_in)
                       if f.startswith(('{"type":"update"', '{"type":"welcome"')))
             tags = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(".seat")].map((s) =>
-              [s.dataset.seat, s.querySelector(".tag.laid")?.textContent ?? null]))""")
+              [s.dataset.seat, s.querySelector(".tag.laid-points")?.textContent ?? null]))""")
             laid = hv["points"]
             assert tags == {str(i): f"laid {p}" if p else None for i, p in enumerate(laid)}, (tags, laid)
             seen.update(["laid"] if any(tags.values()) else [])

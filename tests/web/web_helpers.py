@@ -50,9 +50,10 @@ def replay_page(browser: Any, url: str, table: str, token: str, hand: int = 1, *
     return page
 
 
-# The seats whose tile is narrower than what it holds (a count or a change running over the tile's edge, drawn over
-# it or cut off), by name.
-SEATS_OVERFLOWING = """() => [...document.querySelectorAll(".seat")].filter((el) => el.scrollWidth > el.clientWidth + 1)
+# The seats whose tile, or one of its tags, is narrower than what it holds (a count or a change running over the tile's
+# edge, drawn over it or cut off; a tag's words out of its box), by name.
+SEATS_OVERFLOWING = """() => [...document.querySelectorAll(".seat")].filter((el) => el.scrollWidth > el.clientWidth + 1
+    || [...el.querySelectorAll(".tag")].some((tag) => tag.scrollWidth > tag.clientWidth + 1))
   .map((el) => el.querySelector(".seat-name")?.textContent || el.className)"""
 
 

@@ -46,7 +46,7 @@ export function renderRummy(hv, ctx) {
   // 500 Rum: what each seat has laid this hand is what it will score (less what it still holds), the figure players
   // follow (the view's `points`); shown once there is some.
   const laid = (i) => (hv.style === "500" && hv.points?.[i] && hv.phase !== "over"
-    ? h("span", { class: "tag laid", title: "Points laid on the table this hand" }, `laid ${hv.points[i]}`) : null);
+    ? h("span", { class: "tag laid-points", title: "Points laid on the table this hand" }, `laid ${hv.points[i]}`) : null);
   const seats = seatTiles(hv, ctx, { unit: "points", target: ctx.target, status: laid });
 
   const draws = legal.filter((a) => a.action === "draw");
