@@ -284,8 +284,10 @@ def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(bro
     assert all(ws.is_closed() for ws in sockets)
     # The rules: each page's title is its h1 (the text's own title); the index says what it is before its list.
     page.goto(server.url + "/rules/gin-rummy")
+    page.wait_for_selector(".rules h1")  # drawn by the page's script after the load
     assert page.locator("h1").all_inner_texts() == ["Gin Rummy"]
     page.goto(server.url + "/rules")
+    page.wait_for_selector(".rules-nav a")
     heading = page.locator("h1", has_text="Rules").bounding_box()
     first = page.locator(".rules-nav a").first.bounding_box()
     assert heading and first and heading["y"] < first["y"], (heading, first)
