@@ -280,7 +280,10 @@ def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(bro
     assert len(sockets) == 1, [ws.url for ws in sockets]
     page.locator("a.brand").click()  # back to the lobby, inside the page
     page.wait_for_selector(".table-list")
-    page.wait_for_timeout(300)
+    for _ in range(50):  # the close reaches Playwright a moment after the page closed it
+        if all(ws.is_closed() for ws in sockets):
+            break
+        page.wait_for_timeout(100)
     assert all(ws.is_closed() for ws in sockets)
     # The rules: each page's title is its h1 (the text's own title); the index says what it is before its list.
     page.goto(server.url + "/rules/gin-rummy")
