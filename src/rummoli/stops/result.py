@@ -85,7 +85,7 @@ def hand_result(hand: Hand) -> StopsResult:
                               "name": five_name(names_of(m)), "won": s in winners} for s, m in sorted(shown.items())]
     pots_won = list(won.values())
     for entry in pots_won:
-        entry["text"] = _win_text(speak, entry, folded_to, len(board[entry["pot"]].cards) == 1)
+        entry["text"] = _win_text(speak, entry, folded_to)
     changes: list[Change] = [{"seat": s, "name": hand.names[s], "before": hand.start_chips[s], "after": hand.chips[s],
                 "change": hand.chips[s] - hand.start_chips[s]} for s in range(hand.n)]
     board_left = hand.pot_balances()
@@ -108,12 +108,12 @@ def hand_result(hand: Hand) -> StopsResult:
     return result
 
 
-def _win_text(speak: Speaker, entry: PotWon, folded_to: bool, one_card: bool = False) -> str:
+def _win_text(speak: Speaker, entry: PotWon, folded_to: bool) -> str:
     who, pot, amount, why = speak.who(entry["seat"]), pot_label(entry["name"]), entry["amount"], entry["why"]
     how = {
         "card": "for laying its card",
         "combo": "for laying its cards one after another",
-        "held": "for holding its card" if one_card else "for holding its cards",
+        "held": "for holding its card" if entry["pot"] in speak.one_card else "for holding its cards",
         "poker": "as everyone else folded" if folded_to else "with the best poker hand",
         "out": "for going out first",
     }.get(why, f"({why})")
