@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import zygote
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -37,6 +38,7 @@ class Server:
     same data folder and port."""
 
     start_seconds = 30.0  # how long start() waits for /healthz
+    fork = True  # started by the worker's zygote (tests/server/zygote.py) where it can be; False: a fresh process
 
     def __init__(self, data: Path, *args: str, **env: str) -> None:
         self.data = data
@@ -47,7 +49,7 @@ class Server:
                      "--allow-seeds", "--table-rate", "1000", "--request-rate", "1000", "--max-waiting", "0", *args]
         self.env = env
         self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | zygote.Forked | None = None
         self.preexec: Callable[[], None] | None = None  # run in the server's process before it starts
 
     @property
@@ -65,8 +67,13 @@ class Server:
 
     def launch(self, argv: list[str], env: dict[str, str] | None = None, seconds: float = 30) -> Server:
         """Start ``argv`` (its output in server.log) and wait until ``/healthz`` answers 200 on our port."""
-        log = (self.data / "server.log").open("ab")
-        self.proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=self.preexec)
+        path = self.data / "server.log"
+        if self.fork and zygote.can_fork(argv, env or dict(os.environ), self.preexec):
+            self.proc = zygote.ZYGOTE.spawn(argv, env or dict(os.environ), path)
+        else:
+            with path.open("ab") as log:
+                self.proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                             preexec_fn=self.preexec)
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

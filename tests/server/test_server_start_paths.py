@@ -20,6 +20,7 @@ def serves(data: Path, *args: str) -> None:
     """A server on ``data`` with ``args`` starts and creates a table."""
     data.mkdir(parents=True, exist_ok=True)
     server = Server(data, *args)
+    server.fork = False  # from nothing, as the README's command starts it: imports included
     try:
         server.start()
         assert server.create(seats=[{}, {"bot": "easy"}])["id"]
