@@ -388,3 +388,25 @@ def test_the_poker_prompt_names_the_boards_own_pot() -> None:
             table.act(seat, pick(table.view(seat), rng), seq=table.seq)
         seat = table.to_act()[0]
         assert table.view(seat)["hand"]["prompt"].startswith(named), table.view(seat)["hand"]["prompt"]
+
+
+@pytest.mark.parametrize(("ruleset", "hands", "noted"), [("gin-rummy", 1, True), ("gin-rummy", None, False),
+                                                         ("knock-rummy", 1, False), ("rummoli", 1, False)])
+def test_R_GIN_7_a_gin_game_stopped_before_its_target_says_no_bonus_is_added(ruleset: str, hands: int | None,
+                                                                             noted: bool) -> None:
+    """Ended by the evening's number of hands before anyone reached 100, a Gin game adds no game or box bonus: the
+    view's ``end_note`` says so, for the page and the terminal to show (a winner looked for bonuses that never
+    came). Played to 100, the bonuses come and nothing is noted; other games never note it."""
+    table = Table(ruleset, seats_for(ruleset, people=0), seed="note", hands=hands, chips=60)
+    assert table.view(None)["end_note"] == ""
+    advance(table, random.Random(5), moves=100_000)
+    assert table.over
+    view, last = table.view(0), table.events_since(0, None)[-1]
+    assert last["type"] == "evening_over"
+    if noted:
+        assert view["bonuses"] == [] and max(s["chips"] for s in view["seats"]) < 100
+        assert view["end_note"] == ("The game stopped before anyone reached 100 points, so no game or box bonus is "
+                                    "added (R-GIN-7).")
+    else:
+        assert view["end_note"] == ""
+        assert (view["bonuses"] != []) == (ruleset == "gin-rummy")

@@ -114,6 +114,9 @@ class StopsEvening:
     def end(self) -> None:
         self.session.end()
 
+    def end_note(self) -> str:
+        return ""
+
     def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]:
         """R-SESSION-2: share out what is left on the board once the evening is over."""
         if self.session.settled or not self.session.over:
@@ -191,6 +194,14 @@ class RummyEvening:
 
     def end(self) -> None:
         self.ended = True
+
+    def end_note(self) -> str:
+        """A Gin game stopped before its target (by the evening's number of hands, or closed) earns no game or
+        box bonus (R-GIN-7): said, so that a winner does not look for the bonuses it has not earned."""
+        if self.rules.style != "gin" or not self.over or self.match.over:
+            return ""
+        return (f"The game stopped before anyone reached {self.rules.target} points, "
+                "so no game or box bonus is added (R-GIN-7).")
 
     def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]:
         return []  # a Rummy game has nothing on the table to share out

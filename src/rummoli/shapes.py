@@ -164,6 +164,7 @@ class TableView(TypedDict):
     settlement: list[dict[str, Any]]
     board: dict[str, int]
     bonuses: list[dict[str, Any]]
+    end_note: str
 
 
 # ----------------------------------------------------------------------------------------- results

@@ -461,7 +461,7 @@ class Table:
             "result": self.results[-1] if self.hand_over and self.results else None,
             "settlement": self.settlement,
             "board": self.evening.pots(self.hand),  # now: after the settlement, empty (docs/views.md)
-            "bonuses": self.bonuses() if self.over else [],
+            "bonuses": self.bonuses() if self.over else [], "end_note": self.evening.end_note(),
         }
 
     def hand_view(self, seat: int | None) -> HandView | None:

@@ -194,6 +194,16 @@ def test_a_hand_of_straight_rummy(tmp_path: Path) -> None:
     assert replay(read_record(app.table.saved[0]))
 
 
+def test_R_GIN_7_a_gin_evening_of_one_hand_says_it_adds_no_bonus(tmp_path: Path) -> None:
+    app = PlayApp(open_table(options(tmp_path, ruleset="gin-rummy", players=2, seed="3")), pace=0)
+    screens: list[str] = []
+    asyncio.run(play_hand(app, first_of("Gin", "Knock", "Draw", "Discard", "Take", "Pass"), screens, max_moves=600))
+    # The notice's words, whatever the lines they wrap on: what stands between each line's box borders.
+    end = " ".join(" ".join(line.split("│")[1].split()) for line in screens[-1].splitlines() if line.count("│") >= 2)
+    assert "The evening is over" in end
+    assert "The game stopped before anyone reached 100 points, so no game or box bonus is added (R-GIN-7)." in end
+
+
 def test_the_evening_is_saved_where_replay_reads_it(tmp_path: Path) -> None:
     table = open_table(options(tmp_path, ruleset="rummoli", seed="15", hands=2))
     assert "No hand" in table.goodbye()

@@ -258,6 +258,11 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     for hand_no, shown in read.items():
         compare(f"{ruleset} hand {hand_no}", shown, hand_figures(record, hand_no))
     compare(f"{ruleset} evening's end", final, {**hand_figures(record, hands), **evening_figures(record)})
+    # A Gin game the evening's hands stopped before 100 adds no bonus, and the page says so under the standings.
+    bonused = any(entry["type"] == "bonus" for entry in record["ledger"])
+    notes = page.locator(".final .end-note").all_inner_texts()
+    assert notes == (["The game stopped before anyone reached 100 points, so no game or box bonus is added "
+                      "(R-GIN-7)."] if ruleset == "gin-rummy" and not bonused else []), notes
 
     # The board at the evening's end is the board after the settlement: every chip shared out, none left drawn in a
     # pot (the page once drew the last hand's pots beside "The board is settled").

@@ -123,6 +123,9 @@ class PochEvening:
     def end(self) -> None:
         self.ended = True
 
+    def end_note(self) -> str:
+        return ""
+
     def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]:
         """R-PO-14: what is left on the board is shared equally among the players still seated; the odd chips
         go one each from the dealer's left.  (No cards are needed: ``decks`` is not used.)"""

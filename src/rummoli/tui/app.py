@@ -164,6 +164,8 @@ class PlayApp(App[str]):
                 body.append(self.said(f"  {shown['player']}: {cards}, {shown['name'].lower()}{mark}") + "\n")
         for bonus in table.bonuses():
             body.append(self.said(bonus["text"]) + "\n", style="bold")
+        if table.end_note():
+            body.append(self.said(table.end_note()) + "\n")
         body.append("\n" + table.goodbye(), style="dim")
         self.push_screen(Notice("The evening is over", body, "Enter or q: leave the table"),
                          lambda _: self.leave())

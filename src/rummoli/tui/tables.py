@@ -196,6 +196,10 @@ class TerminalTable:
         """Gin's bonuses at the end of the game, with their sentences."""
         return self.table.bonuses()
 
+    def end_note(self) -> str:
+        """What the evening's end adds in words ("": nothing), e.g. that a Gin game stopped early earns no bonus."""
+        return self.table.evening.end_note()
+
     def settle(self) -> list[dict[str, Any]]:
         """R-SESSION-2's settlement, made by the table at the agreed end (not when the player walks away)."""
         return self.table.settlement

@@ -138,5 +138,6 @@ export function finalPanel(view, { closing, download }) {
     standingsTable(view.standings, view.game, { hooks: true }),
     settlementBlock(view),
     bonusesBlock(view),
+    view.end_note ? h("p", { class: "end-note" }, view.end_note) : null,
     download ? h("button", { "data-key": "download", onclick: download }, "Download the evening's record") : null);
 }
