@@ -16,10 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rummoli.cards import Card, CardError, mask_of
+from rummoli.cards import CARDS, NAMES, Card, CardError, cards_of, mask_of, names_of
 from rummoli.errors import MalformedInput, quote
+from rummoli.rummy.base import DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, PASS, Move
 
 KINDS: Final = ("draw", "meld", "layoff", "discard", "knock", "pass")
+_KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock", "pass")  # by move code (rummoli.rummy.base)
 SOURCES: Final = ("stock", "discard")
 #: The keys an R-NOTE-3 object of each kind may hold besides ``seat``, ``action`` and ``forced``.
 FIELDS: Final = {"draw": ("from", "card"), "meld": ("cards",), "layoff": ("card", "meld"), "discard": ("card",),
@@ -181,3 +183,84 @@ def discard(seat: int, card: Card) -> Action:
 
 def knock(seat: int, card: Card) -> Action:
     return Action(seat, "knock", card=card)
+
+
+# ------------------------------------------------------------------------------ actions of the engine's moves
+# A hand lists its moves raw (``(code, x, y)``, rummoli.rummy.base); these make them actions and JSON.  A pile
+# draw names its card only where the ruleset lets a player take from deeper in the pile (``depth``).
+
+#: Each action listed so far, by (whether a pile draw names its card, seat, move): an Action is a frozen value,
+#: so one object serves every listing.  Seats, cards, melds and meld indexes are few: it stays small.
+_LISTED: Final[dict[tuple[bool, int, int, int, int], Action]] = {}
+#: The ids of those actions, each made well-formed and kept for good (so no other object ever takes its id).
+_WELL_FORMED: Final[set[int]] = set()
+#: Each move's JSON by (depth, seat, move), but a meld's (its list of cards could be changed by whoever gets it):
+#: read only, handed out as copies.
+_JSON: Final[dict[tuple[bool, int, int, int, int], dict[str, Any]]] = {}
+
+
+def action_of(seat: int, move: Move, depth: bool) -> Action:
+    """The action of ``seat``'s move."""
+    code, x, y = move
+    if code == DRAW_STOCK:
+        return Action(seat, "draw", source="stock")
+    if code == DRAW_DISCARD:
+        return Action(seat, "draw", source="discard", card=CARDS[x] if depth else None)
+    if code == MELD:
+        return Action(seat, "meld", cards=tuple(cards_of(x)))
+    if code == PASS:
+        return Action(seat, "pass")
+    return Action(seat, _KIND[code], card=CARDS[x], meld=y if code == LAYOFF else -1)
+
+
+def listed(seat: int, moves: list[Move], depth: bool) -> list[Action]:
+    """The actions of ``seat``'s moves (each made once and shared: they are frozen)."""
+    out = []
+    for code, x, y in moves:
+        key = (depth, seat, code, x, y)
+        action = _LISTED.get(key)
+        if action is None:
+            action = _LISTED[key] = action_of(seat, (code, x, y), depth)
+            _WELL_FORMED.add(id(action))
+        out.append(action)
+    return out
+
+
+def well_formed(action: object) -> Action:
+    """:func:`check_action`, at once for an action :func:`listed` made (it made it well-formed)."""
+    if id(action) in _WELL_FORMED:
+        return action  # type: ignore[return-value]  # one of _LISTED's actions
+    return check_action(action)
+
+
+def move_json(seat: int, move: Move, depth: bool) -> dict[str, Any]:
+    """``action_of(seat, move, depth).to_json()``, made directly (views and events list many moves)."""
+    code, x, y = move
+    if code == DRAW_STOCK:
+        return {"seat": seat, "action": "draw", "from": "stock"}
+    if code == DRAW_DISCARD:
+        if depth:
+            return {"seat": seat, "action": "draw", "from": "discard", "card": NAMES[x]}
+        return {"seat": seat, "action": "draw", "from": "discard"}
+    if code == MELD:
+        return {"seat": seat, "action": "meld", "cards": names_of(x)}
+    if code == PASS:
+        return {"seat": seat, "action": "pass"}
+    if code == LAYOFF:
+        return {"seat": seat, "action": "layoff", "card": NAMES[x], "meld": y}
+    return {"seat": seat, "action": _KIND[code], "card": NAMES[x]}
+
+
+def moves_json(seat: int, moves: list[Move], depth: bool) -> list[dict[str, Any]]:
+    """``[move_json(seat, m, depth) for m in moves]`` (copies of each move's JSON, made once)."""
+    out = []
+    for code, x, y in moves:
+        if code == MELD:
+            out.append({"seat": seat, "action": "meld", "cards": names_of(x)})
+            continue
+        key = (depth, seat, code, x, y)
+        made = _JSON.get(key)
+        if made is None:
+            made = _JSON[key] = move_json(seat, (code, x, y), depth)
+        out.append(made.copy())
+    return out

@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from rummoli import streams
-from rummoli.cards import CARDS, NAMES, Card, cards_of, names_of
+from rummoli.cards import CARDS, Card
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_NAME, MAX_SCORE
 from rummoli.rummy import settle
-from rummoli.rummy.actions import Action, check_action
+from rummoli.rummy.actions import Action, action_of, listed, move_json, well_formed
 from rummoli.rummy.base import (
     DISCARD,
     DRAW,
@@ -66,7 +66,6 @@ from rummoli.shapes import Event, RummyResult
 
 __all__ = ["RummyHand"]  # the move codes are rummoli.rummy.base's
 
-_KIND: Final = ("draw", "draw", "meld", "layoff", "discard", "knock", "pass")
 _STOCK_DRAW: Final = (DRAW_STOCK, 0, 0)
 _PILE_DRAWS: Final = tuple((DRAW_DISCARD, i, 0) for i in range(52))
 _DISCARDS: Final = tuple((DISCARD, i, 0) for i in range(52))
@@ -370,40 +369,21 @@ class RummyHand(SearchPath, Views):
         return (code, action.card.index, action.meld)
 
     def to_action(self, seat: int, move: Move) -> Action:
-        code, x, y = move
-        if code == DRAW_STOCK:
-            return Action(seat, "draw", source="stock")
-        if code == DRAW_DISCARD:
-            return Action(seat, "draw", source="discard", card=CARDS[x] if self.rules.discard_depth else None)
-        if code == MELD:
-            return Action(seat, "meld", cards=tuple(cards_of(x)))
-        if code == PASS:
-            return Action(seat, "pass")
-        return Action(seat, _KIND[code], card=CARDS[x], meld=y if code == LAYOFF else -1)
+        return action_of(seat, move, self.rules.discard_depth)
 
     def move_json(self, seat: int, move: Move) -> dict[str, Any]:
         """``self.to_action(seat, move).to_json()``, made directly (views and events list many moves)."""
-        code, x, y = move
-        if code == DRAW_STOCK:
-            return {"seat": seat, "action": "draw", "from": "stock"}
-        if code == DRAW_DISCARD:
-            if self.rules.discard_depth:
-                return {"seat": seat, "action": "draw", "from": "discard", "card": NAMES[x]}
-            return {"seat": seat, "action": "draw", "from": "discard"}
-        if code == MELD:
-            return {"seat": seat, "action": "meld", "cards": names_of(x)}
-        if code == PASS:
-            return {"seat": seat, "action": "pass"}
-        if code == LAYOFF:
-            return {"seat": seat, "action": "layoff", "card": NAMES[x], "meld": y}
-        return {"seat": seat, "action": _KIND[code], "card": NAMES[x]}
+        return move_json(seat, move, self.rules.discard_depth)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the player to act may take (a draw, then melds, lay-offs, discards, knocks); of
         ``seat`` only, if given (none unless it is that seat's turn).  Rummy has no amounts to range."""
         if seat is not None and self._check_seat(seat) != self.turn:
             return []
-        return [self.to_action(self.turn, m) for m in self.moves()]
+        stream = self._events
+        # The state mark taken after the last move holds its moves already (apply() takes one every move).
+        moves = stream.state[2] if stream.at == len(self.events_log) else self.moves()
+        return listed(self.turn, moves, self.rules.discard_depth)
 
     def to_act(self) -> list[int]:
         """The seats the hand waits for: the player to act, none once it is over."""
@@ -413,11 +393,15 @@ class RummyHand(SearchPath, Views):
         """Raise ``IllegalAction`` naming the rule ``action`` breaks, or ``MalformedInput`` if it is not a
         well-formed Rummy action at all (checked first, so nothing below meets a bad type); return
         quietly if it is legal."""
-        check_action(action)
-        code, x, y = self.to_move(action)
-        refusal = self.refusal(action.seat, code, x, y)
+        self._checked_move(action)
+
+    def _checked_move(self, action: Action) -> Move:
+        """The move of ``action`` if it is well-formed and legal now (else what :meth:`verify` raises)."""
+        move = self.to_move(well_formed(action))
+        refusal = self.refusal(action.seat, *move)
         if refusal is not None:
             raise IllegalAction(*refusal)
+        return move
 
     def can(self, action: Action) -> bool:
         """Whether :meth:`verify` accepts ``action`` (never raises)."""
@@ -433,8 +417,7 @@ class RummyHand(SearchPath, Views):
         return self.events_since(start + 1, action.seat)
 
     def make(self, action: Action) -> None:  # apply() without the events: a table reads them for each seat
-        self.verify(action)
-        self._do(self.to_move(action))
+        self._do(self._checked_move(action))
         self._mark()
 
     # ------------------------------------------------------------------ playing moves

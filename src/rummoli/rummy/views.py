@@ -16,17 +16,14 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from rummoli import streams
-from rummoli.cards import CARDS, Card
+from rummoli.cards import CARDS, Card, names_of
 from rummoli.records import FORMAT
+from rummoli.rummy.actions import moves_json
 from rummoli.rummy.base import DRAW_DISCARD, LAYOFF, MELD, PASS, Entry, HandState, Move
 from rummoli.rummy.melds import meld_cards
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 from rummoli.rummy.words import Speaker, prompt
 from rummoli.shapes import Event, HandView
-
-
-def _names(mask: int) -> list[str]:
-    return [str(CARDS[i]) for i in range(52) if mask >> i & 1]
 
 
 def shown_forced(forced: int, seat: int, reader: int | bool | None) -> bool:
@@ -143,9 +140,9 @@ class Views(HandState):
             "points": list(state["points"]),
             "legal_actions": self._events.legal(turn, lambda: self._legal_json(moves, turn)) if reader == turn else [],
         })
-        out["hand"] = None if reader is None else _names(self.hands[reader])
+        out["hand"] = None if reader is None else names_of(self.hands[reader])
         if phase == "over":
-            out["shown"] = [_names(h) for h in self.hands]
+            out["shown"] = [names_of(h) for h in self.hands]
             out["outcome"] = dict(self.outcome)
         if history:
             out["history"] = [self._render_action(e, i, reader) for i, e in enumerate(self.log)]
@@ -174,7 +171,7 @@ class Views(HandState):
                 used |= meld
             count = table.card_value(mask) - melded
             out["arranged"] = {"melds": [[str(c) for c in meld_cards(m)] for m in melds],
-                               "deadwood": _names(mask & ~used), "count": count}
+                               "deadwood": names_of(mask & ~used), "count": count}
             knocks = {a["card"]: table.deadwood(mask & ~Card.parse(a["card"]).bit)
                       for a in out["legal_actions"] if a["action"] == "knock"}
             if knocks:
@@ -252,7 +249,7 @@ class Views(HandState):
         return out
 
     def _legal_json(self, moves: list[Move], seat: int) -> list[dict[str, Any]]:
-        return [self.move_json(seat, m) for m in moves]
+        return moves_json(seat, moves, self.rules.discard_depth)
 
     def _start_event(self) -> Event:
         """The ``start`` event as a spectator reads it (a seat's adds its ``seat`` and its dealt ``hand``)."""
@@ -305,7 +302,7 @@ class Views(HandState):
                 index == 0 or (index == 1 and self.log[0][1] == PASS))
             if code == LAYOFF:
                 meld = self._meld_before(entry[3], index)
-        text = stream.speaker.line(event, upcard, _names(meld))
+        text = stream.speaker.line(event, upcard, names_of(meld))
         if text:
             event["text"] = text
 
@@ -319,7 +316,8 @@ class Views(HandState):
             out["hand"] = [str(c) for c in sorted(self.dealt[reader], key=lambda c: c.index)]
         else:
             event = self.events_log[k - 1]
-            if isinstance(event, tuple) and event[0] == reader:
+            # Only a forced move or a card drawn blind reads otherwise for its actor (as _render_public marks)
+            if isinstance(event, tuple) and event[0] == reader and (event[4] or self._action_at[k - 1] in self._drawn):
                 out.update(self._render_action(event, self._action_at[k - 1], reader))
                 self._say(out, k)
         return streams.finish_private(self._events, k, out, reader, self._legal_json)
