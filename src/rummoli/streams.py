@@ -162,10 +162,8 @@ def finish_private(stream: Stream, k: int, out: Event, reader: int,
     waits for ``reader`` (``legal_json(options, reader)`` makes them)."""
     state = stream.states.get(k)
     if state is not None and reader in state[1]:
-        options = state[2]
-        legal = stream.legal(reader, lambda: legal_json(options, reader)) if k == stream.at else \
-            legal_json(options, reader)
-        out["state"] = {**out["state"], "legal_actions": legal}
+        # Made here, not copied from what views keep (Stream.legal): an event is rendered once for its reader
+        out["state"] = {**out["state"], "legal_actions": legal_json(state[2], reader)}
     return out
 
 

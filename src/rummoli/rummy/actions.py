@@ -194,9 +194,9 @@ def knock(seat: int, card: Card) -> Action:
 _LISTED: Final[dict[tuple[bool, int, int, int, int], Action]] = {}
 #: The ids of those actions, each made well-formed and kept for good (so no other object ever takes its id).
 _WELL_FORMED: Final[set[int]] = set()
-#: Each move's JSON by (depth, seat, move), but a meld's (its list of cards could be changed by whoever gets it):
+#: Each move's JSON by (depth, seat) and move, but a meld's (its list of cards could be changed by whoever gets it):
 #: read only, handed out as copies.
-_JSON: Final[dict[tuple[bool, int, int, int, int], dict[str, Any]]] = {}
+_JSON: Final[dict[tuple[bool, int], dict[Move, dict[str, Any]]]] = {}
 
 
 def action_of(seat: int, move: Move, depth: bool) -> Action:
@@ -253,14 +253,16 @@ def move_json(seat: int, move: Move, depth: bool) -> dict[str, Any]:
 
 def moves_json(seat: int, moves: list[Move], depth: bool) -> list[dict[str, Any]]:
     """``[move_json(seat, m, depth) for m in moves]`` (copies of each move's JSON, made once)."""
+    known = _JSON.get((depth, seat))
+    if known is None:
+        known = _JSON[(depth, seat)] = {}
     out = []
-    for code, x, y in moves:
-        if code == MELD:
-            out.append({"seat": seat, "action": "meld", "cards": names_of(x)})
-            continue
-        key = (depth, seat, code, x, y)
-        made = _JSON.get(key)
+    for move in moves:
+        made = known.get(move)
         if made is None:
-            made = _JSON[key] = move_json(seat, (code, x, y), depth)
+            if move[0] == MELD:
+                out.append(move_json(seat, move, depth))
+                continue
+            made = known[move] = move_json(seat, move, depth)
         out.append(made.copy())
     return out
