@@ -134,3 +134,50 @@ def test_keep_best_by_hand() -> None:
         raw(b"\0" * 10, 7, 0)
     with pytest.raises(ValueError, match="52 bits"):
         raw(b"\0" * (53 * 4), 1 << 52, 0)
+
+
+# ------------------------------------------------------------------------------------------ Gin's knock discards
+def test_the_compiled_deadwood_is_the_one_the_engine_uses_unless_pure_is_asked() -> None:
+    needs_compiled()
+    from rummoli.rummy.melds import meld_table
+
+    assert meld_table("low", 1).deadwood_counter() is not None
+    # 500 Rum's ace below a two counts one when laid: the loose cards' points are not the deadwood there
+    assert meld_table("either", 15).deadwood_counter() is None
+    code = "from rummoli.rummy.melds import meld_table; print(meld_table('low', 1).deadwood_counter())"
+    pure = subprocess.run([sys.executable, "-c", code], env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True,
+                          text=True, check=True)
+    assert pure.stdout.strip() == "None"
+
+
+@pytest.mark.parametrize(("aces", "ace_value"), TABLES)
+def test_both_knock_discards_agree_on_every_kind_of_hand(aces: str, ace_value: int) -> None:
+    # The cards whose discard a knock allows (R-GIN-3), and the deadwood itself, to the card and the point.
+    needs_compiled()
+    from rummoli.rummy.melds import meld_table
+    from rummoli.rummy.settle import knock_discards, knock_discards_pure
+
+    table = meld_table(aces, ace_value)
+    count = table.deadwood_counter()
+    rng = random.Random(f"knock-{aces}-{ace_value}")
+    for k in range(4000):
+        size = rng.choice([1, 3, 8, 10, 11, 11, 11, 12, 14])
+        hand = meldy_hand(rng, size) if k % 2 else sum(1 << c for c in rng.sample(range(52), size))
+        limit = rng.choice([0, 0, 5, 10, 10, 10, 25, 100])
+        assert knock_discards(table, hand, limit) == knock_discards_pure(table, hand, limit), (aces, hand, limit)
+        if count is not None:
+            assert count(hand, 0) == table.deadwood(hand), (aces, ace_value, hand)
+
+
+def test_knock_discards_by_hand() -> None:
+    from rummoli.rummy.melds import meld_table
+    from rummoli.rummy.settle import knock_discards
+
+    low = meld_table("low", 1)
+    # 2s 3s 4s and 7h 7d 7c melded; 5c Kd 9h 2d 4h loose (30): no discard reaches 10, only the king's reaches 20
+    hand = mask_of(parse_cards("2s 3s 4s 7h 7d 7c 5c Kd 9h 2d 4h"))
+    assert knock_discards(low, hand, 10) == 0
+    assert knock_discards(low, hand, 20) == mask_of(parse_cards("Kd"))
+    # every card melded: throwing an end of the four-card run or a seven keeps gin; any other card breaks a meld
+    gin = mask_of(parse_cards("2s 3s 4s 5s 7h 7d 7c 7s 9c Tc Jc"))
+    assert knock_discards(low, gin, 0) == mask_of(parse_cards("2s 5s 7h 7d 7c 7s"))

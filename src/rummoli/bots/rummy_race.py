@@ -17,10 +17,9 @@ a knock becomes possible is what the race rewards.
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Callable
 
-from rummoli.rummy.melds import MeldTable
+from rummoli.rummy.melds import MeldTable, pack
 from rummoli.twins import compiled
 
 
@@ -45,14 +44,6 @@ def keep_best_pure(table: MeldTable, hand: int, extra: int) -> int:
         values.append(table.card_value(low))
     values.sort()
     return sum(values[: max(0, len(values) - extra)])
-
-
-def pack(table: MeldTable) -> bytes:
-    """``table`` as the compiled keep_best reads it (src/rummoli/_speedups.c): each card's value, then one
-    suit's runs, in the order :meth:`MeldTable.melds_in` finds them (the table's own), with their values."""
-    runs = [m for m in table.melds if m >> 13 == 0]
-    return struct.pack(f"=53i{len(runs)}I{len(runs)}i", *(table.card_value(1 << c) for c in range(52)), len(runs),
-                       *runs, *(table.value[m] for m in runs))
 
 
 _packed: dict[int, tuple[MeldTable, bytes]] = {}  # id(table) -> (the table, kept alive so the id stays its, packed)

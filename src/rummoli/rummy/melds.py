@@ -22,14 +22,21 @@ True
 
 from __future__ import annotations
 
-from functools import cache
+import struct
+from collections.abc import Callable
+from functools import cache, partial
 from itertools import combinations
 from typing import Final
 
 from rummoli.cards import CARDS, RANK_MASK, SUIT_BITS, Card
+from rummoli.twins import compiled
 
 TWO, KING, ACE = 0, 11, 12
 BEST_CACHE = 1 << 17  # hands whose best arrangement a table remembers (about 30 MB at the most)
+
+#: The compiled search of a hand's best arrangement (rummoli/_speedups.c), where it was built: it answers with the
+#: loose cards' points, the best ``size - extra`` of them (``keep_best(packed table, hand, extra)``).
+_KEEP_BEST: Callable[[bytes, int, int], int] | None = compiled("keep_best")
 
 
 def _rank_value(rank: int, ace_value: int) -> int:
@@ -40,7 +47,8 @@ class MeldTable:
     """Every legal meld for one treatment of aces, indexed for fast listing and search."""
 
     __slots__ = (
-        "_best", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low", "containing", "melds", "value",
+        "_best", "_counter", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low", "containing", "melds",
+        "value",
     )
 
     def __init__(self, aces: str, ace_value: int) -> None:
@@ -98,6 +106,7 @@ class MeldTable:
         self._runs: dict[int, tuple[int, ...]] = {}  # a suit's 13-bit block -> the runs inside it
         self._fits: dict[int, int] = {}  # a meld -> the cards that may be laid off on it
         self._best: dict[int, tuple[int, tuple[int, ...]]] = {}  # a hand -> its best arrangement
+        self._counter: Callable[[int, int], int] | bool | None = False  # deadwood_counter's answer (False: not yet)
 
     def _runs_in_block(self, block: int) -> tuple[int, ...]:
         runs = self._runs.get(block)
@@ -258,6 +267,16 @@ class MeldTable:
         """Points left in ``hand`` after its best arrangement into melds."""
         return self.card_value(hand) - self.best_arrangement(hand)[0]
 
+    def deadwood_counter(self) -> Callable[[int, int], int] | None:
+        """:meth:`deadwood` in one compiled call, not remembered (``count(hand, 0)``), or None: without the
+        compiled search, or where a meld's points are not its cards' (500 Rum's ace below a two counts one when
+        laid), so that the loose cards' points are not the deadwood.  tests/core/test_speedups.py holds it to
+        :meth:`deadwood`."""
+        if self._counter is False:
+            plain = all(points == self.card_value(meld) for meld, points in self.value.items())
+            self._counter = partial(_KEEP_BEST, pack(self)) if _KEEP_BEST is not None and plain else None
+        return self._counter  # type: ignore[return-value]  # False only until the line above
+
     def deadwood_with_layoffs(self, hand: int, table: tuple[int, ...] | list[int]) -> tuple[int, int]:
         """Gin's defender: the least deadwood of ``hand`` when its cards may also extend the melds of
         ``table`` (a run at its ends, a set to four).  Returns ``(deadwood, cards laid off)``.  Exact."""
@@ -308,6 +327,14 @@ class MeldTable:
                 if mask & meld == meld and mask & ~(meld | hand) == 0:
                     return True
         return False
+
+
+def pack(table: MeldTable) -> bytes:
+    """``table`` as the compiled keep_best reads it (src/rummoli/_speedups.c): each card's value, then one
+    suit's runs, in the order :meth:`MeldTable.melds_in` finds them (the table's own), with their values."""
+    runs = [m for m in table.melds if m >> 13 == 0]
+    return struct.pack(f"=53i{len(runs)}I{len(runs)}i", *(table.card_value(1 << c) for c in range(52)), len(runs),
+                       *runs, *(table.value[m] for m in runs))
 
 
 @cache

@@ -201,7 +201,29 @@ def _names(melds: tuple[int, ...]) -> list[list[str]]:
 
 def knock_discards(table: MeldTable, hand: int, limit: int) -> int:
     """The cards of ``hand`` (after the draw) whose discard leaves no more deadwood than Gin's knock ``limit``
-    (R-GIN-3), as a mask.
+    (R-GIN-3), as a mask.  Asked after every draw in Gin, so the compiled search answers where there is one,
+    else :func:`knock_discards_pure`: the same mask either way (tests/core/test_speedups.py).
+
+    A card's discard can lower the deadwood by at most its own points, so only cards that could bring it within
+    the limit are tried, and none when even the dearest could not.
+    """
+    count = table.deadwood_counter()
+    if count is None:
+        return knock_discards_pure(table, hand, limit)
+    dead = count(hand, 0)
+    values = table.block_value
+    rest = hand if dead - max(values[1 << 12], values[1 << 11]) <= limit else 0  # an ace or a king (a ten ...)
+    fits = 0
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if dead - values[1 << (low.bit_length() - 1) % 13] <= limit and count(hand ^ low, 0) <= limit:
+            fits |= low
+    return fits
+
+
+def knock_discards_pure(table: MeldTable, hand: int, limit: int) -> int:
+    """:func:`knock_discards` in Python.
 
     One arrangement of ``hand`` serves every card: a card left over in it leaves it best, so only a card taken
     from a meld needs a new search, and none when even the best case is over the limit.
