@@ -219,8 +219,8 @@ def listed(seat: int, moves: list[Move], depth: bool) -> list[Action]:
     for code, x, y in moves:
         key = (depth, seat, code, x, y)
         action = _LISTED.get(key)
-        if action is None:
-            action = _LISTED[key] = action_of(seat, (code, x, y), depth)
+        if action is None:  # the one kept, should two threads make it at once: only its id may be trusted
+            action = _LISTED.setdefault(key, action_of(seat, (code, x, y), depth))
             _WELL_FORMED.add(id(action))
         out.append(action)
     return out
