@@ -15,7 +15,7 @@ from rummoli.cards import cards_of, mask_of
 from rummoli.errors import IllegalAction
 from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, WIDOW, HandState, Option
-from rummoli.stops.ruleset import CARD, COMBO
+from rummoli.stops.ruleset import CARD, COMBO, Ruleset
 
 
 @lru_cache(maxsize=4096)
@@ -23,6 +23,21 @@ def shown_five(value: int, held: int) -> int:
     """The best five cards (a mask) of a hand ``held`` worth ``value``, as its showdown shows them
     (R-POKER-3); remembered, since every seat's view and event stream reads the same showdown."""
     return mask_of(HandValue(value, held).cards)
+
+
+#: The pots each seat antes on, by the ruleset object itself (as ``play.board_tables`` keeps its tables).
+_ANTES_OF: dict[int, tuple[Ruleset, tuple[tuple[int, int], ...]]] = {}
+
+
+def _antes(rules: Ruleset) -> tuple[tuple[int, int], ...]:
+    """``(pot index, chips)`` of every pot a seat antes on (R-ANTE-1), in board order."""
+    hit = _ANTES_OF.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    antes = tuple((j, rules.ante(p)) for j, p in enumerate(rules.board.pots) if rules.ante(p))
+    if len(_ANTES_OF) < 256:  # the entry keeps the ruleset alive, so its id is not reused meanwhile
+        _ANTES_OF[id(rules)] = (rules, antes)
+    return antes
 
 
 class Bidding(HandState):
@@ -33,22 +48,22 @@ class Bidding(HandState):
 
     def _ante(self) -> None:
         rules = self.rules
-        antes = [rules.ante(p) for p in rules.board.pots]
-        per_seat = sum(antes)
+        antes = _antes(rules)
+        per_seat = sum(ante for _, ante in antes)
         double = self.rules.dealer_ante == "double"
+        chips = self.chips
         for seat in range(self.n):
             need = per_seat * (2 if double and seat == self.dealer else 1)
-            if self.chips[seat] < need:
-                raise IllegalAction("R-ANTE-1", f"seat {seat} ({self.names[seat]}) holds {self.chips[seat]} "
+            if chips[seat] < need:
+                raise IllegalAction("R-ANTE-1", f"seat {seat} ({self.names[seat]}) holds {chips[seat]} "
                                     f"chips and cannot pay the ante of {need}: they are out of the session")
         log, balances = self.log, self.pots
         for seat in range(self.n):
             factor = 2 if double and seat == self.dealer else 1
-            self.chips[seat] -= per_seat * factor
-            for j, ante in enumerate(antes):
-                if ante:
-                    balances[j] += ante * factor
-                    log.append(("chips", seat, -1 - j, ante * factor, "ante"))
+            chips[seat] -= per_seat * factor
+            for j, ante in antes:
+                balances[j] += ante * factor
+                log.append(("chips", seat, -1 - j, ante * factor, "ante"))
 
     def _pay_on_hold(self) -> None:
         """``pay = on_hold``: whoever was dealt a pot's card (or a whole combo) takes it now."""

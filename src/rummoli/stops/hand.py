@@ -52,6 +52,16 @@ _RULE_OF_KIND: Final = {
 }
 
 
+def _check_seats(rules: Ruleset, n: int) -> None:
+    if not rules.min_players <= n <= rules.max_players:
+        raise MalformedInput(f"{rules.title} seats {rules.min_players} to {rules.max_players} players, not {n}")
+
+
+def _check_dealer(dealer: int, n: int) -> None:
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}")
+
+
 class Hand(Bidding, Play, SearchPath, Views):
     """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
@@ -124,16 +134,13 @@ class Hand(Bidding, Play, SearchPath, Views):
     ) -> None:
         rules = load_ruleset(ruleset)
         n = len(players)
-        if not rules.min_players <= n <= rules.max_players:
-            raise MalformedInput(f"{rules.title} seats {rules.min_players} to {rules.max_players} players, "
-                                 f"not {n}")
+        _check_seats(rules, n)
         if any(not isinstance(p, str) or len(p) > MAX_NAME for p in players):
             raise MalformedInput(f"players: each a name of at most {MAX_NAME} characters")
         if len(chips) != n or any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= MAX_CHIPS
                                   for c in chips):
             raise MalformedInput(f"chips: one whole number from 0 to {MAX_CHIPS:,} per player")
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}")
+        _check_dealer(dealer, n)
         board = rules.board
         ids = [p.id for p in board.pots]
         pot_balance = [0] * len(ids)
@@ -163,22 +170,57 @@ class Hand(Bidding, Play, SearchPath, Views):
         if [len(h) for h in hands] != sizes or len(widow) != widow_size:
             raise IllegalAction("R-DEAL-1", f"hand sizes {[len(h) for h in hands]} + widow {len(widow)} "
                                 f"are not a deal from seat {dealer} (expected {sizes} + {widow_size})")
-        self.rules = rules
-        self.n = n
-        self.names = list(players)
-        self.dealer = dealer
-        self.chips = list(chips)
-        self.pots = pot_balance
-        self.start_chips = list(chips)
-        self.start_pots = list(pot_balance)
-        self.with_ante = ante
-        self.dealt = [list(h) for h in hands]
-        self.dealt_widow = list(widow)
-        self.hands = masks
         owner = [IN_WIDOW] * 52
         for seat, dealt in enumerate(hands):
             for c in dealt:
                 owner[c.index] = seat
+        self._start(rules, list(players), list(chips), pot_balance, dealer, [list(h) for h in hands], list(widow),
+                    masks, owner, ante, auto)
+
+    @classmethod
+    def from_deck(cls, rules: Ruleset, players: list[str], chips: list[int], dealer: int, deck: list[Card]) -> Hand:
+        """A hand dealt from ``deck`` under R-DEAL-1 (the k-th receiver from the dealer's left, the widow last,
+        takes every (n + 1)-th card from position k), anted and waiting for its first decision, as the
+        constructor makes it but unchecked: for the engine's own random hands, whose deck is the 52 cards in
+        some order and whose ruleset, seats and chips it made itself (``rummoli.stops.replay.random_hand``)."""
+        n = len(players)
+        _check_seats(rules, n)
+        _check_dealer(dealer, n)
+        step = n + 1
+        hands: list[list[Card]] = [[]] * n
+        masks = [0] * n
+        owner = [IN_WIDOW] * 52
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            dealt = hands[seat] = deck[k::step]
+            mask = 0
+            for c in dealt:
+                owner[c.index] = seat
+                mask |= c.bit
+            masks[seat] = mask
+        hand = cls.__new__(cls)
+        hand._start(rules, players, chips, [0] * len(rules.board.pots), dealer, hands, deck[n::step], masks, owner,
+                    True, True)
+        return hand
+
+    def _start(self, rules: Ruleset, players: list[str], chips: list[int], pot_balance: list[int], dealer: int,
+               hands: list[list[Card]], widow: list[Card], masks: list[int], owner: list[int], ante: bool,
+               auto: bool) -> None:
+        """Set up a dealt hand from checked parts (each its own list), ante and make the forced actions."""
+        n = len(players)
+        board = rules.board
+        self.rules = rules
+        self.n = n
+        self.names = players
+        self.dealer = dealer
+        self.chips = chips
+        self.pots = pot_balance
+        self.start_chips = list(chips)
+        self.start_pots = list(pot_balance)
+        self.with_ante = ante
+        self.dealt = hands
+        self.dealt_widow = widow
+        self.hands = masks
         self.owner = owner
         self.auto = auto
         self.log: list[tuple[Any, ...]] = []
@@ -408,7 +450,7 @@ class Hand(Bidding, Play, SearchPath, Views):
                     return
                 mask = self._lead_mask
                 if self._run:
-                    self._lay(self.turn, mask.bit_length() - 1, "play", True)
+                    self._play_run()
                 elif mask & (mask - 1) == 0:
                     self._lay(self.turn, mask.bit_length() - 1, "lead", True)
                 else:

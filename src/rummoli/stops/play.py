@@ -149,6 +149,35 @@ class Play(HandState):
                 self.turn = holder
                 self._lead_mask = 2 << card
                 return
+        self._stop(seat, card)
+
+    def _play_run(self) -> None:
+        """Lay the forced plays of the run under way (R-PLAY-3), as :meth:`_lay` would one by one: most cards of
+        a hand go this way, so the plain ones (no pot to pay, not the layer's last card, no claim open) are laid
+        here in one loop, and the first that is not plain, or the stop, goes the general way."""
+        log, hands, owner = self.log, self.hands, self.owner
+        card_pots, combo_end = self._card_pots, self._combo_end
+        seat, card = self.turn, self._lead_mask.bit_length() - 1
+        last = self._last_layer
+        while not (self._pending or card_pots[card] or combo_end[card] or hands[seat] == 1 << card):
+            log.append(("act", seat, "play", card, 0, True))
+            hands[seat] ^= 1 << card
+            owner[card] = PLAYED
+            if last != seat:
+                self._streak_from = card % 13
+                last = seat
+            holder = owner[card + 1] if card % 13 != 12 else -1
+            if holder < 0:
+                self._last_layer, self.turn, self._lead_mask = seat, seat, 1 << card
+                self._stop(seat, card)
+                return
+            seat = holder
+            card += 1
+        self._last_layer, self.turn, self._lead_mask = last, seat, 1 << card
+        self._lay(seat, card, "play", True)
+
+    def _stop(self, seat: int, card: int) -> None:
+        """No one can play on after ``card``: the run stops and the next leader is found (R-PLAY-5)."""
         self.log.append(("stop", card))
         self._run = False
         self._stopped_suit = card // 13

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rummoli.cards import CARDS, Card
+from rummoli.cards import CARDS
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.records import RecordError, record_cards, record_ruleset
 from rummoli.stops.actions import Action
@@ -112,15 +112,7 @@ def random_hand(
     seat = rng.randrange(players) if dealer is None else dealer
     if not 2 <= players <= 8:
         raise MalformedInput(f"a stops table seats 2 to 8 players, not {players}")
-    # R-DEAL-1 by slices: the k-th receiver from the dealer's left (the widow last) gets every
-    # (players + 1)-th card from position k (dealing.deal_with_widow does the same, with checks).
-    step = players + 1
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for k in range(players):
-        hands[(seat + 1 + k) % players] = deck[k::step]
-    widow = deck[players::step]
-    names = [NAMES[i] for i in range(players)]
-    hand = Hand(rules, names, [rules.starting_chips] * players, {}, seat, hands, widow)
+    hand = Hand.from_deck(rules, [NAMES[i] for i in range(players)], [rules.starting_chips] * players, seat, deck)
     while not hand.over:
         hand.random_step(rng)
     return hand
