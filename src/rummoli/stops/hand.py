@@ -25,7 +25,6 @@ this module keeps the state, the one legality function and the actions' interfac
 from __future__ import annotations
 
 from collections.abc import Sequence
-from random import Random
 from typing import Any, Final
 
 from rummoli import streams
@@ -38,6 +37,7 @@ from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_actio
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding, shown_five
 from rummoli.stops.play import Play, board_tables
+from rummoli.stops.random_path import RandomPath
 from rummoli.stops.result import hand_result
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 from rummoli.stops.search_path import SearchPath
@@ -62,7 +62,7 @@ def _check_dealer(dealer: int, n: int) -> None:
         raise MalformedInput(f"dealer must be a seat from 0 to {n - 1}")
 
 
-class Hand(Bidding, Play, SearchPath, Views):
+class Hand(Bidding, Play, RandomPath, SearchPath, Views):
     """A stops hand: ante, widow, poker round, play round and the end (docs/rules.md §2.2–2.3)."""
 
     #: An R-NOTE-3 action object as this engine's :class:`Action` (a driver of either engine reads with it).
@@ -442,24 +442,27 @@ class Hand(Bidding, Play, SearchPath, Views):
                 self._passed |= 1 << seat
             self._next_bidder()
 
-    def _settle_forced(self) -> None:
-        """Make forced actions at once (R-PLAY-3), each logged as its seat's action, marked forced."""
+    def _settle_forced(self) -> list[Option] | None:
+        """Make forced actions at once (R-PLAY-3), each logged as its seat's action, marked forced; the options
+        then, when finding that no action is forced worked them out (the random path uses them)."""
         while self.auto and self.phase != OVER:
             if self.phase == PLAY:
                 if self._pending:
-                    return
+                    return None
                 mask = self._lead_mask
                 if self._run:
                     self._play_run()
                 elif mask & (mask - 1) == 0:
                     self._lay(self.turn, mask.bit_length() - 1, "lead", True)
                 else:
-                    return
+                    return None
                 continue
-            opt = self._forced(self._options())
+            opts = self._options()
+            opt = self._forced(opts)
             if opt is None:
-                return
+                return opts
             self._do(opt[0], opt[1], -1, opt[2], True)
+        return None
 
 
     def step_forced(self) -> bool:
@@ -487,28 +490,6 @@ class Hand(Bidding, Play, SearchPath, Views):
         any other was forced can tell what its seat holds, so only that seat is told."""
         forced = self.forced_action()
         return forced is not None and forced.kind == "play"
-
-    def random_step(self, rng: Random) -> None:
-        """Make one uniformly random legal decision (an option, then an amount or a card), then any
-        forced actions: the fast path of simulations and the benchmark.  A finished hand is left as it is."""
-        if self.phase == OVER:
-            return
-        self._tracking = False  # the fast path: no state marks (a reader gets one when it reads)
-        opts = self._options()
-        seat, kind, low, high, cards = opts[0] if len(opts) == 1 else rng.choice(opts)
-        field = KINDS[kind]
-        card = amount = -1
-        if field == "amount":
-            amount = rng.randint(low, high)
-        elif field == "card":
-            if cards & (cards - 1):
-                bits = [c for c in range(52) if cards >> c & 1]
-                card = rng.choice(bits)
-            else:
-                card = cards.bit_length() - 1
-        forced = len(opts) == 1 and self._forced(opts) is not None
-        self._do(seat, kind, card, amount, forced)
-        self._settle_forced()
 
     # ------------------------------------------------------------------------- inspection
     @property

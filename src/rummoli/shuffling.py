@@ -1,0 +1,43 @@
+"""Shuffling a list exactly as :meth:`random.Random.shuffle` does, faster (issue 34).
+
+``random.Random.shuffle`` draws each position through ``_randbelow``: ``getrandbits`` of the bound's bit length,
+again while the draw is out of range.  :func:`shuffle_pure` takes the same steps with the generator's own
+``getrandbits``, and :func:`shuffle_with` is its compiled twin (``rummoli/_speedups.c``), so a seeded generator
+deals the same cards and is left in the same state as after ``rng.shuffle`` (tests/core/test_shuffling.py holds
+the three to the same order on many seeds).  A generator of another class may draw its own way (``random()``
+without ``getrandbits``, the system's source): it shuffles itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+from rummoli.twins import compiled
+
+__all__ = ["COMPILED", "shuffle", "shuffle_pure", "shuffle_with"]
+
+
+def shuffle_pure(deck: list[Any], getrandbits: Callable[[int], int]) -> None:
+    """``random.Random.shuffle(deck)`` for the generator whose ``getrandbits`` this is."""
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        deck[i], deck[r] = deck[r], deck[i]
+
+
+#: :func:`shuffle_pure`, compiled where it could be.
+shuffle_with: Callable[[list[Any], Callable[[int], int]], None] = compiled("shuffle_with") or shuffle_pure
+COMPILED: Final = shuffle_with is not shuffle_pure
+
+
+def shuffle(rng: random.Random, deck: list[Any]) -> None:
+    """``rng.shuffle(deck)``: the same order and the same draws from ``rng``."""
+    if type(rng) is random.Random:
+        shuffle_with(deck, rng.getrandbits)
+    else:
+        rng.shuffle(deck)

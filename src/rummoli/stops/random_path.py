@@ -1,0 +1,74 @@
+"""The random path a stops hand is played by in simulations, ``rummoli hand`` and the benchmark (part of
+:class:`~rummoli.stops.hand.Hand`).
+
+Uniformly random legal decisions, drawn in one fixed way (an option, then an amount or a card) so a seeded
+generator gives the same hand every time; forced actions made at once, as ``apply()`` makes them, but with no
+state marks (a reader gets one when it reads) and no Action objects.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import TYPE_CHECKING
+
+from rummoli.stops.actions import KINDS
+from rummoli.stops.base import OVER, HandState, Option
+
+#: The cards of a lead's choices in order, by their mask (a lead offers at most one card a suit, or a rank).
+_BITS_OF: dict[int, list[int]] = {}
+
+
+def _bits(mask: int) -> list[int]:
+    bits = _BITS_OF.get(mask)
+    if bits is None:
+        bits = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            bits.append(low.bit_length() - 1)
+            rest ^= low
+        if len(_BITS_OF) < 65536:
+            _BITS_OF[mask] = bits
+    return bits
+
+
+class RandomPath(HandState):
+    """Random decisions (see the module's docstring)."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
+        __slots__ = ()
+
+    def random_step(self, rng: Random) -> None:
+        """Make one uniformly random legal decision (an option, then an amount or a card), then any
+        forced actions: the fast path of simulations and the benchmark.  A finished hand is left as it is."""
+        if self.phase == OVER:
+            return
+        self._tracking = False  # the fast path: no state marks (a reader gets one when it reads)
+        self._random_decision(self._options(), rng)
+
+    def random_play(self, rng: Random) -> None:
+        """:meth:`random_step` until the hand is over (the same draws, so the same hand), each state's options
+        worked out once: the forced actions after a decision leave the options of the next one."""
+        if self.phase == OVER:
+            return
+        self._tracking = False
+        opts = self._options()
+        while True:
+            after = self._random_decision(opts, rng)
+            if self.phase == OVER:
+                return
+            opts = self._options() if after is None else after
+
+    def _random_decision(self, opts: list[Option], rng: Random) -> list[Option] | None:
+        """Draw one of ``opts`` (the options now), make it and the forced actions after it; the options then,
+        when making those worked them out."""
+        seat, kind, low, high, cards = opts[0] if len(opts) == 1 else rng.choice(opts)
+        field = KINDS[kind]
+        card = amount = -1
+        if field == "amount":
+            amount = rng.randint(low, high)
+        elif field == "card":
+            card = rng.choice(_bits(cards)) if cards & (cards - 1) else cards.bit_length() - 1
+        forced = len(opts) == 1 and self._forced(opts) is not None
+        self._do(seat, kind, card, amount, forced)
+        return self._settle_forced()
