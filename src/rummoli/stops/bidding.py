@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rummoli.cards import cards_of, mask_of
+from rummoli.cards import mask_of
 from rummoli.errors import IllegalAction
 from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, WIDOW, HandState, Option
@@ -121,10 +121,12 @@ class Bidding(HandState):
         for m in self.hands:
             widow &= ~m
         self.hands[seat] = widow
-        for c in cards_of(widow):
-            self.owner[c.index] = seat
-        for c in cards_of(old):
-            self.owner[c.index] = IN_WIDOW
+        owner = self.owner
+        for c, holder in ((widow, seat), (old, IN_WIDOW)):
+            while c:
+                low = c & -c
+                owner[low.bit_length() - 1] = holder
+                c ^= low
         self.swapped = seat
         self.given_up = old
         self.log.append(("swap", seat))
