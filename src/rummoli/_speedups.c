@@ -353,7 +353,129 @@ static PyObject *shuffle_with(PyObject *module, PyObject *const *args, Py_ssize_
     Py_RETURN_NONE;
 }
 
+/* play_plain(hands, owner, log, hot, modes, state, words): the plain forced leads and plays of a stops hand's play
+ * round, and the stops after which the same seat leads again, laid and logged as rummoli.stops.play lays them;
+ * rummoli.stops.play.play_plain_pure is the same steps. Why C: most of a random hand's time went on these
+ * cards, a few bit operations each. */
+#define STOP_BLACK (((uint64_t)SUIT_BITS) | ((uint64_t)SUIT_BITS << 39))
+#define STOP_RED (((uint64_t)SUIT_BITS << 13) | ((uint64_t)SUIT_BITS << 26))
+
+static uint64_t lowest_per_suit(uint64_t m) {
+    uint64_t out = 0;
+    for (int s = 0; s < 4; s++) {
+        uint64_t b = m & ((uint64_t)SUIT_BITS << (13 * s));
+        out |= b & (~b + 1);
+    }
+    return out;
+}
+
+static uint64_t lowest_rank(uint64_t m) {
+    uint64_t ranks = (m | m >> 13 | m >> 26 | m >> 39) & SUIT_BITS;
+    if (!ranks) return 0;
+    int r = __builtin_ctzll(ranks);
+    uint64_t rank = (1ULL << r) | (1ULL << (13 + r)) | (1ULL << (26 + r)) | (1ULL << (39 + r));
+    return m & rank;
+}
+
+/* modes: restart (0 opposite_colour, 1 other_suit, 2 other_suit_else_same) * 2 + lead (0 lowest_overall, 1 lowest_in_chosen_suit) */
+static uint64_t restart_leads(uint64_t held, int suit, long modes) {
+    long restart = modes / 2, lead = modes % 2;
+    if (restart == 0) {
+        uint64_t allowed = held & ((suit == 1 || suit == 2) ? STOP_BLACK : STOP_RED);
+        return lead == 0 ? lowest_rank(allowed) : lowest_per_suit(allowed);
+    }
+    uint64_t allowed = held & ~((uint64_t)SUIT_BITS << (13 * suit));
+    if (allowed) return lowest_per_suit(allowed);
+    if (restart == 2) return held & (~held + 1);
+    return 0;
+}
+
+static int append_new(PyObject *list, PyObject *item) {
+    if (item == NULL) return -1;
+    int failed = PyList_Append(list, item);
+    Py_DECREF(item);
+    return failed;
+}
+
+static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 7 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2]) ||
+        !PyList_Check(args[5]) || PyList_GET_SIZE(args[5]) != 6 || !PyTuple_Check(args[6]) ||
+        PyTuple_GET_SIZE(args[6]) != 5 || PyList_GET_SIZE(args[1]) != 52) {
+        PyErr_SetString(PyExc_TypeError, "play_plain(hands: list, owner: list of 52, log: list, hot: int, modes: int, "
+                        "state: list of 6, words: (act, play, lead, stop, forced))");
+        return NULL;
+    }
+    PyObject *hands = args[0], *owner = args[1], *log = args[2], *state = args[5], *words = args[6];
+    PyObject *act = PyTuple_GET_ITEM(words, 0), *play = PyTuple_GET_ITEM(words, 1);
+    PyObject *lead = PyTuple_GET_ITEM(words, 2), *stop = PyTuple_GET_ITEM(words, 3);
+    PyObject *forced = PyTuple_GET_ITEM(words, 4);
+    uint64_t hot = PyLong_AsUnsignedLongLong(args[3]);
+    if (hot == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    long modes = PyLong_AsLong(args[4]);
+    if (modes == -1 && PyErr_Occurred()) return NULL;
+    long turn = PyLong_AsLong(PyList_GET_ITEM(state, 0));
+    uint64_t mask = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(state, 1));
+    int run = PyObject_IsTrue(PyList_GET_ITEM(state, 2));
+    long last = PyLong_AsLong(PyList_GET_ITEM(state, 3));
+    long streak = PyLong_AsLong(PyList_GET_ITEM(state, 4));
+    long stopped = PyLong_AsLong(PyList_GET_ITEM(state, 5));
+    if (PyErr_Occurred() || run < 0) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(hands);
+    long status = 0;
+    for (;;) {
+        if (!run && (mask & (mask - 1))) { status = 0; break; }
+        if (!mask || mask >> 52 || turn < 0 || turn >= n) {
+            PyErr_SetString(PyExc_ValueError, "play_plain: no card to lay");
+            return NULL;
+        }
+        int card = 63 - __builtin_clzll(mask);
+        uint64_t bit = 1ULL << card;
+        uint64_t held = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, turn));
+        if (held == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+        if ((hot >> card & 1) || held == bit || !(held & bit)) { status = 1; break; }
+        if (append_new(log, Py_BuildValue("(OlOiiO)", act, turn, run ? play : lead, card, 0, forced)) < 0) return NULL;
+        PyObject *left = PyLong_FromUnsignedLongLong(held ^ bit);
+        if (left == NULL) return NULL;
+        PyList_SetItem(hands, turn, left);
+        PyObject *played = PyLong_FromLong(-2);
+        if (played == NULL) return NULL;
+        PyList_SetItem(owner, card, played);
+        if (!run || last != turn) streak = card % 13;
+        last = turn;
+        long holder = -1;
+        if (card % 13 != 12) {
+            holder = PyLong_AsLong(PyList_GET_ITEM(owner, card + 1));
+            if (holder == -1 && PyErr_Occurred()) return NULL;
+        }
+        if (holder >= 0) {
+            run = 1;
+            turn = holder;
+            mask = bit << 1;
+            continue;
+        }
+        uint64_t again = restart_leads(held ^ bit, card / 13, modes);
+        if (!again) { status = 2; mask = bit; break; }  /* the next leader is found the long way */
+        if (append_new(log, Py_BuildValue("(Oi)", stop, card)) < 0) return NULL;
+        run = 0;
+        stopped = card / 13;
+        mask = again;
+    }
+    PyObject *values[6] = {PyLong_FromLong(turn), PyLong_FromUnsignedLongLong(mask), PyBool_FromLong(run),
+                           PyLong_FromLong(last), PyLong_FromLong(streak), PyLong_FromLong(stopped)};
+    for (int k = 0; k < 6; k++) {
+        if (values[k] == NULL) {
+            for (int j = 0; j < 6; j++) Py_XDECREF(values[j]);
+            return NULL;
+        }
+    }
+    for (int k = 0; k < 6; k++) PyList_SetItem(state, k, values[k]);
+    return PyLong_FromLong(status);
+}
+
 static PyMethodDef methods[] = {
+    {"play_plain", (PyCFunction)(void (*)(void))play_plain, METH_FASTCALL,
+     "The plain forced leads and plays of a stops play round (rummoli.stops.play.play_plain_pure)."},
     {"shuffle_with", (PyCFunction)(void (*)(void))shuffle_with, METH_FASTCALL,
      "random.Random.shuffle(deck) drawn through the generator's getrandbits (rummoli.shuffling)."},
     {"evaluate_mask", evaluate_mask, METH_O,

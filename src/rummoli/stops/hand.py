@@ -447,16 +447,8 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
         then, when finding that no action is forced worked them out (the random path uses them)."""
         while self.auto and self.phase != OVER:
             if self.phase == PLAY:
-                if self._pending:
-                    return None
-                mask = self._lead_mask
-                if self._run:
-                    self._play_run()
-                elif mask & (mask - 1) == 0:
-                    self._lay(self.turn, mask.bit_length() - 1, "lead", True)
-                else:
-                    return None
-                continue
+                self._play_forced()
+                return None
             opts = self._options()
             opt = self._forced(opts)
             if opt is None:

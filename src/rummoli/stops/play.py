@@ -7,12 +7,14 @@ combos, announce-mode claims, going out and the leftover payments.  A mixin of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 from rummoli.cards import BLACK_MASK, RANK_MASK, RED_MASK, SUIT_BITS, SUIT_MASK
 from rummoli.stops.base import OVER, PLAY, PLAYED, HandState
-from rummoli.stops.ruleset import CARD, COMBO, Board
+from rummoli.stops.ruleset import CARD, CHOICES, COMBO, Board
+from rummoli.twins import compiled
 
 
 def _lowest_per_suit(mask: int) -> int:
@@ -66,6 +68,20 @@ def _tables_of(board: Board) -> BoardTables:
     return tuple(card_pots), tuple(combo_end), pay_mask
 
 
+_HOT_OF: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
+
+
+def hot_cards(card_pots: tuple[tuple[int, ...], ...], combo_end: tuple[tuple[tuple[int, int], ...], ...]) -> int:
+    """The cards that win a card pot or end a combo, as a mask, from a board's tables (kept by the tables)."""
+    hit = _HOT_OF.get(id(card_pots))
+    if hit is not None and hit[0] is card_pots:
+        return hit[1]
+    hot = sum(1 << c for c in range(52) if card_pots[c] or combo_end[c])
+    if len(_HOT_OF) < 256:  # the entry keeps the tables alive, so their id is not reused meanwhile
+        _HOT_OF[id(card_pots)] = (card_pots, hot)
+    return hot
+
+
 def restart_leads(held: int, suit: int, restart: str, lead: str) -> int:
     """The cards of ``held`` that may lead after a stop in ``suit`` (R-PLAY-5) under the ruleset's
     ``restart`` and ``lead`` options, or 0 (shared with the bots' lean play-outs, so both read one rule)."""
@@ -80,6 +96,58 @@ def restart_leads(held: int, suit: int, restart: str, lead: str) -> int:
     if restart == "other_suit_else_same":
         return held & -held
     return 0
+
+
+#: ``restart`` and ``lead`` as :func:`play_plain` takes them: ``2 * restart + lead``, each its option's place.
+RESTART_MODES: Final = {(restart, lead): 2 * r + k for r, restart in enumerate(CHOICES["restart"])
+                        for k, lead in enumerate(CHOICES["lead"])}
+#: The words of the log entries :func:`play_plain` makes, the very objects the rest of the engine logs.
+PLAIN_WORDS: Final = ("act", "play", "lead", "stop", True)
+
+
+def play_plain_pure(hands: list[int], owner: list[int], log: list[tuple[Any, ...]], hot: int, modes: int,
+                    state: list[Any], words: tuple[Any, ...]) -> int:
+    """Lay the forced leads and plays that need nothing but the card laid, and the stops after which the same
+    seat leads again, as :meth:`Play._lay` and :meth:`Play._stop` would; ``state`` is ``[turn, lead mask, run,
+    last layer, streak from, stopped suit]``, read and written back.  Returns what comes next: 0 a choice of
+    lead, 1 a card for ``_lay`` (a pot's card, its layer's last, a claim open), 2 a stop after the card in the
+    lead mask whose next leader ``_stop`` finds (someone cannot lead).  ``hot`` holds the cards that pay or end a
+    combo; ``modes`` is the ruleset's :data:`RESTART_MODES`.  Its compiled twin is :func:`play_plain`."""
+    act, play, lead, stop, forced = words
+    turn, mask, run, last, streak, stopped = state
+    restart, lead_rule = CHOICES["restart"][modes // 2], CHOICES["lead"][modes % 2]
+    status = 0
+    while True:
+        if not run and mask & (mask - 1):
+            break
+        card = mask.bit_length() - 1
+        bit = 1 << card
+        held = hands[turn]
+        if hot >> card & 1 or held == bit or not held & bit:
+            status = 1
+            break
+        log.append((act, turn, play if run else lead, card, 0, forced))
+        hands[turn] = held ^ bit
+        owner[card] = PLAYED
+        if not run or last != turn:
+            streak = card % 13
+        last = turn
+        holder = owner[card + 1] if card % 13 != 12 else -1
+        if holder >= 0:
+            run, turn, mask = True, holder, bit << 1
+            continue
+        again = restart_leads(held ^ bit, card // 13, restart, lead_rule)
+        if not again:
+            status, mask = 2, bit
+            break
+        log.append((stop, card))
+        run, stopped, mask = False, card // 13, again
+    state[:] = [turn, mask, bool(run), last, streak, stopped]
+    return status
+
+
+#: :func:`play_plain_pure`, compiled where it could be (tests/stops/test_stops_plain.py holds the two together).
+play_plain: Callable[..., int] = compiled("play_plain") or play_plain_pure
 
 
 class Play(HandState):
@@ -150,6 +218,51 @@ class Play(HandState):
                 self._lead_mask = 2 << card
                 return
         self._stop(seat, card)
+
+    def _play_forced(self) -> None:
+        """Make the forced leads and plays (R-PLAY-3, R-PLAY-5) until a seat has a choice of lead, a claim is
+        open or the hand is over, as :meth:`_lay` would one by one: a plain lead (no pot to pay, not the
+        leader's last card) is laid here, a run by :meth:`_play_run`, anything else by :meth:`_lay`."""
+        log, hands, owner = self.log, self.hands, self.owner
+        card_pots, combo_end = self._card_pots, self._combo_end
+        while self.phase == PLAY and not self._pending:
+            if not self._tracking:  # no marks to take before leads: the plain cards go in one call
+                state: list[Any] = [self.turn, self._lead_mask, self._run, self._last_layer, self._streak_from,
+                                    self._stopped_suit]
+                rules = self.rules
+                status = play_plain(hands, owner, log, hot_cards(card_pots, combo_end),
+                                    RESTART_MODES[rules.restart, rules.lead], state, PLAIN_WORDS)
+                self.turn, self._lead_mask, self._run, self._last_layer, self._streak_from, self._stopped_suit = state
+                if status == 0:
+                    return
+                card = self._lead_mask.bit_length() - 1
+                if status == 1:
+                    self._lay(self.turn, card, "play" if self._run else "lead", True)
+                else:
+                    self._stop(self.turn, card)
+                continue
+            if self._run:
+                self._play_run()
+                continue
+            mask = self._lead_mask
+            if mask & (mask - 1):
+                return
+            seat, card = self.turn, mask.bit_length() - 1
+            if card_pots[card] or combo_end[card] or hands[seat] == mask:
+                self._lay(seat, card, "lead", True)
+                continue
+            if self._tracking:
+                self._mark()  # the state after the previous move, before this one (see Hand._do)
+            log.append(("act", seat, "lead", card, 0, True))
+            hands[seat] ^= mask
+            owner[card] = PLAYED
+            self._streak_from = card % 13
+            self._last_layer = seat
+            holder = owner[card + 1] if card % 13 != 12 else -1
+            if holder >= 0:
+                self._run, self.turn, self._lead_mask = True, holder, mask << 1
+            else:
+                self._stop(seat, card)
 
     def _play_run(self) -> None:
         """Lay the forced plays of the run under way (R-PLAY-3), as :meth:`_lay` would one by one: most cards of
