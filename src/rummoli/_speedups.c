@@ -399,13 +399,18 @@ static int append_new(PyObject *list, PyObject *item) {
 
 static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 7 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2]) ||
+    if (nargs != 10 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2]) ||
         !PyList_Check(args[5]) || PyList_GET_SIZE(args[5]) != 6 || !PyTuple_Check(args[6]) ||
-        PyTuple_GET_SIZE(args[6]) != 5 || PyList_GET_SIZE(args[1]) != 52) {
+        PyTuple_GET_SIZE(args[6]) != 7 || PyList_GET_SIZE(args[1]) != 52 ||
+        !(args[7] == Py_None || (PyTuple_Check(args[7]) && PyTuple_GET_SIZE(args[7]) == 52)) ||
+        !PyList_Check(args[8]) || !PyList_Check(args[9]) || PyList_GET_SIZE(args[9]) != PyList_GET_SIZE(args[0])) {
         PyErr_SetString(PyExc_TypeError, "play_plain(hands: list, owner: list of 52, log: list, hot: int, modes: int, "
-                        "state: list of 6, words: (act, play, lead, stop, forced))");
+                        "state: list of 6, words: (act, play, lead, stop, forced, chips, pay_card), "
+                        "pays: 52 tuples of (pot, lowest rank) or None, pots: list, chips: list)");
         return NULL;
     }
+    PyObject *pays = args[7], *pots = args[8], *chips = args[9];
+    PyObject *chips_word = PyTuple_GET_ITEM(args[6], 5), *pay_card = PyTuple_GET_ITEM(args[6], 6);
     PyObject *hands = args[0], *owner = args[1], *log = args[2], *state = args[5], *words = args[6];
     PyObject *act = PyTuple_GET_ITEM(words, 0), *play = PyTuple_GET_ITEM(words, 1);
     PyObject *lead = PyTuple_GET_ITEM(words, 2), *stop = PyTuple_GET_ITEM(words, 3);
@@ -443,6 +448,28 @@ static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyList_SetItem(owner, card, played);
         if (!run || last != turn) streak = card % 13;
         last = turn;
+        if (pays != Py_None) {  /* the pots this card wins, each emptied into the layer's chips (claim = automatic) */
+            PyObject *wins = PyTuple_GET_ITEM(pays, card);
+            if (!PyTuple_Check(wins)) goto bad_pays;
+            for (Py_ssize_t w = 0; w < PyTuple_GET_SIZE(wins); w++) {
+                PyObject *win = PyTuple_GET_ITEM(wins, w);
+                if (!PyTuple_Check(win) || PyTuple_GET_SIZE(win) != 2) goto bad_pays;
+                long j = PyLong_AsLong(PyTuple_GET_ITEM(win, 0)), low = PyLong_AsLong(PyTuple_GET_ITEM(win, 1));
+                if (PyErr_Occurred()) return NULL;
+                if (j < 0 || j >= PyList_GET_SIZE(pots)) goto bad_pays;
+                if (low >= 0 && low < streak) continue;
+                long long amount = PyLong_AsLongLong(PyList_GET_ITEM(pots, j));
+                long long own = PyLong_AsLongLong(PyList_GET_ITEM(chips, turn));
+                if (PyErr_Occurred()) return NULL;
+                if (amount <= 0) continue;
+                PyObject *emptied = PyLong_FromLongLong(0), *richer = PyLong_FromLongLong(own + amount);
+                if (emptied == NULL || richer == NULL) { Py_XDECREF(emptied); Py_XDECREF(richer); return NULL; }
+                PyList_SetItem(pots, j, emptied);
+                PyList_SetItem(chips, turn, richer);
+                if (append_new(log, Py_BuildValue("(OllLO)", chips_word, -1 - j, turn, amount, pay_card)) < 0)
+                    return NULL;
+            }
+        }
         long holder = -1;
         if (card % 13 != 12) {
             holder = PyLong_AsLong(PyList_GET_ITEM(owner, card + 1));
@@ -471,6 +498,9 @@ static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     for (int k = 0; k < 6; k++) PyList_SetItem(state, k, values[k]);
     return PyLong_FromLong(status);
+bad_pays:
+    PyErr_SetString(PyExc_ValueError, "play_plain: pays holds, per card, (pot index, lowest rank) pairs");
+    return NULL;
 }
 
 static PyMethodDef methods[] = {

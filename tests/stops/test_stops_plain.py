@@ -47,11 +47,11 @@ def test_both_twins_lay_the_same_from_every_state_reached(spec: Any, monkeypatch
     calls = []
 
     def both(hands: list[int], owner: list[int], log: list[Any], hot: int, modes: int, state: list[Any],
-             words: tuple[Any, ...]) -> int:
-        twin = (list(hands), list(owner), list(log), hot, modes, list(state), words)
-        status = compiled(hands, owner, log, hot, modes, state, words)
+             words: tuple[Any, ...], pays: Any, pots: list[int], chips: list[int]) -> int:
+        twin = (list(hands), list(owner), list(log), hot, modes, list(state), words, pays, list(pots), list(chips))
+        status = compiled(hands, owner, log, hot, modes, state, words, pays, pots, chips)
         assert play_plain_pure(*twin) == status
-        assert (twin[0], twin[1], twin[2], twin[5]) == (hands, owner, log, state)
+        assert (twin[0], twin[1], twin[2], twin[5], twin[8], twin[9]) == (hands, owner, log, state, pots, chips)
         assert [type(v) for v in state] == [type(v) for v in twin[5]]  # the run flag stays a bool
         calls.append(status)
         return status

@@ -68,18 +68,22 @@ def _tables_of(board: Board) -> BoardTables:
     return tuple(card_pots), tuple(combo_end), pay_mask
 
 
-_HOT_OF: dict[int, tuple[tuple[tuple[int, ...], ...], int]] = {}
+Pays = tuple[tuple[tuple[int, int], ...], ...]
+_PAYS_OF: dict[int, tuple[tuple[tuple[int, ...], ...], int, Pays]] = {}
 
 
-def hot_cards(card_pots: tuple[tuple[int, ...], ...], combo_end: tuple[tuple[tuple[int, int], ...], ...]) -> int:
-    """The cards that win a card pot or end a combo, as a mask, from a board's tables (kept by the tables)."""
-    hit = _HOT_OF.get(id(card_pots))
+def pay_tables(card_pots: tuple[tuple[int, ...], ...], combo_end: tuple[tuple[tuple[int, int], ...], ...]
+               ) -> tuple[int, Pays]:
+    """From a board's tables: the cards that win a card pot or end a combo, as a mask, and per card the pots it
+    wins as :func:`play_plain` takes them (``(pot, -1)`` for a card pot, then ``(pot, lowest rank)`` per combo)."""
+    hit = _PAYS_OF.get(id(card_pots))
     if hit is not None and hit[0] is card_pots:
-        return hit[1]
+        return hit[1], hit[2]
     hot = sum(1 << c for c in range(52) if card_pots[c] or combo_end[c])
-    if len(_HOT_OF) < 256:  # the entry keeps the tables alive, so their id is not reused meanwhile
-        _HOT_OF[id(card_pots)] = (card_pots, hot)
-    return hot
+    pays = tuple(tuple((j, -1) for j in card_pots[c]) + combo_end[c] for c in range(52))
+    if len(_PAYS_OF) < 256:  # the entry keeps the tables alive, so their id is not reused meanwhile
+        _PAYS_OF[id(card_pots)] = (card_pots, hot, pays)
+    return hot, pays
 
 
 def restart_leads(held: int, suit: int, restart: str, lead: str) -> int:
@@ -102,18 +106,20 @@ def restart_leads(held: int, suit: int, restart: str, lead: str) -> int:
 RESTART_MODES: Final = {(restart, lead): 2 * r + k for r, restart in enumerate(CHOICES["restart"])
                         for k, lead in enumerate(CHOICES["lead"])}
 #: The words of the log entries :func:`play_plain` makes, the very objects the rest of the engine logs.
-PLAIN_WORDS: Final = ("act", "play", "lead", "stop", True)
+PLAIN_WORDS: Final = ("act", "play", "lead", "stop", True, "chips", "pay_card")
 
 
 def play_plain_pure(hands: list[int], owner: list[int], log: list[tuple[Any, ...]], hot: int, modes: int,
-                    state: list[Any], words: tuple[Any, ...]) -> int:
-    """Lay the forced leads and plays that need nothing but the card laid, and the stops after which the same
-    seat leads again, as :meth:`Play._lay` and :meth:`Play._stop` would; ``state`` is ``[turn, lead mask, run,
-    last layer, streak from, stopped suit]``, read and written back.  Returns what comes next: 0 a choice of
-    lead, 1 a card for ``_lay`` (a pot's card, its layer's last, a claim open), 2 a stop after the card in the
-    lead mask whose next leader ``_stop`` finds (someone cannot lead).  ``hot`` holds the cards that pay or end a
-    combo; ``modes`` is the ruleset's :data:`RESTART_MODES`.  Its compiled twin is :func:`play_plain`."""
-    act, play, lead, stop, forced = words
+                    state: list[Any], words: tuple[Any, ...], pays: tuple[tuple[tuple[int, int], ...], ...] | None,
+                    pots: list[int], chips: list[int]) -> int:
+    """Lay the forced leads and plays that need no choice, and the stops after which the same seat leads again,
+    as :meth:`Play._lay` and :meth:`Play._stop` would; ``state`` is ``[turn, lead mask, run, last layer, streak
+    from, stopped suit]``, read and written back.  Returns what comes next: 0 a choice of lead, 1 a card for
+    ``_lay`` (a card of ``hot``, its layer's last), 2 a stop after the card in the lead mask whose next leader
+    ``_stop`` finds (someone cannot lead).  ``pays`` holds per card the pots it wins, ``(pot, lowest rank of the
+    combo it ends, or -1)``, paid at once from ``pots`` into ``chips`` (None: cards pay nothing when laid);
+    ``modes`` is the ruleset's :data:`RESTART_MODES`.  Its compiled twin is :func:`play_plain`."""
+    act, play, lead, stop, forced, chips_word, pay_card = words
     turn, mask, run, last, streak, stopped = state
     restart, lead_rule = CHOICES["restart"][modes // 2], CHOICES["lead"][modes % 2]
     status = 0
@@ -132,6 +138,13 @@ def play_plain_pure(hands: list[int], owner: list[int], log: list[tuple[Any, ...
         if not run or last != turn:
             streak = card % 13
         last = turn
+        if pays is not None:
+            for j, low in pays[card]:
+                amount = pots[j]
+                if (low < 0 or low >= streak) and amount > 0:
+                    pots[j] -= amount
+                    chips[turn] += amount
+                    log.append((chips_word, -1 - j, turn, amount, pay_card))
         holder = owner[card + 1] if card % 13 != 12 else -1
         if holder >= 0:
             run, turn, mask = True, holder, bit << 1
@@ -230,8 +243,16 @@ class Play(HandState):
                 state: list[Any] = [self.turn, self._lead_mask, self._run, self._last_layer, self._streak_from,
                                     self._stopped_suit]
                 rules = self.rules
-                status = play_plain(hands, owner, log, hot_cards(card_pots, combo_end),
-                                    RESTART_MODES[rules.restart, rules.lead], state, PLAIN_WORDS)
+                hot, table = pay_tables(card_pots, combo_end)
+                pays: Pays | None = table
+                if rules.pay != "on_play":  # the pots were paid on the deal: a card laid pays nothing
+                    hot, pays = 0, None
+                elif rules.claim == "automatic":
+                    hot = 0
+                else:  # a claim to announce: the card goes the long way, which opens it
+                    pays = None
+                status = play_plain(hands, owner, log, hot, RESTART_MODES[rules.restart, rules.lead], state,
+                                    PLAIN_WORDS, pays, self.pots, self.chips)
                 self.turn, self._lead_mask, self._run, self._last_layer, self._streak_from, self._stopped_suit = state
                 if status == 0:
                     return
