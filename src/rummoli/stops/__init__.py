@@ -8,6 +8,7 @@
 * :mod:`~rummoli.stops.base` -- the phases and fields those parts share;
 * :mod:`~rummoli.stops.views` -- what a hand shows: events, records, each seat's view (R-VIEW-1);
 * :mod:`~rummoli.stops.search_path` -- the fast path a searching bot plays a hand by;
+* :mod:`~rummoli.stops.random_path` -- random decisions, the fast path of simulations and ``rummoli hand``;
 * :mod:`~rummoli.stops.session` -- :class:`Session`, an evening of hands;
 * :mod:`~rummoli.stops.replay` -- hand records: :func:`replay_record`, :func:`random_hand_record`.
 """

@@ -199,8 +199,8 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
                 mask |= c.bit
             masks[seat] = mask
         hand = cls.__new__(cls)
-        hand._start(rules, players, chips, [0] * len(rules.board.pots), dealer, hands, deck[n::step], masks, owner,
-                    True, True)
+        hand._start(rules, list(players), list(chips), [0] * len(rules.board.pots), dealer, hands, deck[n::step],
+                    masks, owner, True, True)
         return hand
 
     def _start(self, rules: Ruleset, players: list[str], chips: list[int], pot_balance: list[int], dealer: int,
