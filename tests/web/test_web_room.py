@@ -259,6 +259,12 @@ def test_the_lobby_form_fits_with_its_start_button_in_sight(browser: Any, server
         assert box and box["y"] + box["height"] <= DESKTOP["height"], box
         assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
     page.screenshot(path=str(artifacts / "room-lobby-1280x800.png"))
+    # Typed, a name holds 24 characters as the server counts them: 24 emoji fit (the browser's maxlength counted
+    # each as two and stopped at 12), and a 25th is not taken.
+    page.fill("#your-name", "")
+    page.locator("#your-name").press_sequentially("\U0001F0A1" * 25)
+    kept = page.evaluate("() => [...document.querySelector('#your-name').value].length")
+    assert kept == 24, kept
     page.set_viewport_size(PHONE)
     assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
     page.screenshot(path=str(artifacts / "room-lobby-390x844.png"), full_page=True)

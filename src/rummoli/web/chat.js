@@ -1,6 +1,6 @@
 // The table's chat: what its people write to each other, and a few quick reactions. Every line is put on the page
 // as text (never as HTML); the writer's name is the one the server gives for the seat. Spectators read it only.
-import { h, s } from "./dom.js";
+import { h, s, textBox } from "./dom.js";
 
 /** A raised thumb, drawn here: the emoji needs a colour-emoji font, which not every computer has (an empty box shows
  *  in its place there). */
@@ -22,7 +22,7 @@ export function chatPanel({ send, canWrite, say }) {
   const lines = h("ol", { class: "chat-lines", "aria-label": "Chat messages", "aria-live": "polite" });
   const empty = h("li", { class: "muted chat-empty" }, "Nothing said yet.");
   lines.append(empty);
-  const text = h("input", { id: "chat-text", maxlength: MAX_LINE, autocomplete: "off", placeholder: "Say something…",
+  const text = textBox(MAX_LINE, { id: "chat-text", autocomplete: "off", placeholder: "Say something…",
     "aria-label": "Write to the table" });
   const form = h("form", { class: "chat-form row" }, text, h("button", { type: "submit", "data-key": "chat-send" }, "Send"));
   form.addEventListener("submit", (e) => {

@@ -38,6 +38,17 @@ function append(el, children) {
 }
 
 /** Replace an element's children. */
+/** A text box holding at most `limit` characters as the server counts them (code points). The browser's own
+ *  maxlength counts UTF-16 units, so an emoji counted twice and a name of emoji stopped at half its length. */
+export function textBox(limit, attrs = {}) {
+  const box = h("input", { ...attrs, maxlength: 2 * limit });
+  box.addEventListener("input", () => {
+    const chars = [...box.value];
+    if (chars.length > limit) box.value = chars.slice(0, limit).join("");
+  });
+  return box;
+}
+
 export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);

@@ -1,6 +1,6 @@
 // The lobby: start a table (game and its options in words, seats, chips, evening length, timer, pace), join by
 // invite link, watch, the open tables, and replay an uploaded hand record.
-import { fill, go, h, saveSeatToken } from "./dom.js";
+import { fill, go, h, saveSeatToken, textBox } from "./dom.js";
 import { api } from "./net.js";
 import { seatWords, waitingWords } from "./facts.js";
 
@@ -22,7 +22,7 @@ const LEVELS = [["easy", "Computer — easy"], ["normal", "Computer — normal"]
 export async function lobbyPage(root) {
   const rulesets = await loadRulesets();
   const error = h("p", { class: "error", role: "alert" });
-  const name = h("input", { id: "your-name", required: true, maxlength: 24, autocomplete: "nickname",
+  const name = textBox(24, { id: "your-name", required: true, autocomplete: "nickname",
     value: localStorage.getItem("rummoli:name") || "" });
   const game = h("select", { id: "ruleset" }, rulesets.map((r) => h("option", { value: r.name }, r.title)));
   const about = h("div", { class: "about-ruleset", "aria-live": "polite" });

@@ -1,7 +1,7 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
 // Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
-import { announce, drawerFollowsWidth, fill, go, h, saveSeatToken, seatToken } from "./dom.js";
+import { announce, drawerFollowsWidth, fill, go, h, saveSeatToken, seatToken, textBox } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
@@ -45,7 +45,7 @@ function botNote(st) {
 }
 
 function joinForm(root, summary) {
-  const name = h("input", { id: "join-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname",
+  const name = textBox(24, { id: "join-name", name: "name", required: true, autocomplete: "nickname",
     value: localStorage.getItem("rummoli:name") || "" });
   const error = h("p", { class: "error", role: "alert" });
   let cleanup = () => {};
