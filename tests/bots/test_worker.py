@@ -130,3 +130,25 @@ def test_a_long_job_aside_runs_below_the_bots_never_delays_them_and_is_ended_whe
             assert await workers.run_aside(os.getpid, wait=30) != first  # a new worker in its place
 
     asyncio.run(run())
+
+
+def test_closed_workers_let_their_queues_go_and_take_no_more_decisions() -> None:
+    """A server stopped by a signal ends without finalizers, so the workers' queues (and their semaphores, which
+    multiprocessing's tracker otherwise reports as leaked) are let go at close; nothing new is started after it."""
+    import asyncio
+    import weakref
+
+    workers = BotWorkers(1)
+    view = {"legal_actions": [{"seat": 0, "action": "keep"}]}
+    choice, _ = asyncio.run(workers.decide(make_bot("stops", "easy", 1), view, seconds=5))
+    assert choice == {"seat": 0, "action": "keep"}
+    assert workers.quick is not None
+    queues = [weakref.ref(slot.pids) for slot in (*workers.slots, workers.quick)]
+    workers.close()
+    assert [queue() for queue in queues] == [None, None]  # gone, with their semaphores
+    with pytest.raises(RuntimeError, match="closed"):
+        workers.submit(make_bot("stops", "easy", 1), view)
+    with pytest.raises(RuntimeError, match="closed"):
+        asyncio.run(workers.decide(make_bot("stops", "easy", 1), view))
+    assert workers.quick is None and workers.slots == []  # no worker was started for them
+    workers.close()  # twice is harmless

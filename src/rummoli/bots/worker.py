@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -112,6 +113,15 @@ class _Slot:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _shut_down(slots: list[_Slot], aside: _Slot | None) -> None:
+    """Wait for the slots' decisions to end, and end the aside's job at once (a review is not waited for).  A
+    function of its own so that no loop variable keeps a slot alive once :meth:`BotWorkers.close` lets go."""
+    for slot in slots:
+        slot.pool.shutdown(wait=True, cancel_futures=True)
+    if aside is not None:
+        aside.end()
+
+
 class BotWorkers:
     """Worker processes that make bot decisions.
 
@@ -126,8 +136,10 @@ class BotWorkers:
         self.aside: _Slot | None = None
         #: workers replaced because they gave no answer in time
         self.replaced = 0
+        self.closed = False
 
     def _slot(self, quick: bool = False) -> _Slot:
+        self._check_open()
         if quick:
             if self.quick is None:
                 self.quick = _Slot()
@@ -171,6 +183,7 @@ class BotWorkers:
         server, so that a table's bot never waits behind such a job.  Jobs wait their turn there.  Past
         ``wait`` seconds (the wait in line included) the worker is ended, whatever it was doing, and replaced:
         :class:`NoAnswer` tells the caller, as it does when the worker broke."""
+        self._check_open()
         if self.aside is None:
             self.aside = _Slot(nice=ASIDE_NICE)
         slot = self.aside
@@ -189,8 +202,10 @@ class BotWorkers:
             raise
 
     def replace(self, slot: _Slot) -> None:
-        """End a worker (stuck, or broken) and start another in its place."""
-        if slot is self.quick:
+        """End a worker (stuck, or broken) and start another in its place (none once closed)."""
+        if self.closed:
+            pass
+        elif slot is self.quick:
             self.quick = _Slot()
         elif slot is self.aside:
             self.aside = _Slot(nice=slot.nice)
@@ -200,10 +215,15 @@ class BotWorkers:
         slot.end()
 
     def close(self) -> None:
-        for slot in [*self.slots, *([] if self.quick is None else [self.quick])]:
-            slot.pool.shutdown(wait=True, cancel_futures=True)
-        if self.aside is not None:  # a review is not waited for: it is ended
-            self.aside.end()
+        _shut_down([*self.slots, *([] if self.quick is None else [self.quick])], self.aside)
+        # Let go of every slot and collect now, so that their queues' semaphores are released: a server stopped by
+        # a signal ends without running finalizers, and multiprocessing's tracker then reported them as leaked.
+        self.slots, self.quick, self.aside, self.closed = [], None, None, True
+        gc.collect()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("the bot workers are closed: no more decisions")
 
     def __enter__(self) -> BotWorkers:
         return self
