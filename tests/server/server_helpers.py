@@ -67,9 +67,9 @@ class Server:
 
     def launch(self, argv: list[str], env: dict[str, str] | None = None, seconds: float = 30) -> Server:
         """Start ``argv`` (its output in server.log) and wait until ``/healthz`` answers 200 on our port."""
-        path = self.data / "server.log"
-        if self.fork and zygote.can_fork(argv, env or dict(os.environ), self.preexec):
-            self.proc = zygote.ZYGOTE.spawn(argv, env or dict(os.environ), path)
+        path, given = self.data / "server.log", env or dict(os.environ)
+        if self.fork and zygote.can_fork(argv, given, self.preexec):
+            self.proc = zygote.ZYGOTE.spawn(argv, given, path)
         else:
             with path.open("ab") as log:
                 self.proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env,

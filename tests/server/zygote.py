@@ -46,9 +46,10 @@ IMPORT_TIME_ENV = ("RUMMOLI_PURE", "PYTHONHASHSEED", "PYTHONPATH", "PYTHONDONTWR
 
 def can_fork(argv: list[str], env: dict[str, str], preexec: object) -> bool:
     """Whether a zygote can start ``argv`` exactly as a fresh ``python -m rummoli.cli serve`` would."""
+    own = zygote_env()
     return (sys.platform == "linux" and hasattr(os, "pidfd_open") and preexec is None
             and argv[:4] == [sys.executable, "-m", "rummoli.cli", "serve"]
-            and all(env.get(name) == zygote_env().get(name) for name in IMPORT_TIME_ENV))
+            and all(env.get(name) == own.get(name) for name in IMPORT_TIME_ENV))
 
 
 def zygote_env() -> dict[str, str]:

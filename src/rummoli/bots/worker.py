@@ -203,14 +203,13 @@ class BotWorkers:
 
     def replace(self, slot: _Slot) -> None:
         """End a worker (stuck, or broken) and start another in its place (none once closed)."""
-        if self.closed:
-            pass
-        elif slot is self.quick:
-            self.quick = _Slot()
-        elif slot is self.aside:
-            self.aside = _Slot(nice=slot.nice)
-        elif slot in self.slots:
-            self.slots[self.slots.index(slot)] = _Slot()
+        if not self.closed:
+            if slot is self.quick:
+                self.quick = _Slot()
+            elif slot is self.aside:
+                self.aside = _Slot(nice=slot.nice)
+            elif slot in self.slots:
+                self.slots[self.slots.index(slot)] = _Slot()
         self.replaced += 1
         slot.end()
 
