@@ -397,7 +397,8 @@ def test_R_GIN_7_a_gin_game_stopped_before_its_target_says_no_bonus_is_added(rul
     """Ended by the evening's number of hands before anyone reached 100, a Gin game adds no game or box bonus: the
     view's ``end_note`` says so, for the page and the terminal to show (a winner looked for bonuses that never
     came). Played to 100, the bonuses come and nothing is noted; other games never note it."""
-    table = Table(ruleset, seats_for(ruleset, people=0), seed="note", hands=hands, chips=60)
+    # normal bots: they play a Gin game to 100 in a few hands (random ones took hundreds, 18 s of the suite)
+    table = Table(ruleset, seats_for(ruleset, people=0, level="normal"), seed="note", hands=hands, chips=60)
     assert table.view(None)["end_note"] == ""
     advance(table, random.Random(5), moves=100_000)
     assert table.over

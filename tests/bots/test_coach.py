@@ -52,9 +52,13 @@ def test_preferred_choice_is_the_hard_bots(index: int) -> None:
 
 
 def test_taken_action_is_weighed_beside_the_choices() -> None:
+    """Over a Gin seat's first 16 decisions (the whole hand's 52 cost ten times as much and check nothing more),
+    some searched and one of them a mistake."""
     record = random_records()[2]
-    out = review(record, 0, samples=SAMPLES)
-    assert out["decisions"]
+    sixteenth = list(decisions(record, 0))[15][0]
+    out = review(dict(record, actions=record["actions"][:sixteenth + 1]), 0, samples=SAMPLES)
+    assert len(out["decisions"]) == 16
+    assert any(d["mistake"] for d in out["decisions"]) and any(d["how"] == "search" for d in out["decisions"])
     for d in out["decisions"]:
         taken = d["choices"][d["taken_choice"]]
         assert taken["action"] == d["taken"]

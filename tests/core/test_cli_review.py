@@ -16,8 +16,11 @@ from rummoli.games import family
 
 @pytest.fixture
 def gin_file(tmp_path: Path) -> Path:
+    """A random Gin hand's first 30 moves (a review reads a hand still being played; the whole random hand, about
+    50 decisions a seat, costs five seconds and checks nothing more)."""
     path = tmp_path / "gin.json"
-    path.write_text(json.dumps(family("rummy").random_hand_record("gin-rummy", 2, "cli")), encoding="utf-8")
+    record = family("rummy").random_hand_record("gin-rummy", 2, "cli")
+    path.write_text(json.dumps(dict(record, actions=record["actions"][:30])), encoding="utf-8")
     return path
 
 
