@@ -25,19 +25,29 @@ def shown_five(value: int, held: int) -> int:
     return mask_of(HandValue(value, held).cards)
 
 
-#: The pots each seat antes on, by the ruleset object itself (as ``play.board_tables`` keeps its tables).
-_ANTES_OF: dict[int, tuple[Ruleset, tuple[tuple[int, int], ...]]] = {}
+#: What every hand of a ruleset antes with ``n`` seats and a dealer, by the ruleset object itself (as
+#: ``play.board_tables`` keeps its tables): each seat's whole ante, what each pot gains and the log's entries.
+AnteTable = tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[str, int, int, int, str], ...]]
+_ANTES_OF: dict[tuple[int, int, int], tuple[Ruleset, AnteTable]] = {}
 
 
-def _antes(rules: Ruleset) -> tuple[tuple[int, int], ...]:
-    """``(pot index, chips)`` of every pot a seat antes on (R-ANTE-1), in board order."""
-    hit = _ANTES_OF.get(id(rules))
+def _ante_table(rules: Ruleset, n: int, dealer: int) -> AnteTable:
+    """Per seat its whole ante (R-ANTE-1; the dealer's twice with ``dealer_ante = double``), per pot anted on
+    ``(pot index, chips)``, and the ``chips`` entries the ante logs, seat by seat in board order: the same for
+    every hand of this ruleset, seats and dealer, so worked out once (a hand's ante was a tenth of it)."""
+    key = (id(rules), n, dealer)
+    hit = _ANTES_OF.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    antes = tuple((j, rules.ante(p)) for j, p in enumerate(rules.board.pots) if rules.ante(p))
-    if len(_ANTES_OF) < 256:  # the entry keeps the ruleset alive, so its id is not reused meanwhile
-        _ANTES_OF[id(rules)] = (rules, antes)
-    return antes
+    antes = [(j, rules.ante(p)) for j, p in enumerate(rules.board.pots) if rules.ante(p)]
+    double = rules.dealer_ante == "double"
+    factors = [2 if double and seat == dealer else 1 for seat in range(n)]
+    per_seat = sum(ante for _, ante in antes)
+    table = (tuple(per_seat * f for f in factors), tuple((j, ante * sum(factors)) for j, ante in antes),
+             tuple(("chips", seat, -1 - j, ante * factors[seat], "ante") for seat in range(n) for j, ante in antes))
+    if len(_ANTES_OF) < 4096:  # the entry keeps the ruleset alive, so its id is not reused meanwhile
+        _ANTES_OF[key] = (rules, table)
+    return table
 
 
 class Bidding(HandState):
@@ -47,23 +57,18 @@ class Bidding(HandState):
         __slots__ = ()
 
     def _ante(self) -> None:
-        rules = self.rules
-        antes = _antes(rules)
-        per_seat = sum(ante for _, ante in antes)
-        double = self.rules.dealer_ante == "double"
+        needs, gains, entries = _ante_table(self.rules, self.n, self.dealer)
         chips = self.chips
-        for seat in range(self.n):
-            need = per_seat * (2 if double and seat == self.dealer else 1)
+        for seat, need in enumerate(needs):
             if chips[seat] < need:
                 raise IllegalAction("R-ANTE-1", f"seat {seat} ({self.names[seat]}) holds {chips[seat]} "
                                     f"chips and cannot pay the ante of {need}: they are out of the session")
-        log, balances = self.log, self.pots
-        for seat in range(self.n):
-            factor = 2 if double and seat == self.dealer else 1
-            chips[seat] -= per_seat * factor
-            for j, ante in antes:
-                balances[j] += ante * factor
-                log.append(("chips", seat, -1 - j, ante * factor, "ante"))
+        for seat, need in enumerate(needs):
+            chips[seat] -= need
+        balances = self.pots
+        for j, gain in gains:
+            balances[j] += gain
+        self.log.extend(entries)
 
     def _pay_on_hold(self) -> None:
         """``pay = on_hold``: whoever was dealt a pot's card (or a whole combo) takes it now."""
