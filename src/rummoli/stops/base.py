@@ -45,6 +45,7 @@ class HandState:
         start_chips: list[int]
         start_pots: list[int]
         with_ante: bool
+        auto: bool
         dealt: list[list[Card]]
         dealt_widow: list[Card]
         hands: list[int]

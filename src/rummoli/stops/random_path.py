@@ -8,11 +8,16 @@ state marks (a reader gets one when it reads) and no Action objects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rummoli.stops.actions import KINDS
-from rummoli.stops.base import OVER, HandState, Option
+from rummoli.stops.base import AUCTION, BETTING, OVER, PLAY, WIDOW, HandState, Option
+from rummoli.stops.random_bidding import BETTING_OVER, BID_WORDS, bid_random, bid_table
+
+#: The phases before the play round as :func:`~rummoli.stops.random_bidding.bid_random` numbers them.
+_BID_PHASES: Final = (WIDOW, AUCTION, BETTING)
 
 #: The cards of a lead's choices in order, by their mask (a lead offers at most one card a suit, or a rank).
 _BITS_OF: dict[int, list[int]] = {}
@@ -52,12 +57,34 @@ class RandomPath(HandState):
         if self.phase == OVER:
             return
         self._tracking = False
+        if self.phase != PLAY and self.auto and type(rng) is Random:
+            # the widow, the auction and the poker round in one call, drawn through getrandbits as
+            # Random.choice and Random.randint draw (another generator's class may draw its own way)
+            self._random_bidding(rng.getrandbits)
+            if self.phase == OVER:
+                return
         opts = self._options()
         while True:
             after = self._random_decision(opts, rng)
             if self.phase == OVER:
                 return
             opts = self._options() if after is None else after
+
+    def _random_bidding(self, getrandbits: Callable[[int], int]) -> None:
+        """:meth:`random_play`'s decisions up to the play round, by ``bid_random`` (the same draws, moves and log
+        entries as one :meth:`_random_decision` after another), then the showdown and the forced play after it."""
+        state = [_BID_PHASES.index(self.phase), self.turn, self._bid, self._bidder, self._passed, self._level,
+                 self._cap_value, self._raises, self._folded, self.swapped, self.given_up]
+        status = bid_random(getrandbits, state, self.chips, self.pots, self.hands, self.owner, self.log, self._put,
+                            self._start_stack, bid_table(self.rules, self.n, self.dealer, self._pay_mask), BID_WORDS)
+        phase, self.turn, self._bid, self._bidder, self._passed, self._level, self._cap_value, self._raises, \
+            self._folded, self.swapped, self.given_up = state
+        self.phase = _BID_PHASES[phase]
+        if status == BETTING_OVER:
+            alive = [s for s in range(self.n) if not self._folded >> s & 1]
+            self._poker_win(alive, show=len(alive) > 1)
+        self._begin_play()
+        self._settle_forced()
 
     def _random_decision(self, opts: list[Option], rng: Random) -> list[Option] | None:
         """Draw one of ``opts`` (the options now), make it and the forced actions after it; the options then,
