@@ -503,9 +503,275 @@ bad_pays:
     return NULL;
 }
 
+/* bid_random(getrandbits, state, chips, pots, hands, owner, log, put, start_stack, table, words): the random
+ * decisions of a stops hand before its play round (the widow choice, the auction, the poker round) and the forced
+ * ones between them, drawn, made and logged as rummoli.stops.random_bidding.bid_random_pure makes them (its
+ * docstring says what each argument holds). Why C: these dozen decisions were half of a random Rummoli hand's
+ * time, each a few comparisons and a log entry under Python's general machinery. The lists are written back only
+ * when the call succeeds. */
+#define BID_SEATS 62
+
+/* random.Random._randbelow(n), n >= 1, through the generator's getrandbits; -1 on an error */
+static long long rand_below(PyObject *getrandbits, unsigned long long n) {
+    int k = 0;
+    for (unsigned long long m = n; m; m >>= 1) k++;
+    PyObject *bits = PyLong_FromLong(k);
+    if (bits == NULL) return -1;
+    unsigned long long r;
+    do {
+        PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+        if (drawn == NULL) { Py_DECREF(bits); return -1; }
+        r = PyLong_AsUnsignedLongLong(drawn);
+        Py_DECREF(drawn);
+        if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(bits); return -1; }
+    } while (r >= n);
+    Py_DECREF(bits);
+    return (long long)r;
+}
+
+static int read_ints(PyObject *list, long long *out, Py_ssize_t count) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        out[i] = PyLong_AsLongLong(PyList_GET_ITEM(list, i));
+        if (out[i] == -1 && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* list[:] = values[:count] */
+static int write_ints(PyObject *list, const long long *values, Py_ssize_t count) {
+    PyObject *fresh = PyList_New(count);
+    if (fresh == NULL) return -1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = PyLong_FromLongLong(values[i]);
+        if (v == NULL) { Py_DECREF(fresh); return -1; }
+        PyList_SET_ITEM(fresh, i, v);
+    }
+    int failed = PyList_SetSlice(list, 0, PyList_GET_SIZE(list), fresh);
+    Py_DECREF(fresh);
+    return failed;
+}
+
+enum { B_KEEP, B_SWAP, B_PASS, B_BID, B_CHECK, B_BET, B_CALL, B_FOLD, B_RAISE };
+enum { PH_WIDOW, PH_AUCTION, PH_POKER };
+
+static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 11 || !PyList_Check(args[1]) || PyList_GET_SIZE(args[1]) != 11 || !PyList_Check(args[2]) ||
+        !PyList_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || PyList_GET_SIZE(args[5]) != 52 ||
+        !PyList_Check(args[6]) || !PyList_Check(args[7]) || !PyList_Check(args[8]) || !PyTuple_Check(args[9]) ||
+        PyTuple_GET_SIZE(args[9]) != 7 || !PyTuple_Check(args[10]) || PyTuple_GET_SIZE(args[10]) != 12) {
+        PyErr_SetString(PyExc_TypeError, "bid_random(getrandbits, state: list of 11, chips: list, pots: list, "
+                        "hands: list, owner: list of 52, log: list, put: list, start_stack: list, table: tuple of 7, "
+                        "words: tuple of 12)");
+        return NULL;
+    }
+    PyObject *getrandbits = args[0], *state = args[1], *chips = args[2], *pots = args[3], *hands = args[4];
+    PyObject *owner = args[5], *log = args[6], *put = args[7], *start_stack = args[8], *table = args[9];
+    PyObject *words = args[10];
+    long long t[7];
+    for (int i = 0; i < 7; i++) {
+        t[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(table, i));
+        if (t[i] == -1 && PyErr_Occurred()) return NULL;
+    }
+    long long n = t[0], dealer = t[1], max_bet = t[2], max_raises = t[3], barred = t[4], poker = t[6];
+    uint64_t pay_mask = (uint64_t)t[5];
+    if (n < 1 || n > BID_SEATS || dealer < 0 || dealer >= n || PyList_GET_SIZE(chips) != n ||
+        PyList_GET_SIZE(hands) != n || poker >= PyList_GET_SIZE(pots) || poker < -1) {
+        PyErr_SetString(PyExc_ValueError, "bid_random: the table, chips and hands do not agree");
+        return NULL;
+    }
+    long long st[11], mine[BID_SEATS], puts[BID_SEATS], stack[BID_SEATS], held[BID_SEATS];
+    if (read_ints(state, st, 11) < 0 || read_ints(chips, mine, n) < 0 || read_ints(hands, held, n) < 0)
+        return NULL;
+    Py_ssize_t had_puts = PyList_GET_SIZE(put), had_stack = PyList_GET_SIZE(start_stack);
+    if ((had_puts != 0 && had_puts != n) || (had_stack != 0 && had_stack != n)) {
+        PyErr_SetString(PyExc_ValueError, "bid_random: put and start_stack hold one number a seat, or none yet");
+        return NULL;
+    }
+    if (read_ints(put, puts, had_puts) < 0 || read_ints(start_stack, stack, had_stack) < 0) return NULL;
+    long long pot = 0;
+    if (poker >= 0) {
+        pot = PyLong_AsLongLong(PyList_GET_ITEM(pots, poker));
+        if (pot == -1 && PyErr_Occurred()) return NULL;
+    }
+    long long phase = st[0], turn = st[1], bid = st[2], bidder = st[3], passed = st[4], level = st[5], cap = st[6];
+    long long raises = st[7], folded = st[8], swapped = st[9], given_up = st[10];
+    if (phase < PH_WIDOW || phase > PH_POKER || turn < 0 || turn >= n || bidder >= n ||
+        (phase == PH_POKER && (poker < 0 || had_puts != n || had_stack != n))) {
+        PyErr_SetString(PyExc_ValueError, "bid_random: not a state before the play round");
+        return NULL;
+    }
+    PyObject *act = PyTuple_GET_ITEM(words, 0), *chips_word = PyTuple_GET_ITEM(words, 1);
+    PyObject *widow_bid = PyTuple_GET_ITEM(words, 2);
+    Py_ssize_t log_start = PyList_GET_SIZE(log);
+    long long everyone = (1LL << n) - 1;
+    int took = 0, status;
+    for (;;) {
+        long long seat = turn;
+        int kinds[3], count = 1;
+        long long lows[3] = {0, 0, 0}, highs[3] = {0, 0, 0};
+        if (phase == PH_POKER) {
+            if (puts[seat] == level) {
+                kinds[0] = B_CHECK;
+                if (level == 0 && cap > 0) {
+                    kinds[1] = B_BET; lows[1] = 1; highs[1] = max_bet < cap ? max_bet : cap; count = 2;
+                }
+            } else {
+                kinds[0] = B_CALL; kinds[1] = B_FOLD; count = 2;
+                if (raises < max_raises && cap > level) {
+                    kinds[2] = B_RAISE; lows[2] = 1; highs[2] = max_bet < cap - level ? max_bet : cap - level; count = 3;
+                }
+            }
+        } else if (phase == PH_AUCTION) {
+            kinds[0] = B_PASS;
+            if (!(barred && ((uint64_t)held[seat] & pay_mask)) && mine[seat] > bid) {
+                kinds[1] = B_BID; lows[1] = bid + 1; highs[1] = mine[seat]; count = 2;
+            }
+        } else {
+            kinds[0] = B_KEEP;
+            if (!(barred && ((uint64_t)held[seat] & pay_mask))) { kinds[1] = B_SWAP; count = 2; }
+        }
+        int kind;
+        long long amount;
+        PyObject *forced;
+        if (count == 1) {
+            kind = kinds[0]; amount = 0; forced = Py_True;
+        } else {
+            long long pick = rand_below(getrandbits, (unsigned long long)count);
+            if (pick < 0) goto failed;
+            kind = kinds[pick];
+            amount = -1;
+            if (kind == B_BID || kind == B_BET || kind == B_RAISE) {
+                long long r = rand_below(getrandbits, (unsigned long long)(highs[pick] - lows[pick] + 1));
+                if (r < 0) goto failed;
+                amount = lows[pick] + r;
+            }
+            forced = Py_False;
+        }
+        if (append_new(log, Py_BuildValue("(OLOiLO)", act, seat, PyTuple_GET_ITEM(words, 3 + kind), -1, amount,
+                                          forced)) < 0) goto failed;
+        long long winner = -1;
+        if (phase == PH_POKER) {
+            long long alive_before = everyone & ~folded;
+            if (kind == B_BET || kind == B_RAISE || kind == B_CALL) {
+                long long add = kind == B_CALL ? level - puts[seat] : (level - puts[seat]) + amount;
+                if (kind != B_CALL) level += amount;
+                if (kind == B_RAISE) raises++;
+                puts[seat] += add;
+                if (add > 0) {
+                    mine[seat] -= add;
+                    pot += add;
+                    if (append_new(log, Py_BuildValue("(OLLLO)", chips_word, seat, -1 - poker, add,
+                                                      PyTuple_GET_ITEM(words, 3 + B_BET))) < 0) goto failed;
+                }
+                if (kind == B_CALL) passed &= ~(1LL << seat);
+                else passed = alive_before & ~(1LL << seat);
+            } else {
+                if (kind == B_FOLD) {
+                    folded |= 1LL << seat;
+                    int first = 1;
+                    for (long long s = 0; s < n; s++) {
+                        if (folded >> s & 1) continue;
+                        if (first || stack[s] < cap) cap = stack[s];
+                        first = 0;
+                    }
+                }
+                passed &= ~(1LL << seat);
+            }
+            long long alive = everyone & ~folded;
+            if ((alive & (alive - 1)) == 0 || !passed) { status = 1; break; }
+            for (long long k = 1; k < n; k++) {
+                long long nxt = (seat + k) % n;
+                if (passed >> nxt & 1) { turn = nxt; break; }
+            }
+            continue;
+        }
+        if (kind == B_SWAP) {
+            winner = seat;
+        } else {
+            if (kind == B_KEEP) {
+                phase = PH_AUCTION; turn = dealer; passed = 1LL << dealer;
+            } else if (kind == B_BID) {
+                bid = amount; bidder = seat;
+            } else {
+                passed |= 1LL << seat;
+            }
+            long long others = everyone & ~passed;
+            if (bidder >= 0) others &= ~(1LL << bidder);
+            if (others) {
+                for (long long k = 0; k < n; k++) {
+                    turn = (turn + 1) % n;
+                    if (others >> turn & 1) break;
+                }
+                continue;
+            }
+            if (bidder >= 0) {
+                if (bid > 0) {
+                    mine[bidder] -= bid;
+                    mine[dealer] += bid;
+                    if (append_new(log, Py_BuildValue("(OLLLO)", chips_word, bidder, dealer, bid, widow_bid)) < 0)
+                        goto failed;
+                }
+                winner = bidder;
+            }
+        }
+        if (winner >= 0) {
+            uint64_t old = (uint64_t)held[winner], widow = old ^ ((1ULL << 52) - 1);
+            for (long long s = 0; s < n; s++) widow &= ~(uint64_t)held[s];
+            held[winner] = (long long)widow;
+            swapped = winner; given_up = (long long)old; took = 1;
+            if (append_new(log, Py_BuildValue("(OL)", PyTuple_GET_ITEM(words, 3 + B_SWAP), winner)) < 0) goto failed;
+        }
+        if (poker < 0) { status = 0; break; }
+        phase = PH_POKER;
+        cap = mine[0];
+        for (long long s = 0; s < n; s++) {
+            stack[s] = mine[s];
+            puts[s] = 0;
+            if (mine[s] < cap) cap = mine[s];
+        }
+        had_puts = had_stack = n;
+        level = raises = folded = 0;
+        passed = everyone;
+        turn = (dealer + 1) % n;
+    }
+    /* every number ready: write them back */
+    if (took) {
+        uint64_t sets[2] = {(uint64_t)held[swapped], (uint64_t)given_up};
+        long holders[2] = {(long)swapped, -1};  /* IN_WIDOW */
+        for (int w = 0; w < 2; w++) {
+            for (uint64_t c = sets[w]; c; c &= c - 1) {
+                PyObject *h = PyLong_FromLong(holders[w]);
+                if (h == NULL) goto failed;
+                PyList_SetItem(owner, __builtin_ctzll(c), h);
+            }
+        }
+    }
+    if (write_ints(chips, mine, n) < 0 || write_ints(hands, held, n) < 0 || write_ints(put, puts, had_puts) < 0 ||
+        write_ints(start_stack, stack, had_stack) < 0) goto failed;
+    if (poker >= 0) {
+        PyObject *p = PyLong_FromLongLong(pot);
+        if (p == NULL) goto failed;
+        PyList_SetItem(pots, poker, p);
+    }
+    long long out[11] = {phase, turn, bid, bidder, passed, level, cap, raises, folded, swapped, given_up};
+    if (write_ints(state, out, 11) < 0) goto failed;
+    return PyLong_FromLong(status);
+failed: {
+        /* the entries of a call that failed go, and its error stays the one raised */
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        PyList_SetSlice(log, log_start, PyList_GET_SIZE(log), NULL);
+        PyErr_Restore(type, value, traceback);
+        return NULL;
+    }
+}
+
 static PyMethodDef methods[] = {
     {"play_plain", (PyCFunction)(void (*)(void))play_plain, METH_FASTCALL,
      "The plain forced leads and plays of a stops play round (rummoli.stops.play.play_plain_pure)."},
+    {"bid_random", (PyCFunction)(void (*)(void))bid_random, METH_FASTCALL,
+     "A random stops hand's widow, auction and poker round (rummoli.stops.random_bidding.bid_random_pure)."},
     {"shuffle_with", (PyCFunction)(void (*)(void))shuffle_with, METH_FASTCALL,
      "random.Random.shuffle(deck) drawn through the generator's getrandbits (rummoli.shuffling)."},
     {"evaluate_mask", evaluate_mask, METH_O,
