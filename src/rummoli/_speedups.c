@@ -353,6 +353,24 @@ static PyObject *shuffle_with(PyObject *module, PyObject *const *args, Py_ssize_
     Py_RETURN_NONE;
 }
 
+/* random.Random._randbelow(n), n >= 1, through the generator's getrandbits; -1 on an error */
+static long long rand_below(PyObject *getrandbits, unsigned long long n) {
+    int k = 0;
+    for (unsigned long long m = n; m; m >>= 1) k++;
+    PyObject *bits = PyLong_FromLong(k);
+    if (bits == NULL) return -1;
+    unsigned long long r;
+    do {
+        PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+        if (drawn == NULL) { Py_DECREF(bits); return -1; }
+        r = PyLong_AsUnsignedLongLong(drawn);
+        Py_DECREF(drawn);
+        if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(bits); return -1; }
+    } while (r >= n);
+    Py_DECREF(bits);
+    return (long long)r;
+}
+
 /* play_plain(hands, owner, log, hot, modes, state, words): the plain forced leads and plays of a stops hand's play
  * round, and the stops after which the same seat leads again, laid and logged as rummoli.stops.play lays them;
  * rummoli.stops.play.play_plain_pure is the same steps. Why C: most of a random hand's time went on these
@@ -399,16 +417,17 @@ static int append_new(PyObject *list, PyObject *item) {
 
 static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 10 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2]) ||
+    if ((nargs != 10 && nargs != 11) || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2]) ||
         !PyList_Check(args[5]) || PyList_GET_SIZE(args[5]) != 6 || !PyTuple_Check(args[6]) ||
         PyTuple_GET_SIZE(args[6]) != 7 || PyList_GET_SIZE(args[1]) != 52 ||
         !(args[7] == Py_None || (PyTuple_Check(args[7]) && PyTuple_GET_SIZE(args[7]) == 52)) ||
         !PyList_Check(args[8]) || !PyList_Check(args[9]) || PyList_GET_SIZE(args[9]) != PyList_GET_SIZE(args[0])) {
         PyErr_SetString(PyExc_TypeError, "play_plain(hands: list, owner: list of 52, log: list, hot: int, modes: int, "
                         "state: list of 6, words: (act, play, lead, stop, forced, chips, pay_card), "
-                        "pays: 52 tuples of (pot, lowest rank) or None, pots: list, chips: list)");
+                        "pays: 52 tuples of (pot, lowest rank) or None, pots: list, chips: list[, getrandbits])");
         return NULL;
     }
+    PyObject *getrandbits = nargs == 11 && args[10] != Py_None ? args[10] : NULL;
     PyObject *pays = args[7], *pots = args[8], *chips = args[9];
     PyObject *chips_word = PyTuple_GET_ITEM(args[6], 5), *pay_card = PyTuple_GET_ITEM(args[6], 6);
     PyObject *hands = args[0], *owner = args[1], *log = args[2], *state = args[5], *words = args[6];
@@ -428,8 +447,19 @@ static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t 
     if (PyErr_Occurred() || run < 0) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(hands);
     long status = 0;
+    int failed = 0;  /* a draw failed: the state is written back at its choice, then the error raised */
     for (;;) {
-        if (!run && (mask & (mask - 1))) { status = 0; break; }
+        int chosen = 0;
+        if (!run && (mask & (mask - 1))) {
+            if (getrandbits == NULL || mask >> 52) { status = 0; break; }
+            /* rng.choice of the lead's cards, lowest first (rummoli.stops.random_path) */
+            long long pick = rand_below(getrandbits, (unsigned long long)__builtin_popcountll(mask));
+            if (pick < 0) { failed = 1; break; }
+            uint64_t rest = mask;
+            while (pick--) rest &= rest - 1;
+            mask = rest & (~rest + 1);
+            chosen = 1;
+        }
         if (!mask || mask >> 52 || turn < 0 || turn >= n) {
             PyErr_SetString(PyExc_ValueError, "play_plain: no card to lay");
             return NULL;
@@ -438,8 +468,9 @@ static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t 
         uint64_t bit = 1ULL << card;
         uint64_t held = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, turn));
         if (held == (uint64_t)-1 && PyErr_Occurred()) return NULL;
-        if ((hot >> card & 1) || held == bit || !(held & bit)) { status = 1; break; }
-        if (append_new(log, Py_BuildValue("(OlOiiO)", act, turn, run ? play : lead, card, 0, forced)) < 0) return NULL;
+        if ((hot >> card & 1) || held == bit || !(held & bit)) { status = chosen ? 3 : 1; break; }
+        if (append_new(log, Py_BuildValue("(OlOiiO)", act, turn, run ? play : lead, card, 0,
+                                          chosen ? Py_False : forced)) < 0) return NULL;
         PyObject *left = PyLong_FromUnsignedLongLong(held ^ bit);
         if (left == NULL) return NULL;
         PyList_SetItem(hands, turn, left);
@@ -488,15 +519,22 @@ static PyObject *play_plain(PyObject *module, PyObject *const *args, Py_ssize_t 
         stopped = card / 13;
         mask = again;
     }
+    PyObject *type = NULL, *value = NULL, *traceback = NULL;
+    if (failed) PyErr_Fetch(&type, &value, &traceback);
     PyObject *values[6] = {PyLong_FromLong(turn), PyLong_FromUnsignedLongLong(mask), PyBool_FromLong(run),
                            PyLong_FromLong(last), PyLong_FromLong(streak), PyLong_FromLong(stopped)};
     for (int k = 0; k < 6; k++) {
         if (values[k] == NULL) {
             for (int j = 0; j < 6; j++) Py_XDECREF(values[j]);
+            Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(traceback);
             return NULL;
         }
     }
     for (int k = 0; k < 6; k++) PyList_SetItem(state, k, values[k]);
+    if (failed) {
+        PyErr_Restore(type, value, traceback);
+        return NULL;
+    }
     return PyLong_FromLong(status);
 bad_pays:
     PyErr_SetString(PyExc_ValueError, "play_plain: pays holds, per card, (pot index, lowest rank) pairs");
@@ -510,24 +548,6 @@ bad_pays:
  * time, each a few comparisons and a log entry under Python's general machinery. The lists are written back only
  * when the call succeeds. */
 #define BID_SEATS 62
-
-/* random.Random._randbelow(n), n >= 1, through the generator's getrandbits; -1 on an error */
-static long long rand_below(PyObject *getrandbits, unsigned long long n) {
-    int k = 0;
-    for (unsigned long long m = n; m; m >>= 1) k++;
-    PyObject *bits = PyLong_FromLong(k);
-    if (bits == NULL) return -1;
-    unsigned long long r;
-    do {
-        PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
-        if (drawn == NULL) { Py_DECREF(bits); return -1; }
-        r = PyLong_AsUnsignedLongLong(drawn);
-        Py_DECREF(drawn);
-        if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(bits); return -1; }
-    } while (r >= n);
-    Py_DECREF(bits);
-    return (long long)r;
-}
 
 static int read_ints(PyObject *list, long long *out, Py_ssize_t count) {
     for (Py_ssize_t i = 0; i < count; i++) {

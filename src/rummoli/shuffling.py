@@ -16,7 +16,17 @@ from typing import Any, Final
 
 from rummoli.twins import compiled
 
-__all__ = ["COMPILED", "shuffle", "shuffle_pure", "shuffle_with"]
+__all__ = ["COMPILED", "below", "shuffle", "shuffle_pure", "shuffle_with"]
+
+
+def below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``random.Random._randbelow(n)`` (``n >= 1``) for the generator whose ``getrandbits`` this is: what
+    ``rng.choice`` and ``rng.randint`` draw an index or an offset by (the random stops path draws this way)."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def shuffle_pure(deck: list[Any], getrandbits: Callable[[int], int]) -> None:

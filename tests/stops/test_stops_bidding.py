@@ -124,3 +124,27 @@ def test_a_draw_that_fails_leaves_the_hand_as_it_was() -> None:
                 player(Failing(draws), state, *lists, bid_table(rules, 4, 2, board_tables(rules.board)[2]),
                        BID_WORDS)
             assert [list(x) for x in (state, *lists)] == before, (draws, player)
+
+
+class Drawing(random.Random):
+    """A generator of another class: the random path makes its decisions one by one, the general way, drawing
+    through ``choice`` and ``randint`` (which draw through ``getrandbits`` as the fast path's twins do)."""
+
+
+ANNOUNCE = {"game": "stops", "name": "announce", "board": "copp-clark", "claim": "announce",
+            "cannot_lead": "pay_and_pass", "poker": "after_play", "restart": "other_suit",
+            "lead": "lowest_in_chosen_suit"}
+
+
+@pytest.mark.parametrize("spec", [*BUILTIN_RULESETS, *OPTIONS, ANNOUNCE],
+                         ids=lambda s: s if isinstance(s, str) else s["name"])
+def test_the_fast_path_plays_every_hand_as_one_decision_after_another_does(spec: Any) -> None:
+    rules = load_ruleset(spec)
+    fast, general = random.Random(2026), Drawing(2026)
+    for k in range(200):
+        players = max(rules.min_players, 2 + k % 7)
+        hands = [random_hand(rules, players, rng, dealer=k % players if k % 3 else None) for rng in (fast, general)]
+        a, b = ([h.log, h.chips, h.pots, h.hands, h.owner, h.winner, h.phase, h.showdown, h.poker_winners,
+                 h.play_start, h.swapped, h.given_up, h.result()] for h in hands)
+        assert a == b, k
+        assert fast.getstate() == general.getstate()

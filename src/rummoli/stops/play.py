@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from rummoli.cards import BLACK_MASK, RANK_MASK, RED_MASK, SUIT_BITS, SUIT_MASK
+from rummoli.shuffling import below
 from rummoli.stops.base import OVER, PLAY, PLAYED, HandState
 from rummoli.stops.ruleset import CARD, CHOICES, COMBO, Board
 from rummoli.twins import compiled
@@ -111,28 +112,45 @@ PLAIN_WORDS: Final = ("act", "play", "lead", "stop", True, "chips", "pay_card")
 
 def play_plain_pure(hands: list[int], owner: list[int], log: list[tuple[Any, ...]], hot: int, modes: int,
                     state: list[Any], words: tuple[Any, ...], pays: tuple[tuple[tuple[int, int], ...], ...] | None,
-                    pots: list[int], chips: list[int]) -> int:
+                    pots: list[int], chips: list[int], getrandbits: Callable[[int], int] | None = None) -> int:
     """Lay the forced leads and plays that need no choice, and the stops after which the same seat leads again,
     as :meth:`Play._lay` and :meth:`Play._stop` would; ``state`` is ``[turn, lead mask, run, last layer, streak
     from, stopped suit]``, read and written back.  Returns what comes next: 0 a choice of lead, 1 a card for
     ``_lay`` (a card of ``hot``, its layer's last), 2 a stop after the card in the lead mask whose next leader
-    ``_stop`` finds (someone cannot lead).  ``pays`` holds per card the pots it wins, ``(pot, lowest rank of the
-    combo it ends, or -1)``, paid at once from ``pots`` into ``chips`` (None: cards pay nothing when laid);
-    ``modes`` is the ruleset's :data:`RESTART_MODES`.  Its compiled twin is :func:`play_plain`."""
+    ``_stop`` finds (someone cannot lead), 3 a lead chosen by ``getrandbits`` for ``_lay`` (a card of ``hot``, its
+    layer's last).  ``pays`` holds per card the pots it wins, ``(pot, lowest rank of the combo it ends, or -1)``,
+    paid at once from ``pots`` into ``chips`` (None: cards pay nothing when laid); ``modes`` is the ruleset's
+    :data:`RESTART_MODES`.  With ``getrandbits`` a choice of lead is drawn, as the random path draws it
+    (``rng.choice`` of its cards, lowest first), and laid, not forced; a draw that fails leaves ``state`` at the
+    choice.  Its compiled twin is :func:`play_plain`."""
     act, play, lead, stop, forced, chips_word, pay_card = words
     turn, mask, run, last, streak, stopped = state
     restart, lead_rule = CHOICES["restart"][modes // 2], CHOICES["lead"][modes % 2]
     status = 0
     while True:
+        chosen = False
         if not run and mask & (mask - 1):
-            break
+            if getrandbits is None:
+                break
+            cards = []
+            rest = mask
+            while rest:
+                low = rest & -rest
+                cards.append(low.bit_length() - 1)
+                rest ^= low
+            try:
+                card = cards[below(getrandbits, len(cards))]
+            except BaseException:
+                state[:] = [turn, mask, bool(run), last, streak, stopped]
+                raise
+            mask, chosen = 1 << card, True
         card = mask.bit_length() - 1
         bit = 1 << card
         held = hands[turn]
         if hot >> card & 1 or held == bit or not held & bit:
-            status = 1
+            status = 3 if chosen else 1
             break
-        log.append((act, turn, play if run else lead, card, 0, forced))
+        log.append((act, turn, play if run else lead, card, 0, False if chosen else forced))
         hands[turn] = held ^ bit
         owner[card] = PLAYED
         if not run or last != turn:
@@ -232,10 +250,13 @@ class Play(HandState):
                 return
         self._stop(seat, card)
 
-    def _play_forced(self) -> None:
+    def _play_forced(self, getrandbits: Callable[[int], int] | None = None) -> None:
         """Make the forced leads and plays (R-PLAY-3, R-PLAY-5) until a seat has a choice of lead, a claim is
         open or the hand is over, as :meth:`_lay` would one by one: a plain lead (no pot to pay, not the
-        leader's last card) is laid here, a run by :meth:`_play_run`, anything else by :meth:`_lay`."""
+        leader's last card) is laid here, a run by :meth:`_play_run`, anything else by :meth:`_lay`.  With
+        ``getrandbits`` (the random path, no state marks) each choice of lead is drawn and laid too, as
+        :meth:`~rummoli.stops.random_path.RandomPath.random_step` draws it, until a claim is open or the hand is
+        over."""
         log, hands, owner = self.log, self.hands, self.owner
         card_pots, combo_end = self._card_pots, self._combo_end
         while self.phase == PLAY and not self._pending:
@@ -251,14 +272,19 @@ class Play(HandState):
                     hot = 0
                 else:  # a claim to announce: the card goes the long way, which opens it
                     pays = None
-                status = play_plain(hands, owner, log, hot, RESTART_MODES[rules.restart, rules.lead], state,
-                                    PLAIN_WORDS, pays, self.pots, self.chips)
-                self.turn, self._lead_mask, self._run, self._last_layer, self._streak_from, self._stopped_suit = state
+                try:
+                    status = play_plain(hands, owner, log, hot, RESTART_MODES[rules.restart, rules.lead], state,
+                                        PLAIN_WORDS, pays, self.pots, self.chips, getrandbits)
+                finally:  # a draw that failed left the state at its choice
+                    self.turn, self._lead_mask, self._run, self._last_layer, self._streak_from, \
+                        self._stopped_suit = state
                 if status == 0:
                     return
                 card = self._lead_mask.bit_length() - 1
                 if status == 1:
                     self._lay(self.turn, card, "play" if self._run else "lead", True)
+                elif status == 3:
+                    self._lay(self.turn, card, "lead", False)
                 else:
                     self._stop(self.turn, card)
                 continue

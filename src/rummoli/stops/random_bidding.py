@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from rummoli.shuffling import below
 from rummoli.stops.base import IN_WIDOW
 from rummoli.stops.ruleset import Ruleset
 from rummoli.twins import compiled
@@ -39,15 +40,6 @@ def bid_table(rules: Ruleset, n: int, dealer: int, pay_mask: int) -> tuple[int, 
     poker = board_poker if rules.poker == "before_play" and board_poker is not None else -1
     return (n, dealer, rules.max_bet, rules.max_raises, int(rules.widow_bar == "pay_card_holders"), pay_mask,
             poker)
-
-
-def _below(getrandbits: Callable[[int], int], n: int) -> int:
-    """``random.Random._randbelow(n)`` for the generator whose ``getrandbits`` this is."""
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 def bid_random_pure(getrandbits: Callable[[int], int], state: list[int], chips: list[int], pots: list[int],
@@ -89,8 +81,8 @@ def bid_random_pure(getrandbits: Callable[[int], int], state: list[int], chips: 
         if len(opts) == 1:  # forced: made as Hand._settle_forced makes it
             kind, amount, forced = opts[0][0], 0, True
         else:  # drawn as RandomPath._random_decision draws: rng.choice, then rng.randint for an amount
-            kind, low, high = opts[_below(getrandbits, len(opts))]
-            amount = low + _below(getrandbits, high - low + 1) if kind in (BID, BET, RAISE) else -1
+            kind, low, high = opts[below(getrandbits, len(opts))]
+            amount = low + below(getrandbits, high - low + 1) if kind in (BID, BET, RAISE) else -1
             forced = False
         entries.append((act, seat, kinds[kind], -1, amount, forced))
         winner = -1  # who takes the widow now (Bidding._swap)

@@ -57,12 +57,9 @@ class RandomPath(HandState):
         if self.phase == OVER:
             return
         self._tracking = False
-        if self.phase != PLAY and self.auto and type(rng) is Random:
-            # the widow, the auction and the poker round in one call, drawn through getrandbits as
-            # Random.choice and Random.randint draw (another generator's class may draw its own way)
-            self._random_bidding(rng.getrandbits)
-            if self.phase == OVER:
-                return
+        if self.auto and type(rng) is Random:  # another generator's class may draw its own way
+            self._random_fast(rng)
+            return
         opts = self._options()
         while True:
             after = self._random_decision(opts, rng)
@@ -70,9 +67,24 @@ class RandomPath(HandState):
                 return
             opts = self._options() if after is None else after
 
+    def _random_fast(self, rng: Random) -> None:
+        """:meth:`random_play` with every draw through ``rng.getrandbits``, as ``Random.choice`` and
+        ``Random.randint`` draw: the widow, the auction and the poker round in one call (:meth:`_random_bidding`),
+        then the leads drawn and laid with the forced cards (``Play._play_forced``); an open claim and the choice
+        after it go the general way."""
+        getrandbits = rng.getrandbits
+        if self.phase != PLAY:
+            self._random_bidding(getrandbits)
+        while self.phase != OVER:
+            if self._pending:  # claim or lead on: drawn the general way
+                self._random_decision(self._options(), rng)
+            else:  # returns when a claim is open or the hand is over
+                self._play_forced(getrandbits)
+
     def _random_bidding(self, getrandbits: Callable[[int], int]) -> None:
         """:meth:`random_play`'s decisions up to the play round, by ``bid_random`` (the same draws, moves and log
-        entries as one :meth:`_random_decision` after another), then the showdown and the forced play after it."""
+        entries as one :meth:`_random_decision` after another), then the showdown; the play round is begun, its
+        first cards left to :meth:`_random_fast`."""
         state = [_BID_PHASES.index(self.phase), self.turn, self._bid, self._bidder, self._passed, self._level,
                  self._cap_value, self._raises, self._folded, self.swapped, self.given_up]
         status = bid_random(getrandbits, state, self.chips, self.pots, self.hands, self.owner, self.log, self._put,
@@ -84,7 +96,6 @@ class RandomPath(HandState):
             alive = [s for s in range(self.n) if not self._folded >> s & 1]
             self._poker_win(alive, show=len(alive) > 1)
         self._begin_play()
-        self._settle_forced()
 
     def _random_decision(self, opts: list[Option], rng: Random) -> list[Option] | None:
         """Draw one of ``opts`` (the options now), make it and the forced actions after it; the options then,
