@@ -3,7 +3,10 @@
 
 Uniformly random legal decisions, drawn in one fixed way (an option, then an amount or a card) so a seeded
 generator gives the same hand every time; forced actions made at once, as ``apply()`` makes them, but with no
-state marks (a reader gets one when it reads) and no Action objects.
+state marks (a reader gets one when it reads) and no Action objects.  :meth:`RandomPath.random_play` with a
+``random.Random`` draws through its ``getrandbits`` as ``choice`` and ``randint`` do, inside two twins (compiled
+where they could be): ``bid_random`` makes the decisions before the play round and ``play_plain`` the leads with
+the forced cards around them; a generator of another class decides one step at a time, and gives the same hand.
 """
 
 from __future__ import annotations
