@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 enum { HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH };
@@ -26,6 +27,8 @@ enum { HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS,
 static int8_t high_of[RANK_SETS];
 static int32_t top2[RANK_SETS], top3[RANK_SETS], top5[RANK_SETS];
 static int8_t straight_of[RANK_SETS];
+/* per rank set: the sum over its ranks of 12 - rank (rummoli.bots.stops_chance.LOWNESS) */
+static int16_t lowness_of[RANK_SETS];
 static uint8_t count_of[RANK_SETS];
 
 static int highest(unsigned ranks) {
@@ -62,6 +65,9 @@ static void build_tables(void) {
         top5[r] = top_ranks(r, 5);
         straight_of[r] = (int8_t)straight_top(r);
         count_of[r] = (uint8_t)__builtin_popcount(r);
+        lowness_of[r] = 0;
+        for (int k = 0; k < 13; k++)
+            if (r >> k & 1) lowness_of[r] = (int16_t)(lowness_of[r] + 12 - k);
     }
 }
 
@@ -787,6 +793,264 @@ failed: {
     }
 }
 
+
+/* poker_chance(random, unseen, sizes, plan, strong, others, mine, limit, thresholds, min_samples, check_every,
+ * clear_z) and widow_worth(random, unseen, size, samples, plan): the counting bots' two Monte-Carlo loops,
+ * rummoli.bots.stops_chance.poker_chance_pure and widow_worth_pure (their docstrings say what each argument holds).
+ * The same draws through the generator's own random(), the same double operations in the same order (libm's pow
+ * and sqrt, as Python's float ** and math.sqrt call them), so the same answers to the last bit. Why C: these loops
+ * were most of a normal bot's time, a random number, a swap and an evaluation at a time. */
+static int draw_unit(PyObject *random_, double *out) {
+    PyObject *r = PyObject_CallNoArgs(random_);
+    if (r == NULL) return -1;
+    *out = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int read_cards(PyObject *list, long *out) {
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > 52) { PyErr_SetString(PyExc_ValueError, "more than 52 unseen cards"); return -1; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (out[i] == -1 && PyErr_Occurred()) return -1;
+        if (out[i] < 0 || out[i] > 51) { PyErr_SetString(PyExc_ValueError, "a card is 0..51"); return -1; }
+    }
+    return 0;
+}
+
+/* i + int(u * span), checked to stay in the pool (a generator of another class might return 1.0) */
+static int pick_in(double u, Py_ssize_t i, Py_ssize_t span, Py_ssize_t *j) {
+    double at = u * (double)span;
+    if (!(at >= 0.0 && at < (double)span)) {
+        PyErr_SetString(PyExc_ValueError, "random() gave a number outside [0, 1)");
+        return -1;
+    }
+    *j = i + (Py_ssize_t)at;
+    return 0;
+}
+
+#define CHANCE_THRESHOLDS 16
+
+static PyObject *poker_chance(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 12 || !PyList_Check(args[1]) || !PyList_Check(args[2]) || !PyList_Check(args[3]) ||
+        !PyTuple_Check(args[8]) || PyTuple_GET_SIZE(args[8]) > CHANCE_THRESHOLDS) {
+        PyErr_SetString(PyExc_TypeError, "poker_chance(random, unseen: list, sizes: list, plan: list, strong, others, "
+                        "mine, limit, thresholds: tuple (at most 16), min_samples, check_every, clear_z)");
+        return NULL;
+    }
+    PyObject *random_ = args[0], *strong = args[4], *others_obj = args[5];
+    long unseen[52], cards[52], size_of[52];
+    Py_ssize_t n_unseen = PyList_GET_SIZE(args[1]), hands = PyList_GET_SIZE(args[2]);
+    if (read_cards(args[1], unseen) < 0) return NULL;
+    if (hands > 52) { PyErr_SetString(PyExc_ValueError, "more than 52 hands"); return NULL; }
+    Py_ssize_t need = 0;
+    for (Py_ssize_t h = 0; h < hands; h++) {
+        size_of[h] = PyLong_AsLong(PyList_GET_ITEM(args[2], h));
+        if (size_of[h] == -1 && PyErr_Occurred()) return NULL;
+        if (size_of[h] < 0) { PyErr_SetString(PyExc_ValueError, "a hand's size is negative"); return NULL; }
+        need += size_of[h];
+    }
+    if (need > n_unseen) { PyErr_SetString(PyExc_ValueError, "the hands need more cards than are unseen"); return NULL; }
+    Py_ssize_t players = PyList_GET_SIZE(args[3]);
+    if (players > 52) { PyErr_SetString(PyExc_ValueError, "more than 52 players"); return NULL; }
+    long px[52], pagg[52];
+    double pcred[52], pdoubt[52];
+    PyObject *pknown[52];
+    for (Py_ssize_t p = 0; p < players; p++) {
+        PyObject *t = PyList_GET_ITEM(args[3], p);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 5 || !PyDict_Check(PyTuple_GET_ITEM(t, 4))) {
+            PyErr_SetString(PyExc_TypeError, "a player is (hand index, bets, credibility, doubt, dict)");
+            return NULL;
+        }
+        px[p] = PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+        pagg[p] = PyLong_AsLong(PyTuple_GET_ITEM(t, 1));
+        pcred[p] = PyFloat_AsDouble(PyTuple_GET_ITEM(t, 2));
+        pdoubt[p] = PyFloat_AsDouble(PyTuple_GET_ITEM(t, 3));
+        pknown[p] = PyTuple_GET_ITEM(t, 4);
+        if (PyErr_Occurred()) return NULL;
+        if (px[p] < 0 || px[p] >= hands) { PyErr_SetString(PyExc_IndexError, "a player's hand index"); return NULL; }
+    }
+    long long mine = PyLong_AsLongLong(args[6]);
+    long limit = PyLong_AsLong(args[7]), min_samples = PyLong_AsLong(args[9]), check_every = PyLong_AsLong(args[10]);
+    double clear_z = PyFloat_AsDouble(args[11]);
+    Py_ssize_t n_thresholds = PyTuple_GET_SIZE(args[8]);
+    double thresholds[CHANCE_THRESHOLDS];
+    for (Py_ssize_t t = 0; t < n_thresholds; t++) thresholds[t] = PyFloat_AsDouble(PyTuple_GET_ITEM(args[8], t));
+    if (PyErr_Occurred()) return NULL;
+    if (n_thresholds && check_every <= 0) { PyErr_SetString(PyExc_ValueError, "check_every must be positive"); return NULL; }
+    double wins = 0.0, weight_sum = 0.0, weight_sq = 0.0;
+    long n = 0;
+    uint64_t masks[52];
+    while (n < limit) {
+        memcpy(cards, unseen, sizeof(long) * (size_t)n_unseen);
+        Py_ssize_t i = 0;
+        for (Py_ssize_t h = 0; h < hands; h++) {
+            uint64_t m = 0;
+            for (long d = 0; d < size_of[h]; d++, i++) {
+                double u;
+                Py_ssize_t j;
+                if (draw_unit(random_, &u) < 0 || pick_in(u, i, n_unseen - i, &j) < 0) return NULL;
+                long c = cards[j];
+                cards[j] = cards[i];
+                cards[i] = c;
+                m |= (uint64_t)1 << c;
+            }
+            masks[h] = m;
+        }
+        double weight = 1.0;
+        long long best_other = -1;
+        for (Py_ssize_t p = 0; p < players; p++) {
+            if (!pagg[p] && best_other > mine) break;  /* lost already: the rest did not bet */
+            long long value = evaluate(masks[px[p]]);
+            if (value > best_other) best_other = value;
+            if (pagg[p]) {
+                PyObject *key = PyLong_FromLongLong(value);
+                if (key == NULL) return NULL;
+                PyObject *likely = PyDict_GetItemWithError(pknown[p], key);  /* borrowed */
+                double l;
+                if (likely == NULL) {
+                    if (PyErr_Occurred()) { Py_DECREF(key); return NULL; }
+                    PyObject *size = PyLong_FromLong(size_of[px[p]]);
+                    if (size == NULL) { Py_DECREF(key); return NULL; }
+                    PyObject *call[3] = {key, size, others_obj};
+                    PyObject *fresh = PyObject_Vectorcall(strong, call, 3, NULL);
+                    Py_DECREF(size);
+                    if (fresh == NULL || PyDict_SetItem(pknown[p], key, fresh) < 0) {
+                        Py_XDECREF(fresh);
+                        Py_DECREF(key);
+                        return NULL;
+                    }
+                    l = PyFloat_AsDouble(fresh);
+                    Py_DECREF(fresh);
+                } else {
+                    l = PyFloat_AsDouble(likely);
+                }
+                Py_DECREF(key);
+                if (l == -1.0 && PyErr_Occurred()) return NULL;
+                weight *= pow(pcred[p] * l + pdoubt[p], (double)pagg[p]);
+            }
+        }
+        n++;
+        weight_sum += weight;
+        weight_sq += weight * weight;
+        if (mine > best_other) wins += weight;
+        else if (mine == best_other) wins += weight / 2;
+        if (n_thresholds && n >= min_samples && n % check_every == 0 && weight_sum != 0.0) {
+            double p = wins / weight_sum;
+            double effective = weight_sum * weight_sum / weight_sq;
+            double spread = p * (1 - p), floor = 0.25 / effective;
+            double error = sqrt((floor > spread ? floor : spread) / effective);
+            int clear = 1;
+            for (Py_ssize_t t = 0; t < n_thresholds && clear; t++) clear = fabs(p - thresholds[t]) > clear_z * error;
+            if (clear) break;
+        }
+    }
+    return Py_BuildValue("(ddl)", wins, weight_sum, n);
+}
+
+#define WORTH_COMBOS 64
+
+static PyObject *widow_worth(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 5 || !PyList_Check(args[1]) || !PyTuple_Check(args[4]) || PyTuple_GET_SIZE(args[4]) != 8) {
+        PyErr_SetString(PyExc_TypeError, "widow_worth(random, unseen: list, size, samples, plan: WorthPlan)");
+        return NULL;
+    }
+    PyObject *random_ = args[0], *plan = args[4];
+    long unseen[52], pool[52];
+    Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    if (read_cards(args[1], unseen) < 0) return NULL;
+    long size = PyLong_AsLong(args[2]), samples = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *card_plan = PyTuple_GET_ITEM(plan, 0), *combo_plan = PyTuple_GET_ITEM(plan, 1);
+    PyObject *values_obj = PyTuple_GET_ITEM(plan, 5);
+    if (!PyTuple_Check(card_plan) || PyTuple_GET_SIZE(card_plan) > 52 || !PyTuple_Check(combo_plan) ||
+        PyTuple_GET_SIZE(combo_plan) > WORTH_COMBOS || !PyList_Check(values_obj)) {
+        PyErr_SetString(PyExc_TypeError, "a WorthPlan of at most 52 cards, 64 combos and a list of values");
+        return NULL;
+    }
+    Py_ssize_t n_cards = PyTuple_GET_SIZE(card_plan), n_combos = PyTuple_GET_SIZE(combo_plan);
+    long card_at[52];
+    double card_value[52], combo_value[WORTH_COMBOS];
+    uint64_t combo_masks[WORTH_COMBOS][4];
+    int combo_suits[WORTH_COMBOS];
+    for (Py_ssize_t i = 0; i < n_cards; i++) {
+        PyObject *t = PyTuple_GET_ITEM(card_plan, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) { PyErr_SetString(PyExc_TypeError, "a card is (card, value)"); return NULL; }
+        card_at[i] = PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+        card_value[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(t, 1));
+        if (PyErr_Occurred()) return NULL;
+        if (card_at[i] < 0 || card_at[i] > 51) { PyErr_SetString(PyExc_ValueError, "a card is 0..51"); return NULL; }
+    }
+    for (Py_ssize_t i = 0; i < n_combos; i++) {
+        PyObject *t = PyTuple_GET_ITEM(combo_plan, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(t, 0)) ||
+            PyTuple_GET_SIZE(PyTuple_GET_ITEM(t, 0)) > 4) {
+            PyErr_SetString(PyExc_TypeError, "a combo is (its masks: at most 4, value)");
+            return NULL;
+        }
+        PyObject *ms = PyTuple_GET_ITEM(t, 0);
+        combo_suits[i] = (int)PyTuple_GET_SIZE(ms);
+        for (int k = 0; k < combo_suits[i]; k++) combo_masks[i][k] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(ms, k));
+        combo_value[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(t, 1));
+        if (PyErr_Occurred()) return NULL;
+    }
+    int poker = PyObject_IsTrue(PyTuple_GET_ITEM(plan, 2));
+    double stake = PyFloat_AsDouble(PyTuple_GET_ITEM(plan, 3)), power = PyFloat_AsDouble(PyTuple_GET_ITEM(plan, 4));
+    double players = PyFloat_AsDouble(PyTuple_GET_ITEM(plan, 6)), centre = PyFloat_AsDouble(PyTuple_GET_ITEM(plan, 7));
+    if (poker < 0 || PyErr_Occurred()) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(values_obj);
+    long long *values = NULL;
+    if (poker) {
+        if (count == 0) { PyErr_SetString(PyExc_ValueError, "no values to rank a hand among"); return NULL; }
+        values = PyMem_Malloc(sizeof(long long) * (size_t)count);
+        if (values == NULL) return PyErr_NoMemory();
+        if (read_ints(values_obj, values, count) < 0) { PyMem_Free(values); return NULL; }
+    }
+    Py_ssize_t draws = size < n ? (Py_ssize_t)size : n;
+    if (draws < 0) draws = 0;
+    double total = 0.0;
+    for (long s = 0; s < samples; s++) {
+        memcpy(pool, unseen, sizeof(long) * (size_t)n);
+        uint64_t mask = 0;
+        for (Py_ssize_t i = 0; i < draws; i++) {
+            double u;
+            Py_ssize_t j;
+            if (draw_unit(random_, &u) < 0 || pick_in(u, i, n - i, &j) < 0) { PyMem_Free(values); return NULL; }
+            long c = pool[j];
+            pool[j] = pool[i];
+            pool[i] = c;
+            mask |= (uint64_t)1 << c;
+        }
+        if (!mask) continue;
+        double worth = 0.0;
+        for (Py_ssize_t i = 0; i < n_cards; i++)
+            if (mask >> card_at[i] & 1) worth += card_value[i];
+        for (Py_ssize_t i = 0; i < n_combos; i++)
+            for (int k = 0; k < combo_suits[i]; k++)
+                if ((mask & combo_masks[i][k]) == combo_masks[i][k]) { worth += combo_value[i]; break; }
+        int held = __builtin_popcountll(mask);
+        if (poker && held >= 5) {
+            long long v = evaluate(mask);
+            Py_ssize_t lo = 0, hi = count;
+            while (lo < hi) { Py_ssize_t mid = (lo + hi) / 2; if (values[mid] < v) lo = mid + 1; else hi = mid; }
+            Py_ssize_t top = lo, end = count;
+            while (top < end) { Py_ssize_t mid = (top + end) / 2; if (values[mid] <= v) top = mid + 1; else end = mid; }
+            worth += pow((double)(lo + top) / 2 / (double)count, power) * stake;
+        }
+        long low = lowness_of[mask & SUIT_BITS] + lowness_of[mask >> 13 & SUIT_BITS] + lowness_of[mask >> 26 & SUIT_BITS]
+                   + lowness_of[mask >> 39 & SUIT_BITS];
+        double lowness = (double)low / (double)(12 * held);
+        double out = 2 * lowness / players;
+        worth += (out < 0.9 ? out : 0.9) * centre;
+        total += worth;
+    }
+    PyMem_Free(values);
+    return PyFloat_FromDouble(total);
+}
+
 static PyMethodDef methods[] = {
     {"play_plain", (PyCFunction)(void (*)(void))play_plain, METH_FASTCALL,
      "The plain forced leads and plays of a stops play round (rummoli.stops.play.play_plain_pure)."},
@@ -794,6 +1058,10 @@ static PyMethodDef methods[] = {
      "A random stops hand's widow, auction and poker round (rummoli.stops.random_bidding.bid_random_pure)."},
     {"shuffle_with", (PyCFunction)(void (*)(void))shuffle_with, METH_FASTCALL,
      "random.Random.shuffle(deck) drawn through the generator's getrandbits (rummoli.shuffling)."},
+    {"poker_chance", (PyCFunction)(void (*)(void))poker_chance, METH_FASTCALL,
+     "A normal bot's win-chance samples (rummoli.bots.stops_chance.poker_chance_pure)."},
+    {"widow_worth", (PyCFunction)(void (*)(void))widow_worth, METH_FASTCALL,
+     "The summed worth of sampled widows (rummoli.bots.stops_chance.widow_worth_pure)."},
     {"evaluate_mask", evaluate_mask, METH_O,
      "The value of the best five cards of a 52-bit mask holding at least five cards (rummoli.poker)."},
     {"keep_best", (PyCFunction)(void (*)(void))keep_best, METH_FASTCALL,

@@ -27,14 +27,14 @@ A bot's objective is its own chip change over the hand.
 from __future__ import annotations
 
 import logging
-import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal, with_amount
 from rummoli.bots.estimate import Estimate
+from rummoli.bots.stops_chance import LOWNESS, WorthPlan, poker_chance_pure, widow_worth_pure
 from rummoli.bots.stops_infer import Known, card_index, counted_lead_score, mask_of_texts, read_view
 from rummoli.bots.stops_memory import UNINFORMED, BettingMemory
 from rummoli.bots.stops_policy import (
@@ -42,12 +42,14 @@ from rummoli.bots.stops_policy import (
     best_lead,
     dreadful,
     easy_bet,
+    percentile_values,
     poker_percentile,
     table_for,
     value_percentile,
 )
 from rummoli.bots.stops_search import choose_best, evaluate, sigmoid
 from rummoli.poker import evaluate_mask
+from rummoli.twins import compiled
 
 log = logging.getLogger("rummoli.bots")
 
@@ -193,8 +195,8 @@ def hand_worth(t: Table, mask: int, k: Known, opponents: int) -> float:
     if t.poker is not None and rules.poker != "none" and mask.bit_count() >= 5:
         worth += poker_percentile(mask) ** max(1, opponents) * (pots[t.poker] + 2 * opponents)
     size = mask.bit_count()
-    lowness = (_LOWNESS[mask & 0x1FFF] + _LOWNESS[mask >> 13 & 0x1FFF] + _LOWNESS[mask >> 26 & 0x1FFF]
-               + _LOWNESS[mask >> 39]) / (12 * size)
+    lowness = (LOWNESS[mask & 0x1FFF] + LOWNESS[mask >> 13 & 0x1FFF] + LOWNESS[mask >> 26 & 0x1FFF]
+               + LOWNESS[mask >> 39]) / (12 * size)
     p_out = min(0.9, 2 * lowness / k.n)
     others = sum(k.sizes) - k.sizes[k.me]
     leftover = 0.5 * others if rules.leftover == "pay" else 0.0
@@ -202,8 +204,26 @@ def hand_worth(t: Table, mask: int, k: Known, opponents: int) -> float:
     return worth
 
 
-#: per 13-card suit block: the sum over its cards of 12 - rank (how low they are)
-_LOWNESS = tuple(sum(12 - r for r in range(13) if block >> r & 1) for block in range(1 << 13))
+
+def worth_plan(t: Table, k: Known, opponents: int, size: int) -> WorthPlan:
+    """What :func:`hand_worth` reads for hands of ``size`` cards, as :func:`widow_worth` takes it."""
+    rules = t.rules
+    pots = k.pots
+    on_play = rules.pay == "on_play"
+    cards = tuple((c, 0.6 * sum(pots[j] for j in js)) for c, js in t.card_pots.items()) if on_play else ()
+    combos = tuple((masks, 0.4 * pots[j]) for j, masks in t.combos) if on_play else ()
+    poker = t.poker is not None and rules.poker != "none"
+    stake = pots[t.poker] + 2 * opponents if t.poker is not None else 0
+    others = sum(k.sizes) - k.sizes[k.me]
+    leftover = 0.5 * others if rules.leftover == "pay" else 0.0
+    return WorthPlan(cards, combos, poker, stake, max(1, opponents), percentile_values(size), k.n,
+                     pots[t.centre] + leftover)
+
+
+#: the compiled twins of the two loops where they were built (rummoli.twins), else the pure ones
+poker_chance: Callable[..., tuple[float, float, int]] = compiled("poker_chance") or poker_chance_pure
+widow_worth: Callable[[Callable[[], float], list[int], int, int, WorthPlan], float] = (
+    compiled("widow_worth") or widow_worth_pure)
 
 
 def draw(rng: random.Random, cards: list[int], size: int) -> list[int]:
@@ -216,9 +236,6 @@ def draw(rng: random.Random, cards: list[int], size: int) -> list[int]:
         j = i + int(random_() * (n - i))
         pool[i], pool[j] = pool[j], pool[i]
     return pool[:size]
-
-
-_BIT = tuple(1 << c for c in range(52))
 
 
 def _strong(value: int, size: int, others: int) -> float:
@@ -238,13 +255,6 @@ def _strong_table(size: int, others: int) -> dict[int, float]:
     if len(table) > 8192:
         table.clear()
     return table
-
-
-def _sample_subset(rng: random.Random, cards: list[int], size: int) -> int:
-    m = 0
-    for c in draw(rng, cards, size):
-        m |= 1 << c
-    return m
 
 
 @register
@@ -282,9 +292,9 @@ class NormalStopsBot(StopsBot):
         own = hand_worth(t, k.hand, k, opp)
         unseen = [c for c in range(52) if k.unseen >> c & 1]
         size = k.widow_size
-        total = 0.0
-        for _ in range(self.widow_samples):
-            total += hand_worth(t, _sample_subset(self.rng, unseen, size), k, opp)
+        # the sum of hand_worth over the sampled widows (stops_chance.widow_worth_pure: the same draws and sums)
+        plan = worth_plan(t, k, opp, min(size, len(unseen)))
+        total = widow_worth(self.rng.random, unseen, size, self.widow_samples, plan)
         return total / self.widow_samples - own
 
     def widow(self, view: dict[str, Any], opts: Options) -> ActionJSON:
@@ -331,68 +341,17 @@ class NormalStopsBot(StopsBot):
         if not dealt or need > len(unseen):
             return 1.0
         others = k.n - 1
-        rng = self.rng
-        wins = weight_sum = weight_sq = 0.0
-        n = 0
-        limit = self.poker_samples
         # Each sample deals the hands in ``dealt``'s order (the same cards as ever), but looks at the players
         # who bet first: their hands weigh the sample. A player who did not bet only decides whether this seat
-        # wins, so once one hand beats this seat's the others are not evaluated (most of a decision's time is
-        # evaluating 12-card hands; the answers are the same).
-        starts, pos = [], 0
-        for size, _, _ in dealt:
-            starts.append(pos)
-            pos += size
+        # wins, so once one hand beats this seat's the others are not evaluated (stops_chance.poker_chance_pure).
         order = sorted(range(len(dealt)), key=lambda x: not dealt[x][1])
         # believed(credibility, strong) is credibility * strong + (1 - credibility) * UNINFORMED: its second
         # term is worked out once per player (the same sum, so the same weights)
-        plan = [(x, size, aggression, credibility, (1.0 - credibility) * UNINFORMED, _strong_table(size, others))
+        plan = [(x, aggression, credibility, (1.0 - credibility) * UNINFORMED, _strong_table(size, others))
                 for x in order for size, aggression, credibility in [dealt[x]]]
-        # draw(rng, unseen, need), inlined: each hand's cards are drawn in turn, with the steps' spans worked
-        # out once, and its mask built as they come. The same random numbers and the same cards, about a third
-        # faster (drawing was half of a slow decision's time).
-        segments = [[(i, len(unseen) - i) for i in range(start, start + size)]
-                    for start, (size, _, _) in zip(starts, dealt, strict=True)]
-        random_ = rng.random
-        bit, evaluate = _BIT, evaluate_mask
-        while n < limit:
-            cards = unseen[:]
-            masks = []
-            for segment in segments:
-                m = 0
-                for i, span in segment:
-                    j = i + int(random_() * span)
-                    c = cards[j]
-                    cards[j] = cards[i]
-                    cards[i] = c
-                    m |= bit[c]
-                masks.append(m)
-            weight = 1.0
-            best_other = -1
-            for x, size, aggression, credibility, doubt, known in plan:
-                if not aggression and best_other > mine:
-                    break  # lost already: the rest did not bet and cannot change it
-                value = evaluate(masks[x])
-                if value > best_other:
-                    best_other = value
-                if aggression:
-                    strong = known.get(value)
-                    if strong is None:
-                        strong = known[value] = _strong(value, size, others)
-                    weight *= (credibility * strong + doubt) ** aggression
-            n += 1
-            weight_sum += weight
-            weight_sq += weight * weight
-            if mine > best_other:
-                wins += weight
-            elif mine == best_other:
-                wins += weight / 2
-            if thresholds and n >= self.poker_min_samples and n % self.poker_check_every == 0 and weight_sum:
-                p = wins / weight_sum
-                effective = weight_sum * weight_sum / weight_sq
-                error = math.sqrt(max(p * (1 - p), 0.25 / effective) / effective)  # never 0 at p = 0 or 1
-                if all(abs(p - t) > self.poker_clear_z * error for t in thresholds):
-                    break
+        wins, weight_sum, n = poker_chance(self.rng.random, unseen, [size for size, _, _ in dealt], plan, _strong,
+                                           others, mine, self.poker_samples, thresholds, self.poker_min_samples,
+                                           self.poker_check_every, self.poker_clear_z)
         self.last_poker_samples = n
         return wins / weight_sum if weight_sum else 0.0
 

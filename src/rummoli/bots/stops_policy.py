@@ -124,9 +124,14 @@ def hand_percentile(mask: int) -> float:
     return poker_percentile(mask)
 
 
+def percentile_values(size: int) -> list[int]:
+    """The sorted values of random hands of ``size`` cards (5 to 52) that :func:`value_percentile` reads."""
+    return _values(min(max(size, 5), 52))
+
+
 def value_percentile(v: int, size: int) -> float:
     """:func:`poker_percentile` of a hand already evaluated (``v``) of ``size`` cards."""
-    table = _values(min(max(size, 5), 52))
+    table = percentile_values(size)
     lo = bisect.bisect_left(table, v)
     hi = bisect.bisect_right(table, v)
     return (lo + hi) / 2 / len(table)
