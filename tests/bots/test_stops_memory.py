@@ -7,7 +7,7 @@ from test_stops_bots import at_the_poker_round, deal, made_hand
 from rummoli.bots.base import RandomBot
 from rummoli.bots.driver import play_out, view_for
 from rummoli.bots.stops_bots import EasyStopsBot, NormalStopsBot
-from rummoli.bots.stops_memory import PRIOR_HONEST, BettingMemory
+from rummoli.bots.stops_memory import PRIOR_HONEST, BettingMemory, learns_from
 from rummoli.stops import Action, Hand
 from rummoli.stops.replay import NAMES
 
@@ -108,3 +108,24 @@ def test_rollouts_with_wild_bettors_play_legal_hands_to_the_end() -> None:
         assert hand.over and sum(hand.chips) + sum(hand.pots) == total
         amounts |= {e["amount"] for e in hand.events() if e.get("action") in ("bet", "raise")}
     assert len(amounts) > 3  # the wild bets use the whole range of amounts
+
+
+def test_the_fast_loop_shows_a_hand_only_when_the_memory_could_learn_and_remembers_the_same() -> None:
+    # show_hand_over(fast=True) asks learns_from on the view without history and skips the rest: the bots end
+    # with the same memory and generators as when every seat is shown its whole view
+    skipped = shown = 0
+    for seed in range(12):
+        players = 3 + seed % 4
+        slow = [NormalStopsBot(seed * 10 + s) for s in range(players)]
+        fast = [NormalStopsBot(seed * 10 + s) for s in range(players)]
+        for k in range(3):
+            for bots, quick in ((slow, False), (fast, True)):
+                hand = deal("rummoli", players, seed * 7 + k)
+                play_out(hand, bots, fast=quick)
+            if learns_from(hand.view(0)):
+                shown += 1
+            else:
+                skipped += 1
+        assert [b.memory.to_json() for b in slow] == [b.memory.to_json() for b in fast]
+        assert [b.rng.getstate() for b in slow] == [b.rng.getstate() for b in fast]
+    assert skipped and shown

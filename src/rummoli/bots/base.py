@@ -106,6 +106,12 @@ class Bot(ABC):
     def observe(self, view: View) -> None:  # noqa: B027 - most bots learn nothing between hands
         """Shown this seat's view of a hand that has ended, so a bot can remember its opponents."""
 
+    def learns_from(self, view: View) -> bool:
+        """Whether :meth:`observe` could learn anything from the ended hand whose view without its history
+        this is; a loop that wants speed skips the history view and the call when it could not
+        (:func:`rummoli.bots.driver.show_hand_over`)."""
+        return True
+
     def state(self) -> dict[str, Any]:
         """The bot's changing state as JSON: its random generator and whatever it has learnt.
 

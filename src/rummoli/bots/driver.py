@@ -64,11 +64,16 @@ def bot_view(state: GameState, seat: int, bot: Bot) -> dict[str, Any]:
 
 def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = False) -> None:
     """Show every bot its seat's view of the finished hand (what a remote player sees at the end);
-    ``fast`` copies it as :func:`fast_view_for` does."""
+    ``fast`` copies it as :func:`fast_view_for` does, and shows it only to a bot that could learn from it
+    (:meth:`Bot.learns_from`)."""
     for seat, bot in enumerate(bots):
         # Skip the views nobody reads (the base class's observe learns nothing).
         if bot is not None and getattr(type(bot), "observe", Bot.observe) is not Bot.observe:
-            bot.observe(fast_view_for(state, seat, copy=bot.writes_views) if fast else view_for(state, seat))
+            if not fast:
+                bot.observe(view_for(state, seat))
+            # the fast path asks first, on the view without its history, whether the bot could learn anything
+            elif bot.learns_from(fast_view_for(state, seat, history=False, copy=False)):
+                bot.observe(fast_view_for(state, seat, copy=bot.writes_views))
 
 
 def bot_decision(state: Any, seat: int, bot: Bot, fast: bool = False) -> ActionJSON:

@@ -36,7 +36,7 @@ from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, re
 from rummoli.bots.estimate import Estimate
 from rummoli.bots.stops_chance import LOWNESS, WorthPlan, poker_chance_pure, widow_worth_pure
 from rummoli.bots.stops_infer import Known, card_index, counted_lead_score, mask_of_texts, read_view
-from rummoli.bots.stops_memory import UNINFORMED, BettingMemory
+from rummoli.bots.stops_memory import UNINFORMED, BettingMemory, learns_from
 from rummoli.bots.stops_policy import (
     Table,
     best_lead,
@@ -274,6 +274,9 @@ class NormalStopsBot(StopsBot):
 
     def observe(self, view: View) -> None:
         self.memory.observe(view)
+
+    def learns_from(self, view: View) -> bool:
+        return learns_from(view)
 
     def known(self, view: dict[str, Any]) -> Known:
         """The view's facts, with how far this bot believes each opponent's bets."""

@@ -48,6 +48,12 @@ def betting_seats(view: Mapping[str, Any]) -> dict[int, int]:
     return out
 
 
+def learns_from(view: Mapping[str, Any]) -> bool:
+    """Whether :meth:`BettingMemory.observe` learns anything from this ended hand: only a showdown of two hands
+    or more tells what a bet meant (the view's history is not needed to know)."""
+    return len(view.get("showdown") or {}) >= 2
+
+
 class BettingMemory:
     """Showdown evidence per opponent name, gathered from the end-of-hand views a bot is shown."""
 
@@ -59,9 +65,9 @@ class BettingMemory:
 
     def observe(self, view: Mapping[str, Any]) -> None:
         """Learn from a finished hand's view (its showdown and who bet)."""
-        showdown = view.get("showdown") or {}
-        if len(showdown) < 2:
+        if not learns_from(view):
             return
+        showdown = view["showdown"]
         bettors = betting_seats(view)
         played = [0] * len(view["players"])
         for p in view.get("played", []):
