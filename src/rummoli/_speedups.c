@@ -1051,6 +1051,270 @@ static PyObject *widow_worth(PyObject *module, PyObject *const *args, Py_ssize_t
     return PyFloat_FromDouble(total);
 }
 
+
+/* lay_round(hands, chips, pots, seat, lead_mask, first, plan): the play round of a hard bot's rollout, every lead
+ * chosen by the normal level's counted score, chips and pots written back; rummoli.bots.stops_playout
+ * play_round_pure is the same steps (its lead_choice and rummoli.bots.stops_infer.counted_lead_score the same
+ * double operations in the same order), round_plan says what plan holds. Why C: the play round was a quarter of a
+ * hard bot's search, a card at a time. */
+#define ROUND_SEATS 62
+#define ROUND_POTS 64
+
+typedef struct {
+    int card_pot_count[52], card_pot[52][4];
+    int combo_count[52], combo_pot[52][4], combo_low[52][4];
+    uint64_t paying, pay_mask, combos[64];
+    int modes, pay_to_pass, centre, leftover, on_play, n_combos;
+    int n_score, score_card[52], score_count[52], score_pot[52][4];
+} RoundPlan;
+
+static int read_pot_list(PyObject *t, int *out, int *count, Py_ssize_t pots) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) > 4) { PyErr_SetString(PyExc_TypeError, "at most 4 pots a card"); return -1; }
+    *count = (int)PyTuple_GET_SIZE(t);
+    for (int i = 0; i < *count; i++) {
+        long j = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
+        if (j == -1 && PyErr_Occurred()) return -1;
+        if (j < 0 || j >= pots) { PyErr_SetString(PyExc_IndexError, "a pot index"); return -1; }
+        out[i] = (int)j;
+    }
+    return 0;
+}
+
+static int read_round_plan(PyObject *plan, RoundPlan *r, Py_ssize_t pots) {
+    if (!PyTuple_Check(plan) || PyTuple_GET_SIZE(plan) != 12) { PyErr_SetString(PyExc_TypeError, "a round plan of 12"); return -1; }
+    PyObject *card_pots = PyTuple_GET_ITEM(plan, 0), *combo_end = PyTuple_GET_ITEM(plan, 1);
+    PyObject *score = PyTuple_GET_ITEM(plan, 7), *combos = PyTuple_GET_ITEM(plan, 10);
+    if (!PyTuple_Check(card_pots) || PyTuple_GET_SIZE(card_pots) != 52 || !PyTuple_Check(combo_end) ||
+        PyTuple_GET_SIZE(combo_end) != 52 || !PyTuple_Check(score) || PyTuple_GET_SIZE(score) > 52 ||
+        !PyTuple_Check(combos) || PyTuple_GET_SIZE(combos) > 64) {
+        PyErr_SetString(PyExc_TypeError, "a round plan's tables");
+        return -1;
+    }
+    for (int c = 0; c < 52; c++) {
+        if (read_pot_list(PyTuple_GET_ITEM(card_pots, c), r->card_pot[c], &r->card_pot_count[c], pots) < 0) return -1;
+        PyObject *ends = PyTuple_GET_ITEM(combo_end, c);
+        if (!PyTuple_Check(ends) || PyTuple_GET_SIZE(ends) > 4) { PyErr_SetString(PyExc_TypeError, "combo ends"); return -1; }
+        r->combo_count[c] = (int)PyTuple_GET_SIZE(ends);
+        for (int i = 0; i < r->combo_count[c]; i++) {
+            PyObject *e = PyTuple_GET_ITEM(ends, i);
+            if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 2) { PyErr_SetString(PyExc_TypeError, "a combo end"); return -1; }
+            r->combo_pot[c][i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(e, 0));
+            r->combo_low[c][i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
+            if (PyErr_Occurred()) return -1;
+            if (r->combo_pot[c][i] < 0 || r->combo_pot[c][i] >= pots) { PyErr_SetString(PyExc_IndexError, "a pot index"); return -1; }
+        }
+    }
+    r->paying = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(plan, 2));
+    r->modes = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 3));
+    r->pay_to_pass = PyObject_IsTrue(PyTuple_GET_ITEM(plan, 4));
+    r->centre = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 5));
+    r->leftover = PyObject_IsTrue(PyTuple_GET_ITEM(plan, 6));
+    r->on_play = PyObject_IsTrue(PyTuple_GET_ITEM(plan, 8));
+    r->pay_mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(plan, 9));
+    if (PyErr_Occurred() || r->pay_to_pass < 0 || r->leftover < 0 || r->on_play < 0) return -1;
+    if (r->centre < 0 || r->centre >= pots || r->modes < 0 || r->modes > 5) { PyErr_SetString(PyExc_ValueError, "a round plan's rules"); return -1; }
+    r->n_score = (int)PyTuple_GET_SIZE(score);
+    for (int i = 0; i < r->n_score; i++) {
+        PyObject *e = PyTuple_GET_ITEM(score, i);
+        if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 2) { PyErr_SetString(PyExc_TypeError, "a card pot"); return -1; }
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(e, 0));
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > 51) { PyErr_SetString(PyExc_ValueError, "a card is 0..51"); return -1; }
+        r->score_card[i] = (int)c;
+        if (read_pot_list(PyTuple_GET_ITEM(e, 1), r->score_pot[i], &r->score_count[i], pots) < 0) return -1;
+    }
+    r->n_combos = (int)PyTuple_GET_SIZE(combos);
+    for (int i = 0; i < r->n_combos; i++) r->combos[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(combos, i));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* rummoli.bots.stops_policy.lead_keeping, restart = modes / 2 */
+static double lead_keeping_c(int restart, uint64_t rest, int suit) {
+    if (restart == 2) return 10.0;
+    uint64_t other = rest & (restart == 0 ? ((suit == 0 || suit == 3) ? STOP_RED : STOP_BLACK)
+                                          : (((uint64_t)1 << 52) - 1) & ~((uint64_t)SUIT_BITS << (13 * suit)));
+    if (!other) return 0.0;
+    if (restart != 0) return 10.0;
+    int a = __builtin_popcountll(other), b = __builtin_popcountll(rest & ~other);
+    int m = 2 * (a < b ? a : b) + (a > b);
+    return 10.0 + (double)(m < 6 ? m : 6);
+}
+
+/* rummoli.bots.stops_infer.counted_lead_score as a rollout's seat counts (every unseen card in the widow with
+ * chance pw, no card known to be there) */
+static double counted_score(const RoundPlan *r, const long long *pots, uint64_t hand, uint64_t played, double pw, int card) {
+    uint64_t run = 0;
+    int top_of_suit = 13 * (card / 13) + 12;
+    for (int c = card; c <= top_of_suit && (hand >> c & 1); c++) run |= (uint64_t)1 << c;
+    uint64_t rest = hand & ~run;
+    if (!rest) return 1000.0;
+    int suit = card / 13;
+    int top = 63 - __builtin_clzll(run);
+    double score = 2.0 * (double)__builtin_popcountll(run);
+    double keeping = lead_keeping_c(r->modes / 2, rest, suit);
+    if (keeping != 0.0) {
+        score += keeping;
+        double stop_p = (top % 13 == 12 || (played >> (top + 1) & 1)) ? 1.0 : pw;
+        score += 6.0 * stop_p;
+    }
+    double reach = 1.0;
+    int end = 13 * suit + 13;
+    for (int c = top + 1; c < end && reach > 0.02; c++) {
+        long long value = 0;
+        if (r->on_play)
+            for (int i = 0; i < r->n_score; i++)
+                if (r->score_card[i] == c) {
+                    for (int k = 0; k < r->score_count[i]; k++) value += pots[r->score_pot[i][k]];
+                    break;
+                }
+        uint64_t bit = (uint64_t)1 << c;
+        if (hand & bit) {
+            score += (double)value * reach + 0.75 * reach + (c % 13 == 12 ? 4.0 * reach : 0.0);
+        } else if (played & bit) {
+            break;
+        } else {
+            score -= 0.5 * (double)value * reach * (1.0 - pw) + 0.75 * reach * (1.0 - pw);
+            reach *= 1.0 - pw;
+        }
+    }
+    for (int i = 0; i < r->n_score; i++)
+        if (run >> r->score_card[i] & 1) {
+            long long v = 0;
+            for (int k = 0; k < r->score_count[i]; k++) v += pots[r->score_pot[i][k]];
+            score += (double)v;
+        }
+    uint64_t held = rest & r->pay_mask;
+    for (int i = 0; i < r->n_combos; i++)
+        if ((rest & r->combos[i]) == r->combos[i]) held |= r->combos[i];
+    uint64_t low = 0x7ULL | 0x7ULL << 13 | 0x7ULL << 26 | 0x7ULL << 39;
+    return score + 0.1 * (double)(held != 0) + 0.01 * (double)__builtin_popcountll(rest & low);
+}
+
+static int lead_choice_c(const RoundPlan *r, const long long *pots, uint64_t held, uint64_t played, int widow,
+                         uint64_t options) {
+    int unseen = 52 - __builtin_popcountll(held) - __builtin_popcountll(played);
+    double pw = unseen ? (double)widow / (double)unseen : 0.0;
+    int best = -1;
+    double best_score = -1e18;
+    for (uint64_t m = options; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        double s = counted_score(r, pots, held, played, pw, c);
+        if (s > best_score) { best = c; best_score = s; }
+    }
+    return best;
+}
+
+static PyObject *lay_round(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 8 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(args[2]) ||
+        !PyList_Check(args[3]) || PyList_GET_SIZE(args[3]) != 52 ||
+        PyList_GET_SIZE(args[0]) != PyList_GET_SIZE(args[1]) || PyList_GET_SIZE(args[0]) > ROUND_SEATS ||
+        PyList_GET_SIZE(args[0]) < 1 || PyList_GET_SIZE(args[2]) > ROUND_POTS) {
+        PyErr_SetString(PyExc_TypeError, "lay_round(hands: list, chips: list (as many), pots: list, owner: list of 52, "
+                        "seat, lead_mask, first, plan)");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(args[0]), n_pots = PyList_GET_SIZE(args[2]);
+    long long hands_ll[ROUND_SEATS], chips[ROUND_SEATS], pots[ROUND_POTS], owner[52];
+    uint64_t hands[ROUND_SEATS];
+    if (read_ints(args[0], hands_ll, n) < 0 || read_ints(args[1], chips, n) < 0 ||
+        read_ints(args[2], pots, n_pots) < 0 || read_ints(args[3], owner, 52) < 0)
+        return NULL;
+    RoundPlan plan;
+    if (read_round_plan(args[7], &plan, n_pots) < 0) return NULL;
+    long seat = PyLong_AsLong(args[4]);
+    uint64_t options = PyLong_AsUnsignedLongLong(args[5]);
+    long first = PyLong_AsLong(args[6]);
+    long played_code = PyLong_AsLong(PyTuple_GET_ITEM(args[7], 11));
+    if (PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= n || first > 51) { PyErr_SetString(PyExc_ValueError, "a seat or a card out of range"); return NULL; }
+    uint64_t held_all = 0, played = 0;
+    for (Py_ssize_t s = 0; s < n; s++) { hands[s] = (uint64_t)hands_ll[s]; held_all |= hands[s]; }
+    for (int c = 0; c < 52; c++)
+        if (owner[c] == played_code) played |= (uint64_t)1 << c;
+    int widow = 52 - __builtin_popcountll(held_all) - __builtin_popcountll(played);  /* unchanged by the round */
+    int card;
+    if (first >= 0) card = (int)first;
+    else if (options & (options - 1)) card = lead_choice_c(&plan, pots, hands[seat], played, widow, options);
+    else card = options ? 63 - __builtin_clzll(options) : -1;
+    int lead = 1, streak = -1;
+    long last = -1;
+    const uint64_t aces = (uint64_t)1 << 12 | (uint64_t)1 << 25 | (uint64_t)1 << 38 | (uint64_t)1 << 51;
+    for (;;) {
+        if (card < 0 || card > 51) { PyErr_SetString(PyExc_ValueError, "no card to lay"); return NULL; }
+        uint64_t bit = (uint64_t)1 << card;
+        uint64_t held = hands[seat] ^ bit;
+        hands[seat] = held;
+        played |= bit;
+        if (lead || last != seat) streak = card % 13;  /* the streak this seat laid in a row */
+        last = seat;
+        if (bit & plan.paying) {
+            for (int i = 0; i < plan.card_pot_count[card]; i++) {
+                int j = plan.card_pot[card][i];
+                chips[seat] += pots[j];
+                pots[j] = 0;
+            }
+            for (int i = 0; i < plan.combo_count[card]; i++)
+                if (plan.combo_low[card][i] >= streak) {
+                    int j = plan.combo_pot[card][i];
+                    chips[seat] += pots[j];
+                    pots[j] = 0;
+                }
+        }
+        if (!held) {  /* out: the centre, then the leftover payments */
+            chips[seat] += pots[plan.centre];
+            pots[plan.centre] = 0;
+            if (plan.leftover)
+                for (Py_ssize_t other = 0; other < n; other++)
+                    if (other != seat) {
+                        long long count = __builtin_popcountll(hands[other]);
+                        long long paid = count < chips[other] ? count : chips[other];
+                        chips[other] -= paid;
+                        chips[seat] += paid;
+                    }
+            break;
+        }
+        if (!(bit & aces)) {
+            long holder = -1;
+            for (Py_ssize_t s = 0; s < n; s++)
+                if (hands[s] >> (card + 1) & 1) { holder = (long)s; break; }
+            if (holder >= 0) {  /* the run goes on: forced */
+                seat = holder;
+                card = card + 1;
+                lead = 0;
+                continue;
+            }
+        }
+        int suit = card / 13;
+        long leader = seat;
+        int found = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            options = restart_leads(hands[leader], suit, plan.modes);
+            if (options) { found = 1; break; }
+            if (plan.pay_to_pass && chips[leader] > 0) {
+                chips[leader] -= 1;
+                pots[plan.centre] += 1;
+            }
+            leader = (leader + 1) % n;
+        }
+        if (!found) {  /* nobody can lead: the stall */
+            for (Py_ssize_t s2 = 0; s2 < n; s2++) {
+                long long count = __builtin_popcountll(hands[s2]);
+                long long paid = count < chips[s2] ? count : chips[s2];
+                chips[s2] -= paid;
+                pots[plan.centre] += paid;
+            }
+            break;
+        }
+        seat = leader;
+        lead = 1;
+        card = (options & (options - 1)) ? lead_choice_c(&plan, pots, hands[seat], played, widow, options)
+                                         : 63 - __builtin_clzll(options);
+    }
+    if (write_ints(args[1], chips, n) < 0 || write_ints(args[2], pots, n_pots) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"play_plain", (PyCFunction)(void (*)(void))play_plain, METH_FASTCALL,
      "The plain forced leads and plays of a stops play round (rummoli.stops.play.play_plain_pure)."},
@@ -1062,6 +1326,8 @@ static PyMethodDef methods[] = {
      "A normal bot's win-chance samples (rummoli.bots.stops_chance.poker_chance_pure)."},
     {"widow_worth", (PyCFunction)(void (*)(void))widow_worth, METH_FASTCALL,
      "The summed worth of sampled widows (rummoli.bots.stops_chance.widow_worth_pure)."},
+    {"lay_round", (PyCFunction)(void (*)(void))lay_round, METH_FASTCALL,
+     "A hard bot's rollout's play round (rummoli.bots.stops_playout.play_round_pure)."},
     {"evaluate_mask", evaluate_mask, METH_O,
      "The value of the best five cards of a 52-bit mask holding at least five cards (rummoli.poker)."},
     {"keep_best", (PyCFunction)(void (*)(void))keep_best, METH_FASTCALL,

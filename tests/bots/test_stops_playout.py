@@ -9,12 +9,15 @@ the two of clubs, paying to pass, leads in a chosen suit, no leftover payments).
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
-from rummoli.bots.stops_playout import play_round
+from rummoli.bots.stops_playout import COMPILED, play_round, play_round_pure
 from rummoli.bots.stops_policy import table_for
 from rummoli.bots.stops_search import playout, rollout
 from rummoli.cards import CARDS
@@ -116,3 +119,31 @@ def test_play_round_from_the_opening_lead_agrees_with_the_engine(ruleset: str | 
         rollout(engine, t)
         assert play_round(hand, t) == (engine.chips, engine.pots), seed
         assert sum(engine.chips) + sum(engine.pots) == sum(hand.chips) + sum(hand.pots)
+
+
+def test_the_compiled_play_round_is_the_one_used_unless_pure_is_asked() -> None:
+    if not COMPILED:  # a failure, never a skip
+        pytest.fail("rummoli._speedups was not built (pip install -e . compiles it with gcc)")
+    pure = subprocess.run([sys.executable, "-c", "import rummoli.bots.stops_playout as p; print(p.COMPILED)"],
+                          env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
+    assert pure.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r if isinstance(r, str) else r["board"] + "-odd")
+def test_both_play_rounds_agree_from_every_lead_of_many_rounds(ruleset: str | dict[str, Any]) -> None:
+    """The compiled play round and its pure twin: the same chips and pots from every lead a seat could choose,
+    at every lead of seeded play rounds (reached by random moves), the other seats' leads chosen by counting."""
+    t = table_for(ruleset)
+    compared = 0
+    for seed in range(60):
+        hand = _deal(ruleset, 5000 + seed)
+        rng = random.Random(seed)
+        while not hand.over:
+            if hand.phase == "play" and hand.claim_pending < 0 and not hand.in_run:
+                assert play_round(hand, t) == play_round_pure(hand, t), seed
+                for card in range(52):
+                    if hand.lead_mask >> card & 1:
+                        assert play_round(hand, t, card) == play_round_pure(hand, t, card), (seed, card)
+                        compared += 1
+            hand.random_step(rng)
+    assert compared > 100

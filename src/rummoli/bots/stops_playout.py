@@ -13,12 +13,16 @@ Every seat leads as the ``normal`` level does, from its own cards and the cards 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rummoli.bots.stops_infer import counted_lead_score
 from rummoli.bots.stops_policy import Table
 from rummoli.poker import evaluate_mask
 from rummoli.stops.base import PLAYED
 from rummoli.stops.hand import Hand
-from rummoli.stops.play import board_tables, restart_leads
+from rummoli.stops.play import RESTART_MODES, board_tables, restart_leads
+from rummoli.twins import compiled
 
 ACES = 1 << 12 | 1 << 25 | 1 << 38 | 1 << 51  # the top of each suit: a run stops there
 
@@ -62,7 +66,60 @@ def play_round(hand: Hand, t: Table, first: int = -1) -> tuple[list[int], list[i
 
     ``hand`` must be in the play round at a lead with no claim open (the state the engine settles at,
     and where a searching bot decides); it is not changed.  A claim under ``claim = announce`` is made
-    at once, as the rollouts' rules of thumb do, so it pays as ``automatic`` would."""
+    at once, as the rollouts' rules of thumb do, so it pays as ``automatic`` would.  The cards are laid by
+    the compiled ``lay_round`` (``rummoli/_speedups.c``) where it was built, else by :func:`play_round_pure`:
+    the same leads, the same payments (tests/bots/test_stops_playout.py holds the two equal)."""
+    if _lay_round is None:
+        return play_round_pure(hand, t, first)
+    rules = hand.rules
+    plan = _plans.get((id(rules), id(t)))
+    if plan is None or plan[0] is not rules or plan[1] is not t:
+        plan = (rules, t, round_plan(t))
+        if len(_plans) > 256:
+            _plans.clear()
+        _plans[(id(rules), id(t))] = plan  # the entry keeps rules and table alive: their ids are not reused
+    chips, pots = list(hand.chips), list(hand.pots)
+    _lay_round(list(hand.hands), chips, pots, hand.owner, hand.turn, hand.lead_mask, first, plan[2])
+    if rules.poker == "after_play" and t.poker is not None:
+        _pay_poker(hand, t, chips, pots)
+    return chips, pots
+
+
+def round_plan(t: Table) -> tuple[Any, ...]:
+    """What the compiled play round reads of a ruleset (``t.rules``) and its bot table, as numbers: the board's
+    tables (the pots each card wins when laid, the pay-card mask), the restart and lead rules, how a seat that
+    cannot lead pays, the centre pot, the leftover rule, what :func:`counted_lead_score` reads (the card pots
+    in the table's order, whether cards pay when laid, the pay cards and the combos) and the owner of a played
+    card."""
+    rules = t.rules
+    card_pots, combo_end, _ = board_tables(rules.board)
+    paying = t.lay_pays if rules.pay == "on_play" else 0
+    return (card_pots, combo_end, paying, RESTART_MODES[(rules.restart, rules.lead)],
+            rules.cannot_lead == "pay_and_pass", t.centre, rules.leftover == "pay", tuple(t.card_pots.items()),
+            rules.pay == "on_play", t.pay_mask, tuple(m for _, masks in t.combos for m in masks), PLAYED)
+
+
+_plans: dict[tuple[int, int], tuple[Any, Table, tuple[Any, ...]]] = {}
+_lay_round: Callable[..., None] | None = compiled("lay_round")
+#: whether the play round is laid by its compiled twin
+COMPILED = _lay_round is not None
+
+
+def _pay_poker(hand: Hand, t: Table, chips: list[int], pots: list[int]) -> None:
+    """The poker pot after the play round (``poker = after_play``): the best hand of five at the start of it."""
+    n = hand.n
+    start = hand.play_start
+    values = [evaluate_mask(start[s]) for s in range(n)]
+    best = max(values)
+    winners = [s for s in range(n) if values[s] == best]
+    share = pots[t.poker or 0] // len(winners)
+    for s in winners:
+        chips[s] += share
+        pots[t.poker or 0] -= share
+
+
+def play_round_pure(hand: Hand, t: Table, first: int = -1) -> tuple[list[int], list[int]]:
+    """:func:`play_round` in Python: the reference its compiled twin keeps to."""
     rules = hand.rules
     n = hand.n
     hands, chips, pots, owner = list(hand.hands), list(hand.chips), list(hand.pots), list(hand.owner)
@@ -142,12 +199,5 @@ def play_round(hand: Hand, t: Table, first: int = -1) -> tuple[list[int], list[i
         else:
             card = options.bit_length() - 1
     if rules.poker == "after_play" and t.poker is not None:
-        start = hand.play_start
-        values = [evaluate_mask(start[s]) for s in range(n)]
-        best = max(values)
-        winners = [s for s in range(n) if values[s] == best]
-        share = pots[t.poker] // len(winners)
-        for s in winners:
-            chips[s] += share
-            pots[t.poker] -= share
+        _pay_poker(hand, t, chips, pots)
     return chips, pots
