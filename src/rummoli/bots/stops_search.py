@@ -28,6 +28,7 @@ from rummoli.cards import cards_of
 from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
 from rummoli.stops.hand import AUCTION, BETTING, OVER, PLAY, WIDOW, Hand
+from rummoli.twins import compiled
 
 
 def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
@@ -37,10 +38,18 @@ def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
     """
     fixed = k.place_cache.get(strict)
     if fixed is None:  # the same for every world of a decision: worked out once
-        fixed = k.place_cache[strict] = _place_fixed(k, strict)
+        fixed = k.place_cache[strict] = place_inputs(k, strict)
     caps, out, items = fixed
+    return place_cards(rng.random, rng.getrandbits, caps, out, items)
+
+
+def place_cards_pure(random_: Callable[[], float], bits: Callable[[int], int], caps: list[int], out: list[int],
+                     items: list[tuple[int, int, list[int]]]) -> list[int] | None:
+    """The free cards ``items`` (how many places each may go to, the card, those places) placed: one
+    ``random_()`` a card in card order, then the cards with the fewest places first (ties by those draws), each
+    place drawn in proportion to the room ``caps`` left there; ``out`` (each place's cards) with them, or ``None``
+    when a card has no room left.  ``caps`` and ``out`` are not changed.  Its compiled twin is ``place_cards``."""
     caps, out = list(caps), list(out)
-    random_, bits = rng.random, rng.getrandbits
     cards = [(count, random_(), c, allowed) for count, c, allowed in items]  # one draw per card, in card order
     cards.sort()
     for _, _, c, allowed in cards:
@@ -64,7 +73,11 @@ def _place(k: Known, rng: random.Random, strict: int) -> list[int] | None:
     return out
 
 
-def _place_fixed(k: Known, strict: int) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]:
+#: :func:`place_cards_pure`, compiled where it could be (rummoli.twins)
+place_cards: Callable[..., list[int] | None] = compiled("place_cards") or place_cards_pure
+
+
+def place_inputs(k: Known, strict: int) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]:
     """What :func:`_place` starts from at ``strict``: the room left in each location and the cards
     already placed once the forced cards are in, and each free card with the locations it may go to."""
     n = k.n
