@@ -16,7 +16,9 @@ from rummoli.bots import stops_search
 from rummoli.bots.driver import view_for
 from rummoli.bots.stops_infer import read_view
 from rummoli.bots.stops_search import place_cards_pure
-from rummoli.stops import BUILTIN_RULESETS
+from rummoli.cards import cards_of
+from rummoli.errors import IllegalAction
+from rummoli.stops import BUILTIN_RULESETS, Hand
 
 try:
     from rummoli._speedups import place_cards as compiled
@@ -59,3 +61,26 @@ def test_both_twins_place_the_same_cards_at_every_decision_and_strictness(rulese
                     compared += 1
             hand.random_step(rng)
     assert compared > 100
+
+
+@pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
+def test_a_world_built_from_masks_is_the_hand_the_constructor_builds(ruleset: str) -> None:
+    for seed in range(10):
+        players = 3 + seed % 5
+        hand = deal(ruleset, players, seed)
+        masks = [sum(c.bit for c in cards) for cards in hand.dealt]
+        widow = sum(c.bit for c in hand.dealt_widow)
+        pots = [3 * j for j in range(len(hand.pots))]
+        by_id = {pot.id: p for pot, p in zip(hand.rules.board.pots, pots, strict=True)}
+        for ante in (True, False):
+            built = Hand.from_masks(hand.rules, list(hand.names), list(hand.chips), pots, hand.dealer, masks, widow,
+                                    ante=ante, auto=False)
+            in_order = [cards_of(m) for m in masks]  # the cards in order, as a world deals them
+            made = Hand(hand.rules, list(hand.names), list(hand.chips), by_id, hand.dealer, in_order,
+                        cards_of(widow), ante=ante, auto=False)
+            assert built.record() == made.record() and built.view(None) == made.view(None)
+            assert built.owner == made.owner and built.hands == made.hands
+        with pytest.raises(IllegalAction):  # a card moved from one hand to another: not a deal from the dealer
+            low = masks[0] & -masks[0]
+            Hand.from_masks(hand.rules, list(hand.names), list(hand.chips), pots, hand.dealer,
+                            [masks[0] ^ low, masks[1] | low, *masks[2:]], widow)

@@ -24,7 +24,6 @@ from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_memory import believed
 from rummoli.bots.stops_playout import lead_choice, play_round
 from rummoli.bots.stops_policy import Table, dreadful, easy_bet, hand_percentile
-from rummoli.cards import cards_of
 from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
 from rummoli.stops.hand import AUCTION, BETTING, OVER, PLAY, WIDOW, Hand
@@ -173,8 +172,11 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
         dealt[k.swapped], dealt_widow = widow_now, dealt[k.swapped]
     start = view["start"]
     try:
-        hand = Hand(k.t.rules, view["players"], start["chips"], start["pots"], k.dealer,
-                    [cards_of(m) for m in dealt], cards_of(dealt_widow), ante=bool(start["ante"]), auto=False)
+        pots = k.place_cache.get("pots")
+        if pots is None:  # the view's starting pots, one balance per pot of the board, read once per decision
+            pots = k.place_cache["pots"] = [int(start["pots"].get(pot_id, 0)) for pot_id in k.t.pot_ids]
+        hand = Hand.from_masks(k.t.rules, view["players"], start["chips"], pots, k.dealer, dealt, dealt_widow,
+                               ante=bool(start["ante"]), auto=False)
         steps = k.place_cache.get("steps")
         if steps is None:  # the view's actions, read once per decision
             steps = k.place_cache["steps"] = [

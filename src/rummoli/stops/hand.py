@@ -203,6 +203,36 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
                     masks, owner, True, True)
         return hand
 
+    @classmethod
+    def from_masks(cls, rules: Ruleset, players: list[str], chips: list[int], pots: list[int], dealer: int,
+                   hands: list[int], widow: int, *, ante: bool = True, auto: bool = True) -> Hand:
+        """The constructor's hand from card masks (``pots``: a balance per pot of the board), checking only that
+        the 52 cards are dealt once each in the sizes of a deal from ``dealer`` (R-DEAL-1), as the constructor
+        does: for a searching bot's sampled worlds, whose names, chips and pots come from the engine's view."""
+        n = len(players)
+        _check_seats(rules, n)
+        _check_dealer(dealer, n)
+        total = widow
+        for m in hands:
+            if total & m:
+                raise MalformedInput("deal: a card is dealt twice")
+            total |= m
+        if len(hands) != n or total != (1 << 52) - 1:
+            raise MalformedInput("deal: every one of the 52 cards must be dealt (R-DEAL-1)")
+        sizes, widow_size = deal_sizes(n, dealer)
+        if [m.bit_count() for m in hands] != sizes or widow.bit_count() != widow_size:
+            raise IllegalAction("R-DEAL-1", f"hand sizes {[m.bit_count() for m in hands]} + widow "
+                                f"{widow.bit_count()} are not a deal from seat {dealer}")
+        dealt = [cards_of(m) for m in hands]
+        owner = [IN_WIDOW] * 52
+        for seat, cards in enumerate(dealt):
+            for c in cards:
+                owner[c.index] = seat
+        hand = cls.__new__(cls)
+        hand._start(rules, list(players), list(chips), list(pots), dealer, dealt, cards_of(widow), list(hands), owner,
+                    ante, auto)
+        return hand
+
     def _start(self, rules: Ruleset, players: list[str], chips: list[int], pot_balance: list[int], dealer: int,
                hands: list[list[Card]], widow: list[Card], masks: list[int], owner: list[int], ante: bool,
                auto: bool) -> None:
