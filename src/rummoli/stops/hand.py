@@ -566,7 +566,8 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
         new = Hand.__new__(Hand)
         for name in _STATE_SLOTS:
             value = getattr(self, name)
-            setattr(new, name, value.copy() if isinstance(value, list | dict) else value)
+            # a tuple of types, not ``list | dict``: that union would be made again on every slot of every clone
+            setattr(new, name, value.copy() if isinstance(value, (list, dict)) else value)
         new._reset_stream()
         new._tracking = False
         return new
