@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from test_stops_plain import Failing
 
 from rummoli.cards import CARDS
 from rummoli.stops import BUILTIN_RULESETS, Hand, load_ruleset, random_hand
@@ -94,19 +95,6 @@ def test_both_twins_decide_the_same_from_every_state_reached(spec: Any, monkeypa
     else:
         assert {status for status, _, _ in seen} == {0}
         assert not kinds & {"check", "bet", "call", "fold", "raise"}
-
-
-class Failing:
-    """A generator's ``getrandbits`` that fails after so many draws."""
-
-    def __init__(self, draws: int) -> None:
-        self.rng, self.left = random.Random(draws), draws
-
-    def __call__(self, bits: int) -> int:
-        if not self.left:
-            raise ValueError("no more randomness")
-        self.left -= 1
-        return self.rng.getrandbits(bits)
 
 
 def test_a_draw_that_fails_leaves_the_hand_as_it_was() -> None:

@@ -110,6 +110,26 @@ RESTART_MODES: Final = {(restart, lead): 2 * r + k for r, restart in enumerate(C
 PLAIN_WORDS: Final = ("act", "play", "lead", "stop", True, "chips", "pay_card")
 
 
+#: The cards of a lead's choices in order, by their mask (a lead offers at most one card a suit, or a rank).
+_LEAD_CARDS: dict[int, list[int]] = {}
+
+
+def lead_cards(mask: int) -> list[int]:
+    """The cards of ``mask``, lowest first: a choice of lead as the random path draws from it (kept per mask;
+    the list is shared, never changed)."""
+    cards = _LEAD_CARDS.get(mask)
+    if cards is None:
+        cards = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            cards.append(low.bit_length() - 1)
+            rest ^= low
+        if len(_LEAD_CARDS) < 65536:
+            _LEAD_CARDS[mask] = cards
+    return cards
+
+
 def play_plain_pure(hands: list[int], owner: list[int], log: list[tuple[Any, ...]], hot: int, modes: int,
                     state: list[Any], words: tuple[Any, ...], pays: tuple[tuple[tuple[int, int], ...], ...] | None,
                     pots: list[int], chips: list[int], getrandbits: Callable[[int], int] | None = None) -> int:
@@ -132,12 +152,7 @@ def play_plain_pure(hands: list[int], owner: list[int], log: list[tuple[Any, ...
         if not run and mask & (mask - 1):
             if getrandbits is None:
                 break
-            cards = []
-            rest = mask
-            while rest:
-                low = rest & -rest
-                cards.append(low.bit_length() - 1)
-                rest ^= low
+            cards = lead_cards(mask)
             try:
                 card = cards[below(getrandbits, len(cards))]
             except BaseException:

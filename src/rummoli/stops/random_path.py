@@ -17,28 +17,11 @@ from typing import TYPE_CHECKING, Final
 
 from rummoli.stops.actions import KINDS
 from rummoli.stops.base import AUCTION, BETTING, OVER, PLAY, WIDOW, HandState, Option
+from rummoli.stops.play import lead_cards
 from rummoli.stops.random_bidding import BETTING_OVER, BID_WORDS, bid_random, bid_table
 
 #: The phases before the play round as :func:`~rummoli.stops.random_bidding.bid_random` numbers them.
 _BID_PHASES: Final = (WIDOW, AUCTION, BETTING)
-
-#: The cards of a lead's choices in order, by their mask (a lead offers at most one card a suit, or a rank).
-_BITS_OF: dict[int, list[int]] = {}
-
-
-def _bits(mask: int) -> list[int]:
-    bits = _BITS_OF.get(mask)
-    if bits is None:
-        bits = []
-        rest = mask
-        while rest:
-            low = rest & -rest
-            bits.append(low.bit_length() - 1)
-            rest ^= low
-        if len(_BITS_OF) < 65536:
-            _BITS_OF[mask] = bits
-    return bits
-
 
 class RandomPath(HandState):
     """Random decisions (see the module's docstring)."""
@@ -109,7 +92,7 @@ class RandomPath(HandState):
         if field == "amount":
             amount = rng.randint(low, high)
         elif field == "card":
-            card = rng.choice(_bits(cards)) if cards & (cards - 1) else cards.bit_length() - 1
+            card = rng.choice(lead_cards(cards)) if cards & (cards - 1) else cards.bit_length() - 1
         forced = len(opts) == 1 and self._forced(opts) is not None
         self._do(seat, kind, card, amount, forced)
         return self._settle_forced()
