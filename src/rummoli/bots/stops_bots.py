@@ -204,7 +204,6 @@ def hand_worth(t: Table, mask: int, k: Known, opponents: int) -> float:
     return worth
 
 
-
 def worth_plan(t: Table, k: Known, opponents: int, size: int) -> WorthPlan:
     """What :func:`hand_worth` reads for hands of ``size`` cards, as :func:`widow_worth` takes it."""
     rules = t.rules
