@@ -13,7 +13,9 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
+from rummoli.cards import Card, mask_of
 from rummoli.games import game_of, replay
+from rummoli.rummy.melds import meld_table
 from rummoli.rummy.ruleset import load_ruleset as load_rummy
 
 Figures = dict[tuple[str, ...], str]
@@ -64,9 +66,13 @@ def hand_figures(evening: dict[str, Any], hand_no: int) -> Figures:
         reason, winner = end["reason"], end.get("winner")
         counts = end.get("counts")
         if counts is None:  # no showdown count: what each hand still holds, at the ruleset's card values
-            ace = load_rummy(record["ruleset"]).ace_value
+            rules = load_rummy(record["ruleset"])
             shown = next(e["hands"] for e in events if e["type"] == "show")
-            counts = [sum(card_value(c, ace) for c in cards) for cards in shown]
+            counts = [sum(card_value(c, rules.ace_value) for c in cards) for cards in shown]
+            if rules.style in ("knock", "gin"):  # their hands are always arranged, a blocked one's too (R-GIN-4)
+                table = meld_table(rules.aces, rules.ace_value)
+                counts = [count - table.best_arrangement(mask_of(Card.parse(c) for c in cards))[0]
+                          for count, cards in zip(counts, shown, strict=True)]
         for hand_seat, count in enumerate(counts):
             figures[("deadwood", str(seats[hand_seat]))] = str(count)
     figures[("outcome", reason)] = signed(changes[winner]) if winner is not None else "0"
