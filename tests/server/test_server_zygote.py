@@ -66,3 +66,30 @@ def test_what_a_fork_could_change_is_started_afresh() -> None:
     assert not zygote.can_fork(serve, {**env, "RUMMOLI_PURE": "1"}, None)  # read once, at import
     assert not zygote.can_fork([sys.executable, "-m", "rummoli.cli", "play"], env, None)
     assert not zygote.can_fork(["/usr/sbin/nginx", "-c", "x"], env, None)
+
+
+def signal_mask(pid: int, field: str) -> int:
+    """A process's ``SigIgn`` or ``SigCgt`` mask (Linux /proc): bit ``n - 1`` is signal ``n``."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1], 16)
+    raise AssertionError(f"no {field} in /proc/{pid}/status")
+
+
+def test_a_forked_server_takes_signals_as_a_fresh_one_does(tmp_path: Path) -> None:
+    """Python ignores SIGPIPE from its start (a write to a socket whose client has gone raises BrokenPipeError):
+    so does a forked server, which with SIGPIPE's default died at once, without a word, when it wrote to a
+    client or a bot worker that had just gone. The signals each ignores and catches are the same."""
+    forked, fresh = started(tmp_path / "forked", True), started(tmp_path / "fresh", False)
+    try:
+        assert isinstance(forked.proc, zygote.Forked)
+        for field in ("SigIgn", "SigCgt"):
+            assert signal_mask(forked.proc.pid, field) == signal_mask(fresh.proc.pid, field), field
+        assert signal_mask(forked.proc.pid, "SigIgn") & (1 << (signal.SIGPIPE - 1))
+        for server in (forked, fresh):
+            server.proc.send_signal(signal.SIGPIPE)  # as a write to a closed socket raises it
+        assert forked.get("/healthz").status_code == 200 and fresh.get("/healthz").status_code == 200
+        assert forked.proc.poll() is None and fresh.proc.poll() is None
+    finally:
+        forked.stop()
+        fresh.stop()

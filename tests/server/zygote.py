@@ -131,8 +131,14 @@ def child(request: dict[str, Any]) -> None:
 
     code = 70
     try:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
             signal.signal(sig, signal.SIG_DFL)
+        # As Python sets them at its start: SIGINT raises KeyboardInterrupt, and SIGPIPE is ignored, so that a
+        # write to a socket or pipe whose other end is gone raises BrokenPipeError. With SIGPIPE's default a
+        # forked server died at once and without a word (exit -13) when it wrote to a client that had just gone
+        # or to a bot worker it had replaced: on a loaded machine, tests/server/test_server_bot_bounds.py's
+        # servers did (connection refused, or no close frame), where a server started afresh goes on.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         null = os.open(os.devnull, os.O_RDONLY)
         log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
