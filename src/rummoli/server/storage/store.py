@@ -151,8 +151,12 @@ class Store:
 
     def line(self) -> Any:
         """What one thread uses for the statements it runs many times a second (``append_many``, ``unowned``,
-        ``renew``, ``seqs``): on PostgreSQL a connection of its own (rummoli.server.storage.pgline says why); elsewhere
-        this store."""
+        ``renew``, ``seqs``): on PostgreSQL and on SQLite a connection of its own (rummoli.server.storage.pgline and
+        rummoli.server.storage.sqliteline say why); elsewhere this store."""
+        if self.engine.dialect.name == "sqlite":
+            from rummoli.server.storage.sqliteline import SqliteLine
+
+            return SqliteLine(self)
         if self.engine.dialect.name != "postgresql":
             return self
         from rummoli.server.storage.pgline import PgLine

@@ -1,0 +1,117 @@
+"""The SQLite fast path (rummoli.server.storage.sqliteline) against the store's SQLAlchemy statements: the same
+answers and the same rows for the same changes, no statement through SQLAlchemy, and a batch that fails stores
+nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from rummoli.server.storage.rows import SeatRow, StoreConflict
+from rummoli.server.storage.sqliteline import SqliteLine
+from rummoli.server.storage.store import Store
+
+TABLES = ["ta", "tb", "tc"]
+
+
+def fresh(path: Path) -> Store:
+    """A store in a new SQLite file with three tables owned by p0 (fence 1)."""
+    store = Store(f"sqlite:///{path}")
+    store.migrate()
+    for table_id in TABLES:
+        store.create_table(table_id, "stops", "rummoli", {}, 0, [SeatRow("A", None, None)], "p0", 60.0)
+    return store
+
+
+ROWS = {
+    "tables": "SELECT id, seq, status, hand_no, fence, owner FROM tables ORDER BY id",
+    "actions": "SELECT table_id, seq, kind, seat, payload FROM actions ORDER BY 1, 2",
+    "snapshots": "SELECT table_id, seq, data FROM snapshots ORDER BY 1, 2",
+}
+
+
+def rows(store: Store) -> dict[str, Any]:
+    with store.engine.connect() as conn:
+        return {name: conn.exec_driver_sql(sql).all() for name, sql in ROWS.items()}
+
+
+def answers(outcomes: list[Any]) -> list[str | None]:
+    return [None if o is None else f"{type(o).__name__}: {o}" for o in outcomes]
+
+
+# (table, seen, new, kind, seat, payload, snapshot, status, fence, hand_no), as StoreWriter hands them over
+BATCHES: list[list[tuple[Any, ...]]] = [
+    [("ta", 0, 1, "deal", None, {"journal": [["deal", 1]]}, {"snap": "a1"}, "playing", 1, 1),
+     ("tb", 0, 0, "seat", 2, {"journal": [["bot", 2]]}, {"snap": "b0"}, None, 1, None),
+     ("tc", 3, 4, "act", 1, {"journal": []}, None, None, 1, None)],  # not at seq 3: refused
+    [("tb", 0, 0, "seat", 2, {}, {"snap": "b0 again"}, None, 1, None),  # the snapshot at the same seq replaced
+     ("ta", 1, 3, "act", 0, {"journal": [["act", 0, {"action": "bet"}]]}, None, "playing", 1, None),
+     ("ta", 3, 5, "act", 1, {"journal": [["act", 1, {"action": "fold", "name": "Zoë \"x\""}]]}, None, None, 1, None),
+     ("tc", 0, 2, "act", 0, {}, None, None, 7, None)],  # another fence: refused
+    [("tc", 0, 2, "end", None, {"journal": [["end"]]}, {"snap": "c2"}, "over", None, 3),  # no fence: one process
+     ("tb", 0, 1, "act", 3, {"journal": [["act", 3, {}]]}, None, None, None, 2)],
+]
+
+
+def test_the_fast_path_stores_and_answers_as_the_store_does(tmp_path: Path) -> None:
+    slow, fast = fresh(tmp_path / "slow.db"), fresh(tmp_path / "fast.db")
+    line = fast.line()
+    assert isinstance(line, SqliteLine)
+    try:
+        for batch in BATCHES:
+            assert answers(line.append_many(batch)) == answers(slow.append_many(batch))
+        assert rows(fast) == rows(slow)
+        assert any(isinstance(o, StoreConflict) for o in line.append_many([BATCHES[0][2]]))
+        assert line.unowned(0.0, 10) == fast.unowned(0.0, 10)
+        assert line.renew("p0", ["tb", "ta", "zz"], 60.0) == {"ta", "tb"}
+        assert line.seqs(["ta", "tb", "zz"]) == fast.seqs(["ta", "tb", "zz"]) == {"ta": 5, "tb": 1}
+        assert line.owners("p1") == fast.owners("p1") == {"p0"}
+    finally:
+        fast.close_line(line)
+        slow.close()
+        fast.close()
+
+
+def test_storing_a_change_runs_no_statement_through_sqlalchemy(tmp_path: Path) -> None:
+    """What makes the line cheap: the writer's statements go to sqlite3 directly (about a quarter of the CPU)."""
+    store = fresh(tmp_path / "t.db")
+    line = store.line()
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", note)
+    try:
+        assert line.append_many([("ta", 0, 1, "deal", None, {"journal": [1]}, {"snap": 1}, "playing", 1, 1),
+                                 ("tb", 0, 1, "act", 0, {"journal": [2]}, None, None, 1, None)]) == [None, None]
+        assert seen == []
+        assert store.seqs(["ta", "tb"]) == {"ta": 1, "tb": 1}  # committed: another connection reads it
+    finally:
+        event.remove(store.engine, "before_cursor_execute", note)
+        store.close_line(line)
+        store.close()
+
+
+def test_a_batch_that_fails_stores_none_of_its_changes(tmp_path: Path) -> None:
+    store = fresh(tmp_path / "t.db")
+    line = store.line()
+    try:
+        assert line.append_many([BATCHES[0][0]]) == [None]
+        with store.engine.begin() as conn:  # a row in the way: tb's change cannot be logged
+            conn.exec_driver_sql("INSERT INTO actions (table_id, seq, kind, seat, payload, created_at)"
+                                 " VALUES ('tb', 2, 'act', 0, '{}', 0)")
+        before = rows(store)
+        with pytest.raises(sqlite3.IntegrityError):
+            line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None),
+                              ("tb", 0, 2, "act", 0, {}, None, None, 1, None)])
+        assert rows(store) == before  # ta's change, which was fine, was not stored either
+        assert line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None)]) == [None]  # and it goes on
+        assert store.seqs(["ta"]) == {"ta": 2}
+    finally:
+        store.close_line(line)
+        store.close()
