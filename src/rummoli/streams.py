@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummoli.cards import CARDS, Card
 from rummoli.errors import MalformedInput
 from rummoli.shapes import Event
+
+T = TypeVar("T")
 
 #: The readers of an entry that every seat reads its own way (the deal).
 ALL_SEATS: tuple[int, ...] = (-1,)
@@ -52,7 +54,8 @@ def check_seq(seq: object) -> int:
 class Stream:
     """The state marks of a hand and its events as read so far (a hand's ``_events``; a clone starts afresh)."""
 
-    __slots__ = ("at", "legal_at", "legal_made", "mine", "public", "rendered", "speaker", "state", "states")
+    __slots__ = ("at", "legal_at", "legal_made", "mine", "public", "rendered", "shared_at", "shared_made",
+                 "shared_state", "speaker", "state", "states")
 
     def __init__(self) -> None:
         self.at = -1  # the entry the latest mark rides on (the log's length when it was taken)
@@ -64,6 +67,9 @@ class Stream:
         self.legal_at = -1  # the mark whose legal actions legal_made holds
         self.legal_made: dict[int, list[dict[str, Any]]] = {}
         self.speaker: Any = None  # the hand's words (its engine's Speaker), made at the first event read
+        self.shared_at = -1  # the mark whose view every seat shares shared_made holds (see shared)
+        self.shared_state: Any = None
+        self.shared_made: Any = None
 
     def __getstate__(self) -> tuple[int, Any, dict[int, Any]]:
         """A pickle holds the marks only: the rest is what reads made, and reads make it again."""
@@ -95,6 +101,17 @@ class Stream:
         if made is None:
             made = self.legal_made[seat] = make()
         return [action.copy() for action in made]
+
+    def shared(self, make: Callable[[], T]) -> T:
+        """What every seat's view holds alike in the latest state (``make()``: a spectator's view without its
+        guide), made once per mark and then shared, nested values and all: only for views that are written out
+        and never changed (the game server's updates: ``view(..., shared=True)``). Keyed by the mark itself, as
+        :meth:`legal` is: a hand's every move moves its log, and so its mark."""
+        if self.shared_at != self.at or self.shared_state is not self.state:
+            made = make()
+            self.shared_at, self.shared_state, self.shared_made = self.at, self.state, made
+        made_now: T = self.shared_made
+        return made_now
 
     def since(self, hand: Any, seq: int, total: int, reader: int | None, render_public: PublicRender,
               render_private: PrivateRender) -> list[Event]:

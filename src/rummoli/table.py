@@ -436,11 +436,11 @@ class Table:
         return [{**r, "chips": amount(r["chips"]) if isinstance(r["chips"], int | Fraction) else r["chips"]}
                 for r in rows]
 
-    def view(self, seat: int | None) -> TableView:
-        """What evening ``seat`` may know now (``None``: a spectator), JSON-ready."""
+    def view(self, seat: int | None, shared: bool = False) -> TableView:
+        """What evening ``seat`` may know now (``None``: a spectator), JSON-ready (``shared``: :meth:`hand_view`)."""
         if seat is not None:
             seat = self._seat(seat)
-        hand_view, seated, chips = self.hand_view(seat), self.evening.seated(), self.chips()
+        hand_view, seated, chips = self.hand_view(seat, shared), self.evening.seated(), self.chips()
         return {
             "seq": self.seq,
             "game": self.game,
@@ -464,13 +464,13 @@ class Table:
             "bonuses": self.bonuses() if self.over else [], "end_note": self.evening.end_note(),
         }
 
-    def hand_view(self, seat: int | None) -> HandView | None:
-        """The hand in play as evening ``seat`` (``None``: a spectator) is shown it at the table: its view, with
-        what a person is told beside it (the prompt, their best five or their melds and deadwood)."""
+    def hand_view(self, seat: int | None, shared: bool = False) -> HandView | None:
+        """The hand in play as evening ``seat`` (``None``: a spectator) is shown it at the table: its view, with what
+        a person is told beside it (prompt, best five, melds); ``shared``: as the engines' ``view`` (read only)."""
         if self.hand is None:
             return None
         hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
-        view = self.hand.view(hand_seat, guide=True)
+        view = self.hand.view(hand_seat, guide=True, shared=shared)
         if hand_seat is not None and self.forced_due():
             # A forced play waits for the table's pace (auto=False): its seat is told it is coming, not asked.
             forced = self.hand.forced_action()

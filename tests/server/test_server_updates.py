@@ -117,3 +117,42 @@ def test_the_writer_answers_each_change_only_once_it_is_committed(tmp_path: Path
         recovery = store.recover(f"t{k}")
         assert recovery is not None and [a["seq"] for a in recovery.actions] == list(range(2, 12))
     store.close()
+
+
+SHARED_RULESETS = [*RULESETS, "poch", "poch-hoyle", "tripoley", "rummoli-tripoley", "knock-rummy", "boathouse-rummy",
+                   "block-rummy", "rummy-aces-high"]
+
+
+@pytest.mark.parametrize("ruleset", SHARED_RULESETS)
+def test_a_view_made_from_what_the_seats_share_is_the_seats_own(ruleset: str) -> None:
+    """``view(..., shared=True)`` (the server's updates) makes what every seat sees alike once per state: each
+    seat's view is still exactly its own (same keys in the same order, same values, nobody else's cards), and
+    the part they share is one object, made again when the state moves."""
+    players = 2 if ruleset == "gin-rummy" else 4
+    table = Table(ruleset, [Seat(f"P{i}", "random" if i == 1 else None) for i in range(players)], hands=4,
+                  seed=f"shared {ruleset}")
+    rng = random.Random(7)
+    checked = 0
+    before: Any = None
+    while not table.over and checked < 500:
+        for seat in [None, *range(players)]:
+            assert json.dumps(table.view(seat, shared=True)) == json.dumps(table.view(seat))
+            if table.hand is not None:
+                hand_seat = table.hand_seats.index(seat) if seat in table.hand_seats else None
+                assert (json.dumps(table.hand.view(hand_seat, history=True, guide=True, shared=True))
+                        == json.dumps(table.hand.view(hand_seat, history=True, guide=True)))
+        if table.hand is not None:
+            mine, theirs = table.hand_view(0, shared=True), table.hand_view(players - 1, shared=True)
+            assert mine is not None and theirs is not None
+            assert mine["hand_sizes"] is theirs["hand_sizes"]  # one object, made once for every seat
+            assert mine["hand"] != theirs["hand"] or mine["hand"] == []
+            if before is not None and before["seq"] != mine["seq"]:
+                assert before["hand_sizes"] is not mine["hand_sizes"]  # a new state: made again
+            before = mine
+        checked += 1
+        if table.hand_over:
+            table.next_hand()
+        elif not table.step():
+            seat = table.to_act()[0]
+            table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+    assert checked > 20

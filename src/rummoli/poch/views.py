@@ -139,26 +139,49 @@ class Views(streams.Marked):
             self._static["trump"] = dict(cast(dict[str, Any], start)["trump"])
         return self._static
 
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> HandView:
-        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  ``history=True`` adds the seat's
-        ``events`` and ``actions``; ``guide=True`` the ``prompt`` (what happens now, in words)."""
-        reader = self._check_seat(seat)
+    def _public_view(self) -> HandView:
+        """A spectator's view of the latest state (synced), without its guide: what every seat's view holds
+        alike, and in the same order (:meth:`_seat_view` puts each seat's own keys in their places)."""
         seq = self._sync()
-        phase, to_act, opts, state = self._events.state
+        phase, to_act, _opts, state = self._events.state
         out = cast(HandView, dict(self._static_view()))
         melds = [{"seat": e[1], "pot": self.rules.pools[e[2]].id, "cards": names_of(e[3])}
                  for e in self.log if e[0] == "meld"]
         played = [{"seat": e[1], "card": NAMES[e[3]]} for e in self.log if e[0] == "act" and e[2] in ("lead", "play")]
         extra = cast(dict[str, Any], out)
         extra.update({
-            "seq": seq, "seat": reader, "phase": phase, "to_act": list(to_act), "chips": list(self.chips),
-            "pots": self.pot_balances(), "hand": None if reader is None else names_of(self.hands[reader]),
+            "seq": seq, "seat": None, "phase": phase, "to_act": list(to_act), "chips": list(self.chips),
+            "pots": self.pot_balances(), "hand": None,
             "hand_sizes": [m.bit_count() for m in self.hands], "stock_size": len(self.dealt_stock),
             "melds": melds, "played": played,
             "showdown": {str(s): names_of(m) for s, m in self.shown.items()},
-            "legal_actions": [] if reader is None else self._events.legal(reader, lambda: legal_json(opts, reader)),
+            "legal_actions": [],
         })
         extra.update(state)
+        return out
+
+    def _seat_view(self, public: HandView, reader: int | None) -> HandView:
+        """``reader``'s view of the latest state made from ``public`` (:meth:`_public_view`), which it leaves as
+        it is: its own ``seat``, ``hand`` and ``legal_actions`` in their places."""
+        out = cast(HandView, dict(public))
+        if reader is None:
+            return out
+        opts = self._events.state[2]
+        extra = cast(dict[str, Any], out)
+        extra["seat"] = reader
+        extra["hand"] = names_of(self.hands[reader])
+        extra["legal_actions"] = self._events.legal(reader, lambda: legal_json(opts, reader))
+        return out
+
+    def view(self, seat: int | None, history: bool = False, guide: bool = False, shared: bool = False) -> HandView:
+        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  ``history=True`` adds the seat's
+        ``events`` and ``actions``; ``guide=True`` the ``prompt`` (what happens now, in words).  ``shared=True``:
+        what every seat sees alike is made once per state and shared between the views (see
+        :meth:`rummoli.streams.Stream.shared`): for a caller that writes the view out and never changes it."""
+        reader = self._check_seat(seat)
+        self._sync()
+        out = self._seat_view(self._events.shared(self._public_view) if shared else self._public_view(), reader)
+        extra = cast(dict[str, Any], out)
         if history:
             events = self.events_since(0, reader)
             extra["events"] = events

@@ -108,24 +108,16 @@ class Views(HandState):
                 flips.append(actions)
         return flips
 
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> HandView:
-        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``: the hand's
-        state, costing what is new.
-
-        ``history=True`` adds what a bot replays: the public ``history`` of actions (forced moves marked as
-        this seat may see them), ``flipped_at``, the cards this seat drew blind (``drawn``: ``[action index,
-        card]``) and its whole stream of ``events`` (as :meth:`events_since` gives them).  ``guide=True`` adds
-        what a person at the table is shown beside it: the ``prompt``, their hand ``arranged`` into melds and
-        deadwood, and what each legal knock would keep (``knocks``).
-        """
-        reader = self._check_seat(seat)
+    def _public_view(self) -> HandView:
+        """A spectator's view of the latest state (synced), without its guide: what every seat's view holds
+        alike, and in the same order (:meth:`_seat_view` puts each seat's own keys in their places)."""
         seq = self._sync()
-        phase, to_act, moves, state = self._events.state
+        phase, to_act, _moves, state = self._events.state
         turn = state["turn"]
         out = cast(HandView, dict(self._static_view()))  # the static keys, checked where _static_view makes them
         out.update({
             "seq": seq,
-            "seat": reader,
+            "seat": None,
             "turn": turn,
             "to_act": list(to_act),
             "phase": phase,
@@ -138,12 +130,42 @@ class Views(HandState):
                                                                                       strict=True)
             ],
             "points": list(state["points"]),
-            "legal_actions": self._events.legal(turn, lambda: self._legal_json(moves, turn)) if reader == turn else [],
+            "legal_actions": [],
         })
-        out["hand"] = None if reader is None else names_of(self.hands[reader])
+        out["hand"] = None
         if phase == "over":
             out["shown"] = [names_of(h) for h in self.hands]
             out["outcome"] = dict(self.outcome)
+        return out
+
+    def _seat_view(self, public: HandView, reader: int | None) -> HandView:
+        """``reader``'s view of the latest state made from ``public`` (:meth:`_public_view`), which it leaves as
+        it is: its own ``seat``, ``hand`` and (on its turn) ``legal_actions`` in their places."""
+        out = cast(HandView, dict(public))
+        if reader is None:
+            return out
+        moves, turn = self._events.state[2], self._events.state[3]["turn"]
+        out["seat"] = reader
+        if reader == turn:
+            out["legal_actions"] = self._events.legal(turn, lambda: self._legal_json(moves, turn))
+        out["hand"] = names_of(self.hands[reader])
+        return out
+
+    def view(self, seat: int | None, history: bool = False, guide: bool = False, shared: bool = False) -> HandView:
+        """What ``seat`` may know (``None``: a spectator), JSON-ready (R-VIEW-1), with ``seq``: the hand's
+        state, costing what is new.
+
+        ``history=True`` adds what a bot replays: the public ``history`` of actions (forced moves marked as
+        this seat may see them), ``flipped_at``, the cards this seat drew blind (``drawn``: ``[action index,
+        card]``) and its whole stream of ``events`` (as :meth:`events_since` gives them).  ``guide=True`` adds
+        what a person at the table is shown beside it: the ``prompt``, their hand ``arranged`` into melds and
+        deadwood, and what each legal knock would keep (``knocks``).  ``shared=True``: what every seat sees alike
+        is made once per state and shared between the views (see :meth:`rummoli.streams.Stream.shared`): for a
+        caller that writes the view out and never changes it.
+        """
+        reader = self._check_seat(seat)
+        self._sync()
+        out = self._seat_view(self._events.shared(self._public_view) if shared else self._public_view(), reader)
         if history:
             out["history"] = [self._render_action(e, i, reader) for i, e in enumerate(self.log)]
             for entry in out["history"]:

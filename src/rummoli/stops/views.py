@@ -148,35 +148,60 @@ class Views(HandState, streams.Marked):
         self._played_at = len(log)
         return played
 
-    def view(self, seat: int | None, history: bool = False, guide: bool = False) -> HandView:
-        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``, costing
-        what is new: the hand's state, not its history.  ``history=True`` adds the seat's ``events`` (all of
-        them, as :meth:`events_since` gives them) and ``actions`` (R-NOTE-3 objects: for bots and
-        narrators); ``guide=True`` what a person at the table is shown beside it: the ``prompt`` (what happens
-        now, in words) and, while the poker pot is still to be played for, the seat's ``best_five``."""
-        reader = self._check_seat(seat)
+    def _public_view(self) -> HandView:
+        """A spectator's view of the latest state (synced), without its guide: what every seat's view holds
+        alike, and in the same order (:meth:`_seat_view` puts each seat's own keys in their places)."""
         seq = self._sync()
-        phase, to_act, opts, state = self._events.state
+        phase, to_act, _opts, state = self._events.state
         out = cast(HandView, dict(self._static_view()))  # the static keys, checked where _static_view makes them
         played = self._played_json()
         out.update({
             "seq": seq,
-            "seat": reader,
+            "seat": None,
             "phase": phase,
             "to_act": list(to_act),
             "chips": list(self.chips),
             "pots": self.pot_balances(),
-            "hand": None if reader is None else names_of(self.hands[reader]),
+            "hand": None,
             "hand_sizes": [m.bit_count() for m in self.hands],
             "widow_size": 52 - sum(m.bit_count() for m in self.hands) - len(played),
             "swapped": None if self.swapped < 0 else self.swapped,
             "played": list(played),
             "showdown": {str(s): names_of(m) for s, m in self.showdown.items()},
-            "legal_actions": [] if reader is None else self._events.legal(reader, lambda: legal_json(opts, reader)),
+            "legal_actions": [],
         })
-        if reader is not None and reader == self.swapped:
-            out["given_up"] = {"cards": names_of(self.given_up), "out_of_play": True}
         out.update(state)
+        return out
+
+    def _seat_view(self, public: HandView, reader: int | None) -> HandView:
+        """``reader``'s view of the latest state made from ``public`` (:meth:`_public_view`), which it leaves as
+        it is: its own ``seat``, ``hand`` and ``legal_actions`` in their places, and the cards it gave up (after
+        its legal actions) if it swapped its hand."""
+        out = cast(HandView, dict(public))
+        if reader is None:
+            return out
+        opts = self._events.state[2]
+        out["seat"] = reader
+        out["hand"] = names_of(self.hands[reader])
+        out["legal_actions"] = self._events.legal(reader, lambda: legal_json(opts, reader))
+        if reader == self.swapped:
+            given = {"cards": names_of(self.given_up), "out_of_play": True}
+            items = list(out.items())
+            at = [key for key, _value in items].index("legal_actions") + 1
+            out = cast(HandView, dict([*items[:at], ("given_up", given), *items[at:]]))
+        return out
+
+    def view(self, seat: int | None, history: bool = False, guide: bool = False, shared: bool = False) -> HandView:
+        """What ``seat`` may know (R-VIEW-1); ``None`` is a spectator.  JSON-ready, with ``seq``, costing
+        what is new: the hand's state, not its history.  ``history=True`` adds the seat's ``events`` (all of
+        them, as :meth:`events_since` gives them) and ``actions`` (R-NOTE-3 objects: for bots and
+        narrators); ``guide=True`` what a person at the table is shown beside it: the ``prompt`` (what happens
+        now, in words) and, while the poker pot is still to be played for, the seat's ``best_five``.
+        ``shared=True``: what every seat sees alike is made once per state and shared between the views (see
+        :meth:`rummoli.streams.Stream.shared`): for a caller that writes the view out and never changes it."""
+        reader = self._check_seat(seat)
+        self._sync()
+        out = self._seat_view(self._events.shared(self._public_view) if shared else self._public_view(), reader)
         if history:
             events = self.events_since(0, reader)
             out["events"] = events

@@ -16,11 +16,12 @@ from typing import Any
 from rummoli.server.jsontext import dumps
 
 
-def seat_view(table: Any, base: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """``table.view(seat)`` made from ``base``, the table's spectator view in the same state."""
+def seat_view(table: Any, base: dict[str, Any], seat: int | None, shared: bool = False) -> dict[str, Any]:
+    """``table.view(seat)`` made from ``base``, the table's spectator view in the same state (``shared``: the hand's
+    view made from what every seat sees alike, made once per state: ``Table.hand_view``)."""
     if seat is None:
         return base
-    return {**base, "you": seat, "hand": table.hand_view(seat)}
+    return {**base, "you": seat, "hand": table.hand_view(seat, shared)}
 
 
 class Updates:
@@ -45,8 +46,9 @@ class Updates:
         if found is not None:
             return found
         if self._base is None:
-            self._base = table.view(None)
+            self._base = table.view(None, shared=True)
         text = dumps({"type": "update", "seq": self._state[0], "events": table.events_since(max(0, since), seat),
-                      "view": seat_view(table, self._base, seat), "clock": clock, "next_hand": next_hand})
+                      "view": seat_view(table, self._base, seat, shared=True), "clock": clock,
+                      "next_hand": next_hand})
         self._texts[(seat, since)] = text
         return text
