@@ -301,3 +301,32 @@ def test_widow_bar_the_auction_prompt_gives_the_pay_card_as_the_reason_to_pass()
     assert "no bid yet. You hold a pay card, so you may not bid: pass." in prompt(waiting)
     poor = {**waiting, "chips": [0, 0, 5, 0], "auction": {"bid": 5, "bidder": 1}}
     assert "high bid 5 by" in prompt(poor) and "You cannot outbid it: pass." in prompt(poor)
+
+
+def test_a_hands_best_five_is_evaluated_once_and_each_view_gets_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guide's best five (shown in every state of the widow, auction and poker phases) is the evaluator's
+    answer, evaluated once per hand of cards however often it is shown; each caller gets its own dictionary."""
+    import random
+
+    from rummoli.stops import words
+
+    calls: list[int] = []
+
+    def counted(cards: list[object]) -> object:
+        calls.append(len(cards))
+        return evaluate(cards)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(words, "evaluate", counted)
+    words.best_five_of.cache_clear()
+    rng = random.Random(11)
+    for _ in range(50):
+        hand = [str(c) for c in rng.sample(CARDS, rng.randint(5, 13))]
+        first, again = words.best_five(hand), words.best_five(list(hand))
+        value = evaluate(parse_cards(" ".join(hand)))
+        named = value.describe()
+        assert first == again == {"cards": [str(c) for c in value.cards], "name": named[0].upper() + named[1:]}
+        assert first is not again and first is not None and again is not None and first["cards"] is not again["cards"]
+        first["cards"].clear()  # a view that changed its own copy changes nobody else's
+        assert words.best_five(hand) == again
+    assert len(calls) == 50
+    assert words.best_five(["As", "Kd"]) is None
