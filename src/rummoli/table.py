@@ -436,11 +436,11 @@ class Table:
         return [{**r, "chips": amount(r["chips"]) if isinstance(r["chips"], int | Fraction) else r["chips"]}
                 for r in rows]
 
-    def view(self, seat: int | None, shared: bool = False) -> TableView:
-        """What evening ``seat`` may know now (``None``: a spectator), JSON-ready (``shared``: :meth:`hand_view`)."""
+    def view(self, seat: int | None, shared: bool = False, hand: bool = True) -> TableView:
+        """What ``seat`` may know (``None``: spectator), as JSON (``shared``: :meth:`hand_view`; ``hand``: or None)."""
         if seat is not None:
             seat = self._seat(seat)
-        hand_view, seated, chips = self.hand_view(seat, shared), self.evening.seated(), self.chips()
+        hand_view, seated, chips = self.hand_view(seat, shared) if hand else None, self.evening.seated(), self.chips()
         return {
             "seq": self.seq,
             "game": self.game,
@@ -465,8 +465,8 @@ class Table:
         }
 
     def hand_view(self, seat: int | None, shared: bool = False) -> HandView | None:
-        """The hand in play as evening ``seat`` (``None``: a spectator) is shown it at the table: its view, with what
-        a person is told beside it (prompt, best five, melds); ``shared``: as the engines' ``view`` (read only)."""
+        """The hand in play as evening ``seat`` (``None``: a spectator) is shown it at the table, with what a person
+        is told beside it (prompt, best five, melds); ``shared``: as the engines' ``view`` (read only)."""
         if self.hand is None:
             return None
         hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None

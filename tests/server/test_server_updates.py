@@ -156,3 +156,32 @@ def test_a_view_made_from_what_the_seats_share_is_the_seats_own(ruleset: str) ->
             seat = table.to_act()[0]
             table.act(seat, pick(table.view(seat), rng), seq=table.seq)
     assert checked > 20
+
+
+def test_a_spectators_hand_is_made_only_for_a_spectator() -> None:
+    """The seats' updates share the table's view without a spectator's hand (each puts its own in): a spectator's
+    hand view is made only when a spectator's update is, and then it is a spectator's own."""
+    table = Table("rummoli", [Seat(f"P{i}") for i in range(4)], seed="spectator")
+    asked: list[int | None] = []
+    own = table.hand_view
+
+    def hand_view(seat: int | None, shared: bool = False) -> Any:
+        asked.append(seat)
+        return own(seat, shared)
+
+    table.hand_view = hand_view  # type: ignore[method-assign]
+    rng = random.Random(5)
+    updates = Updates()
+    for _ in range(30):
+        since = table.seq
+        seat = table.to_act()[0]
+        table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+        asked.clear()
+        texts = [json.loads(updates.text(table, s, since, None, None)) for s in range(4)]
+        assert asked == [0, 1, 2, 3]
+        assert [t["view"] for t in texts] == [table.view(s) for s in range(4)]
+        asked.clear()
+        spectator = json.loads(updates.text(table, None, since, None, None))
+        assert asked == [None] and spectator["view"] == table.view(None) and spectator["view"]["hand"]["hand"] is None
+        if table.hand_over:
+            table.next_hand()

@@ -3,8 +3,10 @@
 Every seat's view of a table is the same except for two keys: ``you`` and ``hand`` (the hand as that seat
 may see it; :meth:`rummoli.table.Table.view`). The rest (seats, chips, standings, whose turn) was worked out
 again for each of the four seats of every change. :class:`Updates` works it out once per state of the
-table (the spectator's view) and gives each seat that view with its own ``you`` and ``hand``: the same
-dictionary, key for key and in the same order, as ``Table.view(seat)`` (a test holds it to that). The
+table (the spectator's view, without the hand: a spectator's own is made only when one is connected) and gives
+each seat that view with its own ``you`` and ``hand``, the hand's view made from what the seats see alike
+(``shared``: made once per state): the same dictionary, key for key and in the same order, as
+``Table.view(seat)`` (a test holds it to that). The
 messages are written with orjson, and a text already made for the same seat and starting point is reused
 (spectators, a seat open in two tabs).
 """
@@ -17,10 +19,11 @@ from rummoli.server.jsontext import dumps
 
 
 def seat_view(table: Any, base: dict[str, Any], seat: int | None, shared: bool = False) -> dict[str, Any]:
-    """``table.view(seat)`` made from ``base``, the table's spectator view in the same state (``shared``: the hand's
-    view made from what every seat sees alike, made once per state: ``Table.hand_view``)."""
+    """``table.view(seat)`` made from ``base``, the table's spectator view in the same state, with or without its
+    ``hand`` (each seat's, a spectator's too, is put in: ``Table.hand_view``; ``shared``: its view made from what
+    every seat sees alike, made once per state)."""
     if seat is None:
-        return base
+        return {**base, "hand": table.hand_view(None, shared)}
     return {**base, "you": seat, "hand": table.hand_view(seat, shared)}
 
 
@@ -46,7 +49,7 @@ class Updates:
         if found is not None:
             return found
         if self._base is None:
-            self._base = table.view(None, shared=True)
+            self._base = table.view(None, shared=True, hand=False)  # a spectator's hand only if one asks
         text = dumps({"type": "update", "seq": self._state[0], "events": table.events_since(max(0, since), seat),
                       "view": seat_view(table, self._base, seat, shared=True), "clock": clock,
                       "next_hand": next_hand})
