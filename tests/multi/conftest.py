@@ -4,11 +4,15 @@ the machine's servers, and the test's nodes, stopped (and their database dropped
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# tests/server's helpers (line_cases: what both store lines are held to) import here too
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from multi_helpers import MACHINE_REDIS, Cluster, Database, forget_prefix, missing, redis_answers
 
 

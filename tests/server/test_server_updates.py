@@ -28,6 +28,15 @@ def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return action
 
 
+def advance(table: Table, rng: random.Random) -> None:
+    """One move of the evening: the next deal, a forced play or a bot's, else a random person's choice."""
+    if table.hand_over:
+        table.next_hand()
+    elif not table.step():
+        seat = table.to_act()[0]
+        table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_seat_view_made_from_the_shared_view_is_the_tables_own(ruleset: str) -> None:
     players = 2 if ruleset == "gin-rummy" else 4
@@ -46,11 +55,7 @@ def test_a_seat_view_made_from_the_shared_view_is_the_tables_own(ruleset: str) -
             assert text["view"] == table.view(seat)
             assert text["events"] == table.events_since(max(0, table.seq - 3), seat)
         checked += 1
-        if table.hand_over:
-            table.next_hand()
-        elif not table.step():
-            seat = table.to_act()[0]
-            table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+        advance(table, rng)
         if checked == 10:
             table.set_bot(0, "random")  # a change that moves no seq: the shared view must follow it
     assert checked > 20
@@ -150,11 +155,7 @@ def test_a_view_made_from_what_the_seats_share_is_the_seats_own(ruleset: str) ->
                 assert before["hand_sizes"] is not mine["hand_sizes"]  # a new state: made again
             before = mine
         checked += 1
-        if table.hand_over:
-            table.next_hand()
-        elif not table.step():
-            seat = table.to_act()[0]
-            table.act(seat, pick(table.view(seat), rng), seq=table.seq)
+        advance(table, rng)
     assert checked > 20
 
 
