@@ -117,6 +117,10 @@ def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     bad_json = httpx.post(server.url + "/api/tables", content=b"{not json", timeout=5,
                           headers={"content-type": "application/json"})
     error_of(bad_json, 422, "malformed")
+    # Text without a JSON content type, and JSON that is not an object: one line in our words, not pydantic's.
+    for content, kind in ((b"name=Ann", "text/plain"), (b"[1, 2]", "application/json"), (b"7", "application/json")):
+        answer = httpx.post(server.url + "/api/tables", content=content, timeout=5, headers={"content-type": kind})
+        assert error_of(answer, 422, "malformed") == "the body is not a JSON object", (content, kind)
     huge = httpx.post(server.url + "/api/tables", content=b"x" * 70_000, timeout=5,
                       headers={"content-type": "application/json"})
     error_of(huge, 413, "too_large")

@@ -352,10 +352,26 @@ def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
     'name: a name may not hold control characters'
     >>> first_problem([{"type": "json_invalid", "loc": ("body", 3), "msg": "Invalid JSON"}], "not JSON")
     'not JSON'
+
+    A body that is not an object at all (text sent without a JSON content type, a list, a number) or is missing:
+
+    >>> first_problem([{"type": "model_attributes_type", "loc": ("body",), "msg": "Input should be a valid "
+    ...                 "dictionary or object to extract fields from"}], "not JSON")
+    'the body is not a JSON object'
+    >>> first_problem([{"type": "missing", "loc": ("body",), "msg": "Field required"}], "not JSON")
+    'the body is missing: a JSON object was expected'
     """
     first = errors[0]
-    if first.get("type") == "json_invalid":
+    kind = str(first.get("type", ""))
+    if kind == "json_invalid":
         return not_json
+    if tuple(first.get("loc", ())) == ("body",):
+        # pydantic's words here ("Input should be a valid dictionary or object to extract fields from") name
+        # its own machinery, not what the client sent.
+        if kind == "missing":
+            return "the body is missing: a JSON object was expected"
+        if kind.endswith("_type"):
+            return "the body is not a JSON object"
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
     message = str(first.get("msg", "invalid"))
     if first.get("type") == "value_error":
