@@ -67,3 +67,13 @@ def artifacts() -> Path:
 @pytest.fixture
 def fresh_dir(tmp_path: Path) -> Path:
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _close_pages_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test, close the pages it left open: the browser lives for the whole module, and a page left
+    behind keeps its websocket and redraws as its table plays on, taking CPU from the tests after it."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
