@@ -12,6 +12,13 @@ new) and freezes what survives (:func:`gc.freeze`): frozen objects are never exa
 collection stays short. Cyclic garbage made of frozen objects is only found by a *sweep*, a full
 collection of everything, which it runs every ``sweep_every`` seconds (one pause of the old length, rarely).
 
+How often to freeze: the collection before each freeze examines everything that survived since the last, so
+its pause grows with the interval and the load. At 2,000 people-paced tables (``python -m bench.server
+--tables 2000 --think 3 5``, about 500 actions a second) freezing every 10 s paused every table for 100-250
+ms each time (a p99 of 140 ms); every second, for 20-70 ms (p99 38 ms, the slowest update 80 ms). At 200
+tables the CPU per action was the same either way (1.56-1.69 against 1.59-1.67 ms, two runs each) and the
+slowest update went from 62-66 to 14-16 ms. Hence the server's default of one second.
+
 It also lets the youngest generation grow to 10,000 objects (:data:`GC_THRESHOLDS`) before it is
 collected (Python's default is 700). Most of what a change allocates (the messages read and written, the
 update texts' pieces) is freed by reference counting within the same turn of the loop; with the default, many

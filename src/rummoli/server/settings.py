@@ -119,7 +119,7 @@ class Settings:
     max_tables: int = 5000
     #: Seconds between freezing the long-lived objects out of the garbage collector's way (0: never), and
     #: between full sweeps that find garbage among them (0: never); see rummoli.server.heap.
-    gc_freeze: float = 10.0
+    gc_freeze: float = 1.0
     gc_sweep: float = 3600.0
     #: uvicorn's event loop: ``auto`` (uvloop, which the server depends on, where it installs) or ``asyncio``.
     event_loop: str = "auto"
