@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from rummoli.server.storage.rows import SeatRow
 from rummoli.server.storage.store import Store
 
@@ -48,3 +50,18 @@ BATCHES: list[list[tuple[Any, ...]]] = [
      ("tc", 0, 2, "act", 0, {}, None, None, 7, None)],  # another fence: refused
     [("tc", 0, 2, "end", None, {"journal": [["end"]]}, {"snap": "c2"}, "over", None, 3)],  # no fence: one process
 ]
+
+
+def a_failed_batch_stores_nothing(store: Store, line: Any, error: type[Exception]) -> None:
+    """A batch whose second change cannot be logged (a row in its way) raises ``error`` and stores neither
+    change, and the line goes on storing afterwards."""
+    assert line.append_many([BATCHES[0][0]]) == [None]
+    with store.engine.begin() as conn:  # a row in the way: tb's change cannot be logged
+        conn.exec_driver_sql("INSERT INTO actions (table_id, seq, kind, seat, payload, created_at)"
+                             " VALUES ('tb', 2, 'act', 0, '{}', 0)")
+    before = rows(store)
+    with pytest.raises(error):
+        line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None),
+                          ("tb", 0, 2, "act", 0, {}, None, None, 1, None)])
+    assert rows(store) == before  # ta's change, which was fine, was not stored either
+    assert line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None)]) == [None]  # and it goes on

@@ -8,8 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import pytest
-from line_cases import BATCHES, answers, rows, store_with_tables
+from line_cases import BATCHES, a_failed_batch_stores_nothing, answers, rows, store_with_tables
 from sqlalchemy import event
 
 from rummoli.server.storage.rows import StoreConflict
@@ -69,16 +68,7 @@ def test_a_batch_that_fails_stores_none_of_its_changes(tmp_path: Path) -> None:
     store = fresh(tmp_path / "t.db")
     line = store.line()
     try:
-        assert line.append_many([BATCHES[0][0]]) == [None]
-        with store.engine.begin() as conn:  # a row in the way: tb's change cannot be logged
-            conn.exec_driver_sql("INSERT INTO actions (table_id, seq, kind, seat, payload, created_at)"
-                                 " VALUES ('tb', 2, 'act', 0, '{}', 0)")
-        before = rows(store)
-        with pytest.raises(sqlite3.IntegrityError):
-            line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None),
-                              ("tb", 0, 2, "act", 0, {}, None, None, 1, None)])
-        assert rows(store) == before  # ta's change, which was fine, was not stored either
-        assert line.append_many([("ta", 1, 2, "act", 0, {}, None, None, 1, None)]) == [None]  # and it goes on
+        a_failed_batch_stores_nothing(store, line, sqlite3.IntegrityError)
         assert store.seqs(["ta"]) == {"ta": 2}
     finally:
         store.close_line(line)
