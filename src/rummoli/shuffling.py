@@ -10,13 +10,19 @@ without ``getrandbits``, the system's source): it shuffles itself.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable
 from typing import Any, Final
 
 from rummoli.twins import compiled
 
-__all__ = ["COMPILED", "below", "shuffle", "shuffle_pure", "shuffle_with"]
+__all__ = ["COMPILED", "below", "derived_number", "shuffle", "shuffle_pure", "shuffle_with"]
+
+
+def derived_number(text: str) -> int:
+    """A 64-bit number that ``text`` always gives (a seeded table's chance after the deal)."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 def below(getrandbits: Callable[[int], int], n: int) -> int:

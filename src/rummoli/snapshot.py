@@ -46,7 +46,7 @@ def snapshot_of(table: Table) -> dict[str, Any]:
         "ask_forced": table.ask_forced,
         "dealer": table.first_dealer,
         "settle": table.settles,
-        "journal": json.loads(json.dumps(table.journal)),
+        "journal": json.loads(json.dumps(list(table.journal))),
         "bots": [None if b is None else b.state() for b in table.bots],
     }
 

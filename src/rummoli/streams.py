@@ -44,6 +44,13 @@ def check_seat(seats: int, seat: object) -> int | None:
     return seat
 
 
+def check_whole(value: object, what: str) -> int:
+    """``value`` if it is a whole number (an ``int``, not a ``bool``); else MalformedInput naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedInput(f"{what} must be a whole number, got {str(value)[:80]!r}")
+    return value
+
+
 def check_seq(seq: object) -> int:
     """``seq`` if it is a whole number of at least 0; else MalformedInput."""
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:

@@ -30,7 +30,6 @@ True
 from __future__ import annotations
 
 import bisect
-import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -45,8 +44,10 @@ from rummoli.evening import amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
-from rummoli.shelf import HandShelf
+from rummoli.shelf import Ended, HandEnd, HandShelf, Journal
+from rummoli.shuffling import derived_number
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
+from rummoli.streams import check_whole
 from rummoli.wording import departures, said, sentence
 
 MAX_SEATS = 8
@@ -69,12 +70,6 @@ class RecordStore(Protocol):
 
 
 DeckSource = Callable[[int], Sequence[Card]]
-
-
-def _whole(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedInput(f"{what} must be a whole number, got {str(value)[:80]!r}")
-    return value
 
 
 class Table:
@@ -109,8 +104,8 @@ class Table:
             if seat.bot is not None and seat.bot not in LEVELS:
                 raise MalformedInput(f"unknown bot level {str(seat.bot)[:80]!r} (levels: {', '.join(LEVELS)})")
         if chips is not None:
-            _whole(chips, "starting chips")
-        if hands is not None and _whole(hands, "the evening's length in hands") < 1:
+            check_whole(chips, "starting chips")
+        if hands is not None and check_whole(hands, "the evening's length in hands") < 1:
             raise MalformedInput("an evening lasts at least 1 hand")
         self.family = family_of(ruleset)
         self.game = self.family.name
@@ -130,24 +125,27 @@ class Table:
         self.start_chips = chips
         self.store = store
         self._decks = decks
-        if dealer is not None and not 0 <= _whole(dealer, "dealer") < len(seats):
+        if dealer is not None and not 0 <= check_whole(dealer, "dealer") < len(seats):
             raise MalformedInput(f"dealer must be a seat from 0 to {len(seats) - 1}")
         cut = None if seed is None else f"{seed}-cut"
         self.evening = self.family.evening(ruleset, self.names, chips, hands, dealer, cut)
         self.first_dealer = self.evening.dealer
         self.rules = self.evening.rules
         self.bots: list[Bot | None] = [self._new_bot(i, s.bot, s.seed) for i, s in enumerate(seats)]
-        self.journal: list[list[Any]] = []
-        self.records: list[dict[str, Any]] = []
         self.settlement: list[dict[str, Any]] = []
-        self.results: list[HandResult] = []  # each finished hand's result, in evening seats
         self.ledger: list[dict[str, Any]] = []  # hands and the evening's own moves between them, in order
         self._ledger_seen = 0
         self.hand: Hand | None = None
         self.hand_seats: list[int] = []
-        self._hands = HandShelf(packs=not fast)  # every hand of the evening, the finished ones packed
-        # (seq before it, "event", the event) or (seq before it, "hand", (hand index, hand seq it starts after)):
-        # a table event in the middle of a hand (a bot taking a seat over) splits the hand into two blocks.
+        self._hands = HandShelf(packs=not fast)  # every hand of the evening, the finished ones on file
+        self.journal = Journal(self._hands)  # every command of the evening; a finished hand's on file with it
+        #: Each finished hand's record and its result (in evening seats), read from the shelf as lists are read.
+        self.records: Sequence[dict[str, Any]] = Ended(self._hands, "record")
+        self.results: Sequence[HandResult] = Ended(self._hands, "result")
+        # (seq before it, "event", the event); (seq before it, "start" or "end", hand index): that hand's
+        # hand_start or hand_over event, kept on the shelf with the hand; or (seq before it, "hand", (hand
+        # index, hand seq it starts after)): a table event in the middle of a hand (a bot taking a seat over)
+        # splits the hand into two blocks.
         self._blocks: list[tuple[int, str, Any]] = []
         self._closed = False
         self.replaying = False  # while the journal is run again (a restore): finished hands are not stored again
@@ -265,7 +263,7 @@ class Table:
         ``timed_out``: the turn timer made this choice for the seat (a safe default); a public ``timeout``
         event says so just before the action, so every seat's log marks it."""
         seat = self._seat(seat)
-        if seq is not None and _whole(seq, "seq") != self.seq:
+        if seq is not None and check_whole(seq, "seq") != self.seq:
             raise StaleAction(seq, self.seq)
         if not isinstance(action, dict):
             raise MalformedInput("an action is a JSON object")
@@ -345,38 +343,40 @@ class Table:
         if self.over:
             raise IllegalAction("R-SESSION-1", "the evening is over")
         self._hands.pack_last()
+        self.journal.seal()
         number = self.hand_no + 1
         cards = list(deck) if deck is not None else self._deck(number)
         if chance is None:
-            chance = secrets.randbits(64) if self.seed is None else _derived(f"{self.seed}-chance{number}")
-        hand, seats = self.evening.start(cards, self.auto, _whole(chance, "chance"))
+            chance = secrets.randbits(64) if self.seed is None else derived_number(f"{self.seed}-chance{number}")
+        hand, seats = self.evening.start(cards, self.auto, check_whole(chance, "chance"))
         self._note_ledger()
         gone = departures(self.ledger)  # who could not ante is told with the deal, not left to vanish
         self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
-        self._public({"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
-                      "dealer": seats[hand.dealer],
-                      "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}.{gone}"})
-        self._hands.add(hand, seats)
+        start = {"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
+                 "dealer": seats[hand.dealer],
+                 "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}.{gone}"}
+        self._public(start, kept=("start", len(self._hands)))
+        self._hands.add(hand, seats, start)
         self._blocks.append((self.seq, "hand", (len(self._hands) - 1, 0)))
         self._after_move()  # a hand can end before anyone decides (every stop forced)
 
     def _finish_hand(self) -> None:
-        self._hands.finish(len(self._hands) - 1)
+        index = len(self._hands) - 1
+        self._hands.finish(index)
         hand = self.in_play()
         show_hand_over(hand, [self.bots[s] for s in self.hand_seats], self.fast)
         result = in_evening_seats(hand.result(), self.hand_seats)
         result["hand_no"] = self.hand_no
-        self.results.append(result)
         record = self.evening.finish(hand)
-        self.records.append(record)
         self.ledger.append({"type": "hand", "hand_no": self.hand_no})
         self._note_ledger()
         if self.store is not None and not self.replaying:
             self.store.save(self.hand_no, record)
-        self._public({"type": "hand_over", "hand_no": self.hand_no, "chips": self.chips(),
-                      "standings": self.standings(), "result": result,
-                      "text": f"Hand {self.hand_no} is over. {result['headline']}"})
+        event = {"type": "hand_over", "hand_no": self.hand_no, "chips": self.chips(), "standings": self.standings(),
+                 "result": result, "text": f"Hand {self.hand_no} is over. {result['headline']}"}
+        self._hands.keep_end(index, HandEnd(record, result, event))
+        self._public(event, kept=("end", index))
         if self.evening.over:
             self._close()
 
@@ -496,9 +496,11 @@ class Table:
             return base + int(self._hands.hand(index).seq) - int(start)
         return base + 1
 
-    def _public(self, event: dict[str, Any]) -> None:
+    def _public(self, event: dict[str, Any], kept: tuple[str, int] | None = None) -> None:
+        """Number a table event. A hand's start and end events are ``kept`` with the hand, on the shelf
+        (``("start" or "end", hand index)``): their blocks name the hand."""
         seq = self.seq
-        self._blocks.append((seq, "event", event))
+        self._blocks.append((seq, "event", event) if kept is None else (seq, *kept))
         if self.hand is not None and self._hands.is_last(self.hand) and not self.hand_over:
             # The hand goes on after this event: its next events are numbered after it.
             self._blocks.append((seq + 1, "hand", (len(self._hands) - 1, self.hand.seq)))
@@ -509,7 +511,7 @@ class Table:
         for k, (base, kind, payload) in enumerate(self._blocks):
             if kind == "hand" and payload[0] == hand_no - 1:
                 before = self._blocks[k - 1] if k else None
-                if before is not None and before[1] == "event" and before[2].get("hand_no") == hand_no:
+                if before is not None and before[1] == "start" and before[2] == hand_no - 1:
                     return int(before[0])
                 return int(base)
         return int(self.seq)
@@ -518,7 +520,7 @@ class Table:
         """Events ``seq + 1`` to :attr:`seq` (or to ``until``) as evening ``seat`` may learn them (``None``: a
         spectator), each carrying its ``seq``; a hand's events keep the hand's seat numbers and name the
         ``hand_no``."""
-        seq = _whole(seq, "seq")
+        seq = check_whole(seq, "seq")
         if seat is not None:
             seat = self._seat(seat)
         out: list[Event] = []
@@ -535,9 +537,11 @@ class Table:
         for k, (base, kind, payload) in enumerate(blocks):
             if until is not None and base >= until:
                 break
-            if kind == "event":
-                if base + 1 > seq:
-                    out.append(cast(Event, {**payload, "seq": base + 1}))  # a table event (hand_over, ...)
+            if kind != "hand":
+                if base + 1 > seq:  # a table event (hand_start, hand_over, ...)
+                    event = (payload if kind == "event" else self._hands.start(payload) if kind == "start"
+                             else self._hands.end(payload).event)
+                    out.append(cast(Event, {**event, "seq": base + 1}))
                 continue
             index, start = payload
             hand = self._hands.hand(index)
@@ -592,9 +596,4 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self.game} {len(self.seats)} seats, hand {self.hand_no}, seq {self.seq}>"
-
-
-def _derived(text: str) -> int:
-    """A 64-bit number that ``text`` always gives (a seeded table's chance after the deal)."""
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 

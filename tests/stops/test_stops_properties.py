@@ -131,9 +131,9 @@ def test_sessions_conserve_chips_through_hands_and_settlement(ruleset: Any, play
     while not session.over:
         hand = session.start_hand(seed=seed + session.hands_played)
         session.play_random(hand, seed=seed)
-        session.finish_hand(hand)
+        record = session.finish_hand(hand)
         assert session.total() == total
-        assert replay_record(session.records[-1])["chips"] == hand.chips
+        assert replay_record(record)["chips"] == hand.chips
     session.settle(seed=seed)
     assert session.total() == total and sum(session.pots.values()) == 0
     assert session.standings()[0]["winner"]

@@ -66,7 +66,6 @@ class Session:
         self.max_rotations = max_rotations
         self.hands_played = 0
         self.rotations = 0
-        self.records: list[dict[str, Any]] = []
         self.voided: list[dict[str, Any]] = []
         self.log: list[dict[str, Any]] = []
         self.cut: list[dict[str, str]] = []
@@ -208,8 +207,7 @@ class Session:
         for i, seat in enumerate(self._seats):
             self.chips[seat] = hand.chips[i]
         self.pots = hand.pot_balances()
-        record = hand.record()
-        self.records.append(record)
+        record = hand.record()  # the caller keeps it (a table keeps its evening's hands out of memory)
         self._seats = []
         self.hands_played += 1
         self._dealt_this_rotation.add(self.dealer)
