@@ -144,11 +144,12 @@ def test_a_finished_hand_forgets_its_events_as_read_and_reads_them_again_the_sam
     again, _ = play(reading=False)
     for seat in everyone(table):
         assert table.events_since(0, seat) == live[seat] == again.events_since(0, seat)
-    # White box: once the second hand is dealt, the first is packed away (rummoli.shelf) and, read again, holds
-    # only what the reading made (the second holds its live reading).
-    dealt, _ = play(reading=True, hands=1)
-    assert dealt.hand_no == 2 and dealt._hands.packed(0) and not dealt._hands.packed(1)
-    assert dealt._hands.hand(0)._events.public == [] and dealt._hands.hand(1)._events.public != []
+    # White box: once the third hand is dealt, the first is packed away (rummoli.shelf; the second, just over,
+    # stays live until the next deal) and, read again, holds only what the reading made (the third holds its
+    # live reading).
+    dealt, _ = play(reading=True, hands=2)
+    assert dealt.hand_no == 3 and dealt._hands.packed(0) and not any(dealt._hands.packed(k) for k in (1, 2))
+    assert dealt._hands.hand(0)._events.public == [] and dealt._hands.hand(2)._events.public != []
 
 
 def test_a_stale_an_out_of_turn_and_a_malformed_action_change_nothing() -> None:

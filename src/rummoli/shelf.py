@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 #: How many packed hands (and, apart, hands' ends) stay unpacked after they were read.
-READ_KEPT = 4
+READ_KEPT = 2
 
 
 @dataclass(frozen=True)
@@ -56,15 +56,16 @@ class _File:
         self.ends = array("q")  # where each piece ends (the next begins there)
         weakref.finalize(self, os.close, fd)
 
-    def write(self, data: bytes) -> OnFile:
+    def write(self, data: bytes) -> int:
+        """Append a piece; returns its number."""
         done = 0
         while done < len(data):
             done += os.pwrite(self.fd, memoryview(data)[done:], self.size + done)
         self.size += len(data)
         self.ends.append(self.size)
-        return OnFile(len(self.ends) - 1)
+        return len(self.ends) - 1
 
-    def read(self, piece: OnFile) -> bytes:
+    def read(self, piece: int) -> bytes:
         start = self.ends[piece - 1] if piece else 0
         length = self.ends[piece] - start
         data = os.pread(self.fd, length, start)
@@ -73,10 +74,16 @@ class _File:
         return data
 
 
-class OnFile(int):
-    """The number of a piece on a shelf's file (an ``int``, so it costs what a number does)."""
+class _OnFile:
+    """The mark of a value kept on the shelf's file: its piece's number is kept apart, in an array."""
 
-    __slots__ = ()
+    def __repr__(self) -> str:
+        return "<on file>"
+
+
+ON_FILE = _OnFile()
+#: A finished hand's parts go to the file one after the other: each part's piece is the hand's first plus this.
+PARTS = {"hand": 0, "start": 1, "end": 2}
 
 
 class HandShelf:
@@ -87,11 +94,14 @@ class HandShelf:
         #: Whether finished hands are packed away: not in the lab (``rummoli sim``), which never reads them again
         #: and where packing would cost about 5% of a hand's time; its evenings end soon anyway.
         self.packs = packs
-        self._hands: list[Any] = []  # the engine hand, or where it is packed (bytes in memory, or OnFile)
-        self._ends: list[Any] = []  # None until the hand is over, then its HandEnd, or where that is packed
-        self._starts: list[Any] = []  # the table's hand_start event that dealt the hand, or where it is packed
+        # Each part of a hand is the value itself, or packed: ON_FILE, or bytes kept in memory if writing failed.
+        self._hands: list[Any] = []  # the engine hand
+        self._starts: list[Any] = []  # the table's hand_start event that dealt the hand
+        self._ends: list[Any] = []  # None until the hand is over, then its HandEnd
+        self._pieces = array("q")  # each hand's first piece on file, or -1
         self._ended = 0  # hands 0 .. _ended - 1 have their end
-        self._seats: list[list[int]] = []
+        self._seats: list[tuple[int, ...]] = []  # the same seats are the same tuple (most hands seat everyone)
+        self._same_seats: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._finished: list[bool] = []
         self._read: OrderedDict[tuple[str, int], Any] = OrderedDict()  # (part, index) -> unpacked for a reader
         self._file: _File | None = None
@@ -104,7 +114,9 @@ class HandShelf:
         self._hands.append(hand)
         self._ends.append(None)
         self._starts.append(start)
-        self._seats.append(list(seats))
+        self._pieces.append(-1)
+        seated = tuple(seats)
+        self._seats.append(self._same_seats.setdefault(seated, seated))
         self._finished.append(False)
 
     def finish(self, index: int) -> None:
@@ -135,7 +147,7 @@ class HandShelf:
 
     def on_file(self, index: int) -> bool:
         """Whether hand ``index`` and its end are kept on the shelf's file (not in memory)."""
-        return isinstance(self._hands[index], OnFile) and isinstance(self._ends[index], OnFile)
+        return self._hands[index] is ON_FILE and self._ends[index] is ON_FILE
 
     def is_last(self, hand: Any) -> bool:
         """Whether ``hand`` is the evening's last hand (and so not packed)."""
@@ -143,56 +155,68 @@ class HandShelf:
 
     def hand(self, index: int) -> Any:
         """The engine hand ``index`` (unpacked if it was packed)."""
-        return self.get("hand", index, self._hands[index])
+        return self.get(("hand", index), self._hands[index], self._piece(index, "hand"))
 
     def start(self, index: int) -> dict[str, Any]:
         """The table's ``hand_start`` event of hand ``index``."""
-        start: dict[str, Any] = self.get("start", index, self._starts[index])
+        start: dict[str, Any] = self.get(("start", index), self._starts[index], self._piece(index, "start"))
         return start
 
     def end(self, index: int) -> HandEnd:
         """Hand ``index``'s :class:`HandEnd` (it must have ended)."""
         if not 0 <= index < self._ended:
             raise IndexError(f"hand {index + 1} has not ended")
-        end: HandEnd = self.get("end", index, self._ends[index])
+        end: HandEnd = self.get(("end", index), self._ends[index], self._piece(index, "end"))
         return end
 
-    def get(self, part: str, index: int, kept: Any) -> Any:
-        """What ``kept`` holds: itself when it is not packed; else unpacked (and remembered a while, under
-        ``(part, index)``)."""
+    def _piece(self, index: int, part: str) -> int:
+        return self._pieces[index] + PARTS[part]
+
+    def get(self, key: tuple[str, int], kept: Any, piece: int) -> Any:
+        """What ``kept`` holds: itself when it is not packed; else unpacked from memory or from file piece
+        ``piece`` (and remembered a while, under ``key``)."""
         if not _is_packed(kept):
             return kept
-        key = (part, index)
         value = self._read.pop(key, None)
         if value is None:
-            data = kept if isinstance(kept, bytes) else self._open().read(kept)
+            data = kept if isinstance(kept, bytes) else self._open().read(piece)
             value = pickle.loads(zlib.decompress(data))  # our own bytes (see the module's docstring)
         self._read[key] = value
         while len(self._read) > 2 * READ_KEPT:
             self._read.popitem(last=False)
         return value
 
-    def pack_last(self) -> None:
-        """Shelve the last hand, its end and its start if it has finished: from now on they are kept packed, on
-        file. Its events as read are forgotten first (a reader makes them again)."""
-        hand = self._hands[-1] if self._hands else None
-        if hand is None or _is_packed(hand) or not hand.over:
+    def pack_finished(self) -> None:
+        """At a deal: shelve the hand before the last (its engine state, start and end): from now on they are
+        kept packed, on file. The last hand, just over, stays as it is until the next deal, since its end is
+        often still on its way to people as the next hand is dealt: packing it at once had a server read it
+        back from the file at every deal (a soak at 100 tables held 8 MB of hands read back). A packed hand's
+        events as read are forgotten first (a reader makes them again)."""
+        if not self.packs:  # the lab reads no finished hand: only forget what reading the last one made
+            if self._hands and self._hands[-1].over:
+                self._hands[-1].forget_reading()
             return
-        hand.forget_reading()
-        if self.packs:
-            index = len(self._hands) - 1
-            self._hands[index] = self.put(hand)
-            self._starts[index] = self.put(self._starts[index])
-            if self._ends[index] is not None:
-                self._ends[index] = self.put(self._ends[index])
-
-    def put(self, value: Any) -> bytes | OnFile:
-        """``value`` packed: on the shelf's file, or in memory should writing fail."""
-        data = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 6)
+        index = len(self._hands) - 2
+        if index < 0 or _is_packed(self._hands[index]) or self._ends[index] is None:
+            return
+        self._hands[index].forget_reading()
+        parts = [self._hands, self._starts, self._ends]  # in PARTS' order
+        packed = [pack(kept[index]) for kept in parts]
         try:
-            return self._open().write(data)
+            self._pieces[index] = self.put(packed)
+            packed = [ON_FILE] * len(parts)
         except OSError:
-            return data  # no room on disk: kept in memory, as packed as it can be
+            pass  # no room on disk: kept in memory, as packed as they can be
+        for kept, value in zip(parts, packed, strict=True):
+            kept[index] = value
+
+    def put(self, packed: list[bytes]) -> int:
+        """Write ``packed`` pieces one after the other; returns the first's number (OSError if one fails)."""
+        file = self._open()
+        first = file.write(packed[0])
+        for data in packed[1:]:
+            file.write(data)
+        return first
 
     def _open(self) -> _File:
         if self._file is None:
@@ -217,7 +241,13 @@ class HandShelf:
 
 
 def _is_packed(kept: Any) -> bool:
-    return isinstance(kept, bytes | OnFile)
+    return kept is ON_FILE or isinstance(kept, bytes)
+
+
+def pack(value: Any) -> bytes:
+    """``value`` pickled and compressed (level 1: on file, size matters less than time; 6 took 40 us more a
+    piece for 6% less)."""
+    return zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
 
 
 class Ended(Sequence[Any]):
@@ -258,8 +288,9 @@ class Journal(Sequence[list[Any]]):
 
     def __init__(self, shelf: HandShelf) -> None:
         self._shelf = shelf
-        self._firsts: list[int] = []  # each sealed chunk's first index
-        self._chunks: list[Any] = []  # each sealed chunk's commands, packed
+        self._firsts = array("q")  # each sealed chunk's first index
+        self._chunks: list[Any] = []  # each sealed chunk's commands, packed (ON_FILE, or bytes)
+        self._pieces = array("q")  # each sealed chunk's piece on file, or -1
         self._sealed = 0  # how many commands are in sealed chunks
         self._tail: list[list[Any]] = []
 
@@ -270,7 +301,13 @@ class Journal(Sequence[list[Any]]):
         """Pack the commands since the last seal away (when the shelf packs at all)."""
         if self._shelf.packs and self._tail:
             self._firsts.append(self._sealed)
-            self._chunks.append(self._shelf.put(self._tail))
+            packed = pack(self._tail)
+            try:
+                self._pieces.append(self._shelf.put([packed]))
+                self._chunks.append(ON_FILE)
+            except OSError:
+                self._pieces.append(-1)
+                self._chunks.append(packed)
             self._sealed += len(self._tail)
             self._tail = []
 
@@ -278,7 +315,7 @@ class Journal(Sequence[list[Any]]):
         return self._sealed + len(self._tail)
 
     def _chunk(self, k: int) -> list[list[Any]]:
-        entries: list[list[Any]] = self._shelf.get("journal", k, self._chunks[k])
+        entries: list[list[Any]] = self._shelf.get(("journal", k), self._chunks[k], self._pieces[k])
         return entries
 
     @overload
@@ -317,3 +354,56 @@ class Journal(Sequence[list[Any]]):
 
     def __repr__(self) -> str:
         return f"<journal of {len(self)} commands, {self._sealed} sealed>"
+
+
+#: A block's kinds, by their one-byte codes in :class:`Blocks`.
+KINDS = ("event", "start", "end", "hand")
+
+
+class Blocks(Sequence[tuple[int, str, Any]]):
+    """The blocks a table numbers its events by (:mod:`rummoli.table`): ``(seq before it, kind, payload)`` with
+    kind ``"event"`` (payload: the event), ``"start"`` or ``"end"`` (payload: a hand's index; the event is
+    on the shelf) or ``"hand"`` (payload: ``(hand index, the hand's seq it starts after)``). Kept in arrays,
+    not a tuple each: an evening adds three a hand for as long as it lasts, and as tuples they were a third
+    of what a finished hand still cost."""
+
+    def __init__(self) -> None:
+        self.bases = array("q")  # each block's seq before it, ascending: bisect reads it as it is
+        self._kinds = bytearray()
+        self._first = array("q")  # the hand index (start, end, hand) or the place in _events (event)
+        self._second = array("q")  # a hand block's hand seq
+        self._events: list[dict[str, Any]] = []
+
+    def append(self, block: tuple[int, str, Any]) -> None:
+        base, kind, payload = block
+        self.bases.append(base)
+        self._kinds.append(KINDS.index(kind))
+        if kind == "event":
+            self._first.append(len(self._events))
+            self._events.append(payload)
+            self._second.append(0)
+        elif kind == "hand":
+            self._first.append(payload[0])
+            self._second.append(payload[1])
+        else:
+            self._first.append(payload)
+            self._second.append(0)
+
+    def __len__(self) -> int:
+        return len(self.bases)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        base, kind, first = self.bases[index], KINDS[self._kinds[index]], self._first[index]
+        if kind == "event":
+            return base, kind, self._events[first]
+        if kind == "hand":
+            return base, kind, (first, self._second[index])
+        return base, kind, first

@@ -44,7 +44,7 @@ from rummoli.evening import amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
-from rummoli.shelf import Ended, HandEnd, HandShelf, Journal
+from rummoli.shelf import Blocks, Ended, HandEnd, HandShelf, Journal
 from rummoli.shuffling import derived_number
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
 from rummoli.streams import check_whole
@@ -142,11 +142,9 @@ class Table:
         #: Each finished hand's record and its result (in evening seats), read from the shelf as lists are read.
         self.records: Sequence[dict[str, Any]] = Ended(self._hands, "record")
         self.results: Sequence[HandResult] = Ended(self._hands, "result")
-        # (seq before it, "event", the event); (seq before it, "start" or "end", hand index): that hand's
-        # hand_start or hand_over event, kept on the shelf with the hand; or (seq before it, "hand", (hand
-        # index, hand seq it starts after)): a table event in the middle of a hand (a bot taking a seat over)
+        # What numbers the events (see Blocks): a table event in the middle of a hand (a bot taking a seat over)
         # splits the hand into two blocks.
-        self._blocks: list[tuple[int, str, Any]] = []
+        self._blocks = Blocks()
         self._closed = False
         self.replaying = False  # while the journal is run again (a restore): finished hands are not stored again
         self.settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
@@ -342,7 +340,7 @@ class Table:
             raise IllegalAction("R-END-1", "the hand in play is not over")
         if self.over:
             raise IllegalAction("R-SESSION-1", "the evening is over")
-        self._hands.pack_last()
+        self._hands.pack_finished()
         self.journal.seal()
         number = self.hand_no + 1
         cards = list(deck) if deck is not None else self._deck(number)
@@ -525,7 +523,7 @@ class Table:
             seat = self._seat(seat)
         out: list[Event] = []
         # Blocks are contiguous and in order: only the one holding seq + 1 and those after it have news.
-        first = max(0, bisect.bisect_right(self._blocks, seq, key=lambda block: block[0]) - 1)
+        first = max(0, bisect.bisect_right(self._blocks.bases, seq) - 1)
         blocks = self._blocks[first:]
         ends: dict[int, int] = {}  # block -> the hand seq where it ends (where the hand's next block starts)
         last: dict[int, int] = {}

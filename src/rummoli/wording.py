@@ -99,9 +99,11 @@ def departures(ledger: Sequence[dict[str, Any]]) -> str:
     >>> departures([{"type": "out", "player": "You", "chips_to_centre": 0, "pot": "kitty"}])
     ' You leave the table, unable to pay the ante.'
     """
-    ends = [k for k, e in enumerate(ledger) if e.get("type") == "hand"]
+    first = len(ledger)  # after the last hand: read from the end, since an evening's ledger grows every hand
+    while first and ledger[first - 1].get("type") != "hand":
+        first -= 1
     out = ""
-    for e in ledger[ends[-1] + 1 if ends else 0:]:
+    for e in ledger[first:]:
         if e.get("type") == "out":
             left = e.get("chips_to_centre")
             rest = f"; their {chips(left)} go to the board" if left else ""
