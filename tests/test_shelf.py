@@ -41,7 +41,7 @@ def test_a_long_evening_keeps_each_finished_hand_small() -> None:
         tracemalloc.stop()
     print(f"{grown:.1f} kB a finished hand")
     # Each hand kept live took 58 kB a hand on this measure; packed in memory, 20.3 kB with its result, record,
-    # events and commands beside it; on the shelf's file, 1.0 kB (the blocks that number its events, its line
+    # events and commands beside it; on the shelf's file, 0.5 kB (the blocks that number its events, its number
     # in the ledger, where it is on file).
     assert grown < 4, f"{grown:.1f} kB a finished hand"
     assert table.finished_count() == 65 and all(table._hands.on_file(k) for k in range(64))

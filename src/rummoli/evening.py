@@ -16,7 +16,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 from rummoli.cards import Card
 from rummoli.errors import IllegalAction
@@ -224,3 +224,44 @@ def bonuses_of(ledger: Sequence[dict[str, Any]], names: Sequence[str]) -> list[d
             out.append({"seat": seat, "points": entry["points"], "why": entry["reason"],
                         "text": bonus_text(names[seat], entry["points"], entry["reason"])})
     return out
+
+
+class Ledger(Sequence[dict[str, Any]]):
+    """An evening's ledger (``rummoli-evening/1``'s ``ledger``): its hands and its own moves between them, in
+    order. Each hand's entry is kept as its number, not a dict: an evening adds one a hand for as long as it
+    lasts, and as dicts they were a third of what a finished hand still cost a server's memory. Read, an entry
+    is the dict it always was.
+
+    >>> ledger = Ledger()
+    >>> ledger.append({"type": "hand", "hand_no": 1})
+    >>> ledger += [{"type": "out", "player": "Al", "chips_to_centre": 2, "pot": "kitty"}]
+    >>> len(ledger), ledger[0], ledger[-1]["player"], ledger[1:] == [ledger[1]]
+    (2, {'type': 'hand', 'hand_no': 1}, 'Al', True)
+    """
+
+    def __init__(self) -> None:
+        self._entries: list[int | dict[str, Any]] = []
+
+    def append(self, entry: dict[str, Any]) -> None:
+        plain_hand = entry.get("type") == "hand" and len(entry) == 2 and type(entry.get("hand_no")) is int
+        self._entries.append(entry["hand_no"] if plain_hand else entry)
+
+    def __iadd__(self, entries: Sequence[dict[str, Any]]) -> Ledger:
+        for entry in entries:
+            self.append(entry)
+        return self
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        entry = self._entries[index]
+        return {"type": "hand", "hand_no": entry} if isinstance(entry, int) else entry

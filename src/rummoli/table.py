@@ -40,7 +40,7 @@ from rummoli.bots.base import LEVELS, Bot, make_bot
 from rummoli.bots.driver import bot_decision, show_hand_over, view_for
 from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAction
-from rummoli.evening import amount, bonuses_of, in_evening_seats
+from rummoli.evening import Ledger, amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
@@ -133,7 +133,7 @@ class Table:
         self.rules = self.evening.rules
         self.bots: list[Bot | None] = [self._new_bot(i, s.bot, s.seed) for i, s in enumerate(seats)]
         self.settlement: list[dict[str, Any]] = []
-        self.ledger: list[dict[str, Any]] = []  # hands and the evening's own moves between them, in order
+        self.ledger = Ledger()  # hands and the evening's own moves between them, in order
         self._ledger_seen = 0
         self.hand: Hand | None = None
         self.hand_seats: list[int] = []
