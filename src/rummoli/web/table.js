@@ -1,7 +1,7 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
 // Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
-import { announce, drawerFollowsWidth, fill, go, h, saveSeatToken, seatToken, textBox } from "./dom.js";
+import { announce, drawerFollowsWidth, fill, go, h, morph, saveSeatToken, seatToken, textBox } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
@@ -283,7 +283,7 @@ function livePage(root, summary, mine) {
     renderTools(v);
     handNo.textContent = v?.hand ? `Hand ${v.hand_no}${v.hands ? ` of ${v.hands}` : ""}${v.you === null || v.you === undefined ? " · watching" : ""}` : "";
     if (!v || v.waiting || !v.hand) {
-      fill(game, waitingRoom(v));
+      morph(game, waitingRoom(v));
     } else {
       const hv = v.hand;
       const between = v.hand_over && !v.over;
@@ -304,7 +304,7 @@ function livePage(root, summary, mine) {
           between ? nextHandBar(v) : null,
           v.result ? handResultBlock(v) : null].filter(Boolean));
       body.classList.toggle("has-result", !!v.result);
-      fill(game, body);
+      morph(game, body);
     }
     renderSide(v);
     room.render(v);
@@ -383,7 +383,7 @@ function livePage(root, summary, mine) {
   function renderTools(v) {
     const finished = !v || v.waiting ? 0 : v.hand_over ? v.hand_no : v.hand_no - 1;
     const open = tools.querySelector("details[open]")?.dataset.menu;
-    fill(tools,
+    morph(tools,
       v?.ruleset && typeof v.ruleset === "string" ? h("a", { href: `/rules/${v.ruleset}`, target: "_blank", rel: "noopener" }, "Rules") : null,
       rulesetInfo(v?.ruleset) ? h("details", { class: "invite-menu options-menu", "data-menu": "options", open: open === "options" }, h("summary", {}, "Options"),
         h("div", {}, h("ul", {}, rulesetInfo(v.ruleset).options.map((o) => h("li", {}, o))))) : null,
@@ -433,9 +433,9 @@ function livePage(root, summary, mine) {
   }
 
   function renderSide(v) {
-    if (!v || v.waiting) { fill(side); return; }
+    if (!v || v.waiting) { morph(side); return; }
     const finished = v.hand_over ? v.hand_no : v.hand_no - 1;
-    fill(side,
+    morph(side,
       // At the evening's end the final panel holds the standings.
       v.over ? null : h("section", { class: "standings", "aria-label": "Standings" }, h("h3", {}, "Standings"), standingsTable(v.standings, v.game)),
       chipChart(state.evening, v.seats, v.game),
