@@ -83,8 +83,11 @@ function morphNode(old, fresh) {
     if (old.data !== fresh.data) old.data = fresh.data;
     return;
   }
-  for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
-  for (const { name, value } of fresh.attributes) {
+  // By index, backwards where attributes may go (no array made for each of a table's hundreds of elements).
+  const was = old.attributes, now = fresh.attributes;
+  for (let i = was.length - 1; i >= 0; i--) if (!fresh.hasAttribute(was[i].name)) old.removeAttribute(was[i].name);
+  for (let i = 0; i < now.length; i++) {
+    const { name, value } = now[i];
     if (old.getAttribute(name) === value) continue;
     // Styles through the CSSOM: the server's Content-Security-Policy refuses style attributes.
     if (name === "style") old.style.cssText = fresh.style.cssText;
