@@ -22,8 +22,8 @@ def random_tree(rng: random.Random, depth: int = 0) -> list[Any]:
     attrs: dict[str, Any] = {}
     if rng.random() < 0.5:
         attrs["class"] = rng.choice(["a", "b", "a b", "seat acting"])
-    if rng.random() < 0.3:
-        attrs[rng.choice(["data-key", "data-card"])] = rng.choice(["k1", "k2", "7h", "Qs"])
+    if rng.random() < 0.4:
+        attrs[rng.choice(["data-key", "data-card"])] = rng.choice(["k1", "k2", "k3", "7h", "Qs"])
     if rng.random() < 0.2:
         attrs["style"] = rng.choice(["color: red;", "width: 3px;"])
     if rng.random() < 0.2:
@@ -93,6 +93,10 @@ def test_a_morphed_drawing_is_what_a_rebuild_draws_and_answers_with_its_own_hand
             second[1]["class"] = rng.choice(["a", "b", "changed"])
             if second[0] != "input":
                 second.append(random_tree(rng, 2))
+        if rng.random() < 0.3:  # the same children in another order: keyed ones are moved, not drawn again
+            children = second[2:]
+            rng.shuffle(children)
+            second[2:] = children
         pairs.append([first, second])
     results = page.evaluate(CHECK, pairs)
     for (first, second), r in zip(pairs, results, strict=True):
@@ -132,4 +136,21 @@ def test_a_table_keeps_its_seat_tiles_and_the_focus_from_one_update_to_the_next(
     # A link that is drawn again at every update (the table's tools) keeps the focus a person gave it.
     assert page.evaluate("() => document.activeElement?.matches(\".table-tools a[href^='/rules/']\")"), \
         "the focus was lost by an update"
+    assert page.errors == []
+
+
+def test_the_lobbys_list_of_tables_refreshes_without_moving_a_keyboard_users_focus(browser: Any, server: Any) -> None:
+    """The lobby asks for the open tables every 5 s. A person who has tabbed to a table's Join link keeps the focus
+    on that table's link when another table opens above it (it used to fall to the page's body at every refresh)."""
+    first = server.create(ruleset="rummoli", seats=[{}, {}, {"bot": "easy"}])
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    join = page.locator(f".table-list li[data-key='table:{first['id']}'] a.button", has_text="Join")
+    join.wait_for(timeout=20000)
+    join.focus()
+    second = server.create(ruleset="michigan", seats=[{}, {}, {"bot": "easy"}])
+    page.locator(f".table-list li[data-key='table:{second['id']}']").wait_for(timeout=15000)
+    focused = page.evaluate("() => [document.activeElement?.closest('li')?.dataset.key ?? null,"
+                            " document.activeElement?.textContent ?? null]")
+    assert focused == [f"table:{first['id']}", "Join"], focused
     assert page.errors == []

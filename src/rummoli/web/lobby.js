@@ -1,6 +1,6 @@
 // The lobby: start a table (game and its options in words, seats, chips, evening length, timer, pace), join by
 // invite link, watch, the open tables, and replay an uploaded hand record.
-import { fill, go, h, saveSeatToken, textBox } from "./dom.js";
+import { fill, go, h, morph, saveSeatToken, textBox } from "./dom.js";
 import { api } from "./net.js";
 import { seatWords, waitingWords } from "./facts.js";
 
@@ -145,7 +145,8 @@ export async function lobbyPage(root) {
   async function refreshList() {
     try {
       const { tables } = await api("/api/tables");
-      fill(list, tables.length ? tables.map((t) => h("li", {},
+      // Keyed, so a table opened or closed meanwhile leaves the others' links (and the focus on one) where they are.
+      morph(list, tables.length ? tables.map((t) => h("li", { "data-key": `table:${t.id}` },
         h("span", { class: "t-name" }, t.title || rulesetInfo(t.ruleset)?.title || t.ruleset),
         h("span", { class: "t-seats" }, seatWords(t.seats)),
         h("span", { class: "t-state" }, t.hand_no ? `hand ${t.hand_no}${t.hands ? ` of ${t.hands}` : ""}` : waitingWords(t)),

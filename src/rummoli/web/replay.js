@@ -4,7 +4,7 @@
 // hand's result, as the server made it. Beside the board, the move list: every step in the server's words,
 // the one shown highlighted; a step clicked (or Enter on it) is shown. Once the evening is over a seat of the
 // table may ask for every hand as dealt ("Show all hands": the server's open frames, each seat's hand).
-import { drawerFollowsWidth, fill, h, seatToken } from "./dom.js";
+import { drawerFollowsWidth, fill, h, morph, seatToken } from "./dom.js";
 import { api } from "./net.js";
 import { cardSvg } from "./cards.js";
 import { renderStops } from "./stops.js";
@@ -126,7 +126,7 @@ export async function replayPage(root, { tableId, handNo }) {
     const ctx = { readOnly: true, act: () => {}, amounts: {}, say: () => {}, target: rulesetInfo(hv.ruleset)?.target,
       select: () => {}, setOrder: () => {}, events: seen };
     const last = at === frames.length - 1 && data.result;
-    fill(stage,
+    morph(stage,
       showAll && hv.open_hands ? openHands(hv) : null,
       // At the last step, the hand's result as the table showed it (its seats are the hand's own).
       last ? handResultBlock({ result: { ...data.result, hand_no: handNo }, seats: hv.players.map((name) => ({ name })), hand: hv },
