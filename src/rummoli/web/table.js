@@ -172,6 +172,9 @@ function livePage(root, summary, mine) {
     const { places, events } = burst;
     burst = null;
     render();  // the true state first; the motion and the sounds only decorate it
+    // A pot's glow says it changed in this update; its element is kept from the last drawing (morph), so a pot that
+    // changed in that one too would not glow again unless its animation starts over.
+    for (const pot of root.querySelectorAll(".pot-changed")) for (const glow of pot.getAnimations()) { glow.cancel(); glow.play(); }
     if (places) {
       animateEvents(root, places, events, { pace: summary.pace, me: state.view?.hand?.seat });
       sounds(events);
