@@ -30,11 +30,14 @@ function setAttrs(el, attrs) {
   }
 }
 
+/** Children as h() takes them (nested lists, text, nothing for undefined, null or false) as nodes. */
+function nodes(children) {
+  return children.flat(Infinity).filter((c) => c !== undefined && c !== null && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+}
+
 function append(el, children) {
-  for (const child of children.flat(Infinity)) {
-    if (child === undefined || child === null || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
+  el.append(...nodes(children));
 }
 
 /** A text box holding at most `limit` characters as the server counts them (code points). The browser's own
@@ -166,9 +169,7 @@ function morphChildren(parent, fresh) {
  * an element is never reused for another tag or key, so a card is never redrawn as another card.
  */
 export function morph(el, ...children) {
-  const fresh = children.flat(Infinity).filter((c) => c !== undefined && c !== null && c !== false)
-    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
-  morphChildren(el, fresh);
+  morphChildren(el, nodes(children));
   return el;
 }
 
