@@ -12,6 +12,7 @@ move the rules forbid:
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Sequence
 from typing import Final
 
 #: The most characters of a bad value any error message quotes (docs/records.md R-NOTE-6).
@@ -78,3 +79,20 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     except (ValueError, RecursionError):  # a custom type whose repr fails: name its type only
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def action_kind(data: dict[str, object], family: str, kinds: Sequence[str]) -> str:
+    """The kind an action object names under ``"action"``, or :class:`MalformedInput` saying what is wrong, the
+    kinds that exist included (a client that sent ``"type"`` instead is told where the kind goes).
+
+    >>> action_kind({"type": "pass"}, "stops", ["pass", "bid"])
+    Traceback (most recent call last):
+    ...
+    rummoli.errors.MalformedInput: R-NOTE-3: a stops action names its kind under "action" (pass, bid)
+    """
+    kind = data.get("action")
+    if "action" not in data:
+        raise MalformedInput(f'a {family} action names its kind under "action" ({", ".join(kinds)})', "R-NOTE-3")
+    if not isinstance(kind, str) or kind not in kinds:
+        raise MalformedInput(f"unknown {family} action {quote(kind)} ({', '.join(kinds)})", "R-NOTE-3")
+    return kind

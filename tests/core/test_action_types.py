@@ -183,6 +183,7 @@ def test_R_NOTE_6_a_stops_pass_is_not_a_pass_at_gins_upcard_offer() -> None:
     ({"seat": 1, "action": "lead", "card": "T" * 50_000_000}, "not a card"),
     ({"seat": 1, "action": "draw", "from": "stock"}, "unknown stops action"),
     ({"seat": 1, "action": ["pass"]}, "unknown stops action"),
+    ({"seat": 1, "type": "pass"}, 'names its kind under "action"'),  # a client's natural guess, told where it goes
     ({"seat": 1, "action": "pass", "amount": 1}, "takes no"),
     ({"seat": 1, "action": "pass", "forced": "yes"}, "forced"),
 ])
@@ -208,6 +209,7 @@ def test_R_NOTE_3_stops_action_objects_are_read_by_type(data: dict[str, Any], pr
     ({"seat": 0, "action": "layoff", "card": "7c", "meld": "0"}, "meld"),
     ({"seat": 0, "action": "bid", "amount": 3}, "unknown Rummy action"),
     ({"seat": 0, "action": {"kind": "pass"}}, "unknown Rummy action"),
+    ({"seat": 0, "type": "discard", "card": "Ts"}, 'names its kind under "action"'),
     ({"seat": 0, "action": "pass", "type": "action"}, "takes no"),
     ({"seat": 0, "action": "discard", "card": "Ts", "meld": 0}, "takes no"),
 ])

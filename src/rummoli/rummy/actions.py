@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummoli.cards import CARDS, NAMES, Card, CardError, cards_of, mask_of, names_of
-from rummoli.errors import MalformedInput, quote
+from rummoli.errors import MalformedInput, action_kind, quote
 from rummoli.rummy.base import DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, PASS, Move
 
 KINDS: Final = ("draw", "meld", "layoff", "discard", "knock", "pass")
@@ -71,9 +71,7 @@ class Action:
         """Read an R-NOTE-3 object; anything unreadable raises ``MalformedInput`` saying what."""
         if not isinstance(data, dict):
             raise MalformedInput(f"an action is a JSON object, not {quote(data)}", "R-NOTE-3")
-        kind = data.get("action")
-        if not isinstance(kind, str) or kind not in KINDS:
-            raise MalformedInput(f"unknown Rummy action {quote(kind)} ({', '.join(KINDS)})", "R-NOTE-3")
+        kind = action_kind(data, "Rummy", KINDS)
         extra = set(data) - {"seat", "action", "forced", *FIELDS[kind]}
         if extra:
             raise MalformedInput(f"{kind} takes no {quote(sorted(map(str, extra)))}", "R-NOTE-3")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummoli.cards import Card, CardError
-from rummoli.errors import MalformedInput, quote
+from rummoli.errors import MalformedInput, action_kind, quote
 
 #: The stops action kinds (R-NOTE-3) and the one field each carries, if any.
 KINDS: Final[dict[str, str | None]] = {
@@ -50,9 +50,7 @@ class Action:
         """Read an R-NOTE-3 object; anything unreadable raises :class:`MalformedInput`."""
         if not isinstance(data, dict):
             raise MalformedInput(f"an action is an object, got {quote(data)}", "R-NOTE-3")
-        kind = data.get("action")
-        if not isinstance(kind, str) or kind not in KINDS:
-            raise MalformedInput(f"unknown stops action {quote(kind)}", "R-NOTE-3")
+        kind = action_kind(data, "stops", list(KINDS))
         needs = KINDS[kind]
         extra = set(data) - {"seat", "action", "forced"} - ({needs} if needs else set())
         if extra:
