@@ -34,8 +34,28 @@ export function sortCards(cards, acesLow = false) {
     : (a, b) => u(a) - u(b) || r(a) - r(b));
 }
 
+// Each drawing is built once and cloned after. A table draws all its cards again at every update (tens of them,
+// each ten elements or so: most of the page), and a clone is made in native code where building it again is some
+// forty calls from script. The drawing's name goes with it (data-same), and morph() (dom.js) keeps a card already
+// on the page without looking inside it when the name is the same.
+const drawn = new Map();
+
+function once(name, draw) {
+  let made = drawn.get(name);
+  if (!made) {
+    made = draw();
+    made.setAttribute("data-same", name);
+    drawn.set(name, made);
+  }
+  return made.cloneNode(true);
+}
+
 /** One card face as an SVG element (width follows CSS; the viewBox is 60 x 84). */
 export function cardSvg(card, { label = true } = {}) {
+  return once(`face:${card}:${label ? "named" : "unnamed"}`, () => drawFace(card, label));
+}
+
+function drawFace(card, label) {
   const suit = card[1];
   const rank = RANK_SHOW[card[0]] || card[0];
   const sym = SUIT_SYMBOL[suit];
@@ -57,6 +77,10 @@ export function cardSvg(card, { label = true } = {}) {
 
 /** A card back (our own lattice). */
 export function backSvg(title = "face-down card") {
+  return once(`back:${title}`, () => drawBack(title));
+}
+
+function drawBack(title) {
   return s("svg", { viewBox: "0 0 60 84", class: "card back", role: "img", "aria-label": title },
     s("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-back" }),
     s("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "card-back-inner" }),

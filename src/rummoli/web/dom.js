@@ -86,6 +86,9 @@ function morphNode(old, fresh) {
     if (old.data !== fresh.data) old.data = fresh.data;
     return;
   }
+  // The same named drawing inside (a card's face, data-same): what is in it is the same, and is left as it is.
+  const same = fresh.getAttribute("data-same");
+  const inside = same === null || same !== old.getAttribute("data-same");
   // By index, backwards where attributes may go (no array made for each of a table's hundreds of elements).
   const was = old.attributes, now = fresh.attributes;
   for (let i = was.length - 1; i >= 0; i--) if (!fresh.hasAttribute(was[i].name)) old.removeAttribute(was[i].name);
@@ -100,7 +103,7 @@ function morphNode(old, fresh) {
     for (const type of Object.keys(fresh._on ?? {})) old.addEventListener(type, relay);
     old._on = fresh._on;
   }
-  morphChildren(old, [...fresh.childNodes]);
+  if (inside) morphChildren(old, [...fresh.childNodes]);
 }
 
 const keyOfNode = (node) => (node.nodeType === Node.ELEMENT_NODE ? keyOf(node) : null);
