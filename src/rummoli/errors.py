@@ -90,9 +90,9 @@ def action_kind(data: dict[str, object], family: str, kinds: Sequence[str]) -> s
     ...
     rummoli.errors.MalformedInput: R-NOTE-3: a stops action names its kind under "action" (pass, bid)
     """
-    kind = data.get("action")
     if "action" not in data:
         raise MalformedInput(f'a {family} action names its kind under "action" ({", ".join(kinds)})', "R-NOTE-3")
+    kind = data["action"]
     if not isinstance(kind, str) or kind not in kinds:
         raise MalformedInput(f"unknown {family} action {quote(kind)} ({', '.join(kinds)})", "R-NOTE-3")
     return kind

@@ -166,8 +166,8 @@ function morphChildren(parent, fresh) {
 
 /**
  * Make an element's children what fill() would make them, changing only what differs: the browser then restyles,
- * lays out and paints what changed instead of the whole table at every update (watching a Rummoli hand in the
- * headless shell: a quarter less CPU an update, 49 -> 36 ms), and what stays keeps its focus, scroll and hover.
+ * lays out and paints what changed instead of the whole table at every update, and what stays keeps its focus,
+ * scroll and hover.
  * Keyed elements (data-key, data-card) are matched by key and moved where they now belong, the others by position;
  * an element is never reused for another tag or key, so a card is never redrawn as another card.
  */
