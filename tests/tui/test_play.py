@@ -211,6 +211,7 @@ def test_the_evening_is_saved_where_replay_reads_it(tmp_path: Path) -> None:
     asyncio.run(play_hand(app, first_of("Pass", "Check", "Fold", "Keep"), []))
     assert table.folder is not None and table.folder.parent == tmp_path
     assert str(table.saved[0]) in table.goodbye() and "rummoli replay" in table.goodbye()
+    assert table.goodbye().startswith(f"1 hand record saved in {table.folder}\n")  # a count in plain words
 
 
 def test_snapshot_of_the_table(tmp_path: Path) -> None:

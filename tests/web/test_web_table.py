@@ -14,7 +14,9 @@ from typing import Any
 
 from server_helpers import Server
 from web_helpers import (
+    DESKTOP,
     FULL_CHROMIUM,
+    PHONE,
     assert_no_foreign_cards,
     keyboard_turn,
     new_page,
@@ -68,6 +70,13 @@ def test_lobby_first_load_and_a_michigan_hand_against_bots(browser: Any, server:
     assert "Kitty" in page.inner_text(".about-ruleset")  # the options in words
     page.select_option("#players", "3")
     page.click(".more-options summary")  # the seats, length and pace are folded away
+    # Starting chips are asked only for a game played for chips (the Rummy family keeps score instead).
+    assert page.is_visible("#chips") and page.input_value("#chips") == "100"
+    page.select_option("#ruleset", "gin-rummy")
+    assert not page.is_visible("#chips") and not page.is_visible("label[for=chips]")
+    page.select_option("#ruleset", "michigan")
+    page.select_option("#players", "3")
+    assert page.is_visible("#chips")
     page.fill("#hands", "1")
     page.select_option("#pace", "instant")
     submitted = time.monotonic()
@@ -289,6 +298,11 @@ def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(bro
     page.goto(server.url + "/rules/gin-rummy")
     page.wait_for_selector(".rules h1")  # drawn by the page's script after the load
     assert page.locator("h1").all_inner_texts() == ["Gin Rummy"]
+    page.set_viewport_size(PHONE)  # one column: the rules asked for come before the list of the other games
+    heading = page.locator("h1").bounding_box()
+    first = page.locator(".rules-nav a").first.bounding_box()
+    assert heading and first and heading["y"] < first["y"], (heading, first)
+    page.set_viewport_size(DESKTOP)
     page.goto(server.url + "/rules")
     page.wait_for_selector(".rules-nav a")
     heading = page.locator("h1", has_text="Rules").bounding_box()

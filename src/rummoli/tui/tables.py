@@ -219,7 +219,8 @@ class TerminalTable:
             evening.write_text(json.dumps(self.table.evening_record(), ensure_ascii=False, indent=1) + "\n",
                                encoding="utf-8")
         whole = f"\nThe whole evening: rummoli replay {evening}" if evening.exists() else ""
-        return (f"{len(self.saved)} hand record(s) saved in {self.folder}\n"
+        count = len(self.saved)
+        return (f"{count} hand record{'' if count == 1 else 's'} saved in {self.folder}\n"
                 f"Replay one with: rummoli replay {self.saved[-1]}{whole}")
 
 

@@ -54,7 +54,7 @@ function joinForm(root, summary) {
     gameFacts(summary, rulesetInfo(summary.ruleset)),
     h("ul", { class: "seat-list" }, summary.seats.map((st) => h("li", {},
       st.open ? h("em", {}, "open seat") : st.name, botNote(st)))),
-    h("label", { for: "join-name" }, "Your name"), name,
+    h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary" }, "Take a seat"),
       h("button", { type: "button", onclick: () => { fill(root); cleanup = livePage(root, summary, null); } }, "Just watch")),
