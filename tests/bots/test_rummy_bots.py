@@ -13,8 +13,9 @@ import rummoli.bots.rummy_view as rummy_view
 from rummoli.bots import make_bot
 from rummoli.bots.base import Bot, legal_actions
 from rummoli.bots.driver import play_out
+from rummoli.bots.rummy_policy import choose_discard
 from rummoli.bots.rummy_search import sample_world
-from rummoli.bots.rummy_view import UNKNOWN, read_view
+from rummoli.bots.rummy_view import UNKNOWN, card_index, read_view
 from rummoli.cards import CARDS, parse_cards
 from rummoli.rummy import Action, RummyGame, RummyHand, builtin_names, load_ruleset
 
@@ -274,6 +275,21 @@ def test_gin_normal_sheds_for_the_soonest_knock() -> None:
     assert len(view["hand"]) == 11 and "Jc" in view["hand"]
     assert make_bot("rummy", "normal", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "8s"}
     assert make_bot("rummy", "easy", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "Th"}
+
+
+@pytest.mark.parametrize("level", ("easy", "normal", "hard"))
+def test_gin_knocks_with_the_discard_that_keeps_the_least_deadwood(level: str) -> None:
+    # After two passes seat 0 draws 9d: three sets (7s, 2s, 9s) and Jc, 6s loose.  The race outlook would shed the
+    # six and keep the jack for later melds, but a knock ends the hand: it sheds the jack and knocks with 6, not 10.
+    hand = deal("gin-rummy", ["Jc 9s 7d 2d 7c 9c 6s 7h 2s 2c", "3s Tc 2h Jd 7s As Td 4c Kd Ah"], "5h 9d", dealer=1)
+    act(hand, {"seat": 0, "action": "pass"})
+    act(hand, {"seat": 1, "action": "pass"})
+    view = view_of(hand, 0)
+    k = read_view(view)
+    assert len(view["hand"]) == 11 and "9d" in view["hand"]
+    assert choose_discard(k, k.hand, [card_index(c) for c in view["hand"]], counting=True)[0] == card_index("6s")
+    bot = make_bot("rummy", level, seed=1, samples=4) if level == "hard" else make_bot("rummy", level, seed=1)
+    assert bot.choose(view) == {"seat": 0, "action": "knock", "card": "Jc"}
 
 
 def test_hard_budget_counts_from_the_start_of_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
