@@ -277,6 +277,17 @@ def test_gin_normal_sheds_for_the_soonest_knock() -> None:
     assert make_bot("rummy", "easy", seed=1).choose(view) == {"seat": 0, "action": "discard", "card": "Th"}
 
 
+def test_gin_normal_takes_an_upcard_that_speeds_the_race() -> None:
+    # The upcard 6d completes no meld and cuts no more deadwood than a blind draw may, so the rules of thumb draw
+    # blind; but beside 5d and 8d it leaves 4d and 7d each making a run (7d two of them, with 7s-7h a set too):
+    # the race to a knock, the same reckoning as a discard's, takes it.
+    hand = deal("gin-rummy", ["7s 5d 8d 3h As 7h 9s 2d 9c 9d", "2c Kd Qc Jh 4h 2h Ks Ac 6c Tc"], "6d 2s", dealer=1)
+    view = view_of(hand, 0)
+    assert view["discard"] == ["6d"]
+    assert make_bot("rummy", "normal", seed=1).choose(view) == {"seat": 0, "action": "draw", "from": "discard"}
+    assert make_bot("rummy", "easy", seed=1).choose(view)["action"] == "pass"
+
+
 @pytest.mark.parametrize("level", ("easy", "normal", "hard"))
 def test_gin_knocks_with_the_discard_that_keeps_the_least_deadwood(level: str) -> None:
     # After two passes seat 0 draws 9d: three sets (7s, 2s, 9s) and Jc, 6s loose.  The race outlook would shed the
