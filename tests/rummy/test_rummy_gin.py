@@ -102,6 +102,22 @@ def test_R_GIN_5_gin_earns_the_bonus_and_allows_no_lay_offs() -> None:
     assert hand.deltas == [0, theirs + 25]
 
 
+def test_R_GIN_4_melds_are_shown_as_they_are_laid_a_run_from_its_ace() -> None:
+    # The knocker's A-2-3 of hearts and the defender's A-2-3 of clubs read from the ace up, in the outcome, the
+    # result and its words (they were listed by card index: 2-3-A).
+    knocker = "Ah 2h 3h Jd Jc Js 4s 5s 6s 7s"
+    defender = "Ac 2c 3c 9s 9d Qc 4h 3d Kc 5c"
+    hand = deal(GIN, [defender, knocker], "Kh Ks 9c")
+    act(hand, 1, "pass")
+    act(hand, 0, "pass")
+    act(hand, 1, "knock", "Ks")
+    assert hand.outcome["reason"] == "gin"
+    assert ["Ah", "2h", "3h"] in hand.outcome["melds"][1] and ["Ac", "2c", "3c"] in hand.outcome["melds"][0]
+    shown = hand.result()["hands"]
+    assert ["Ah", "2h", "3h"] in shown[1]["melds"] and ["Ac", "2c", "3c"] in shown[0]["melds"]
+    assert any("A♥ 2♥ 3♥" in line for line in hand.result()["lines"])
+
+
 def test_R_GIN_6_the_last_two_stock_cards_are_never_drawn() -> None:
     hand = deal(GIN, [A, B], "Kc")
     act(hand, 1, "pass")

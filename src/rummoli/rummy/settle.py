@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummoli.cards import cards_of
+from rummoli.rummy.melds import meld_cards
 
 if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
@@ -197,7 +198,8 @@ def _gin(hand: RummyHand, knocker: int) -> None:
 
 
 def _names(melds: tuple[int, ...]) -> list[list[str]]:
-    return [[str(c) for c in cards_of(m)] for m in melds]
+    """Each meld's cards as a player lays them (a run from its low end: A-2-3, not 2-3-A)."""
+    return [[str(c) for c in meld_cards(m)] for m in melds]
 
 def knock_discards(table: MeldTable, hand: int, limit: int) -> int:
     """The cards of ``hand`` (after the draw) whose discard leaves no more deadwood than Gin's knock ``limit``
