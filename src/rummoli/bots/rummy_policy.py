@@ -200,12 +200,10 @@ def gin_discards_ranked(k: Known, hand: int, options: list[int]) -> list[tuple[f
     pool = bits(live(k))
     seed = (hand * 1_000_003 + len(pool)) % (1 << 62)
     sampled = rummy_race.futures(seed, pool, GIN_DRAWS, GIN_FUTURES)
-    limit = k.rules.knock_limit
     ranked: list[tuple[float, int, int]] = []
     for card in options:
         bit = 1 << card
-        mean, early = rummy_race.race(k.table, hand ^ bit, sampled, limit)
-        cost = mean - GIN_KNOCK_WEIGHT * early + (GIN_FEED_COST if feeds(k, card, k.next_seat) else 0.0)
+        cost = race_cost(k, hand ^ bit, sampled) + (GIN_FEED_COST if feeds(k, card, k.next_seat) else 0.0)
         ranked.append((cost, -k.value(bit), card))
     ranked.sort()
     out = k.gin_ranked[key] = [(cost, card) for cost, _, card in ranked]
@@ -254,12 +252,14 @@ def gin_takes_upcard(k: Known, top: int) -> bool:
     seed = (k.hand * 1_000_003 + top) % (1 << 62)
     sampled = rummy_race.futures(seed, pool, GIN_DRAWS + 1, GIN_FUTURES)
     top_bit = 1 << top
-    limit = k.rules.knock_limit
-    up_mean, up_early = rummy_race.race(k.table, k.hand, [[top_bit, *f[:GIN_DRAWS]] for f in sampled], limit)
-    blind_mean, blind_early = rummy_race.race(k.table, k.hand, sampled, limit)
-    up = up_mean - GIN_KNOCK_WEIGHT * up_early
-    blind = blind_mean - GIN_KNOCK_WEIGHT * blind_early
-    return up < blind
+    return race_cost(k, k.hand, [[top_bit, *f[:GIN_DRAWS]] for f in sampled]) < race_cost(k, k.hand, sampled)
+
+
+def race_cost(k: Known, hand: int, futures: list[list[int]]) -> float:
+    """Gin: how ``hand`` fares in the race to a knock over ``futures`` (:func:`rummy_race.race`): the deadwood
+    at the end less ``GIN_KNOCK_WEIGHT`` for each draw sooner that a knock becomes possible; lower is better."""
+    mean, early = rummy_race.race(k.table, hand, futures, k.rules.knock_limit)
+    return mean - GIN_KNOCK_WEIGHT * early
 
 
 def choose_draw(k: Known, counting: bool) -> ActionJSON:

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache, partial
 from itertools import combinations
 from typing import Final
@@ -359,6 +359,16 @@ def meld_cards(mask: int) -> list[Card]:
     ranks = [r for r in range(13) if mask >> (base + r) & 1]
     start = next((r for r in ranks if not mask >> (base + (r - 1) % 13) & 1), ranks[0])
     return [CARDS[base + (start + k) % 13] for k in range(len(ranks))]
+
+
+def melds_as_laid(melds: Iterable[int]) -> list[list[str]]:
+    """Each meld (a card mask) as the names of its cards in the order players lay them (:func:`meld_cards`).
+
+    >>> from rummoli.cards import mask_of, parse_cards
+    >>> melds_as_laid([mask_of(parse_cards("2h 3h Ah")), mask_of(parse_cards("7c 7s 7d"))])
+    [['Ah', '2h', '3h'], ['7s', '7d', '7c']]
+    """
+    return [[str(c) for c in meld_cards(m)] for m in melds]
 
 
 def meld_names(cards: list[str]) -> list[str]:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rummoli.cards import Card, cards_of
-from rummoli.rummy.melds import meld_names
+from rummoli.cards import Card
+from rummoli.rummy.melds import melds_as_laid
 from rummoli.rummy.words import Speaker, outcome_name
 from rummoli.shapes import Change, RummyResult, SettledHand
 from rummoli.wording import cards_word, sentence
@@ -54,7 +54,7 @@ def hand_result(hand: RummyHand) -> RummyResult:
         melds = [list(m) for m in melds_shown[seat]] if seat < len(melds_shown) else []
         if not melds and hand.rules.style in ("knock", "gin") and not outcome.get("melds"):
             # a hand that ended without a knock: each hand shown arranged as well as it goes
-            melds = [meld_names([str(c) for c in cards_of(m)]) for m in table.best_arrangement(hand.hands[seat])[1]]
+            melds = melds_as_laid(table.best_arrangement(hand.hands[seat])[1])
         laid_off = laid if laid and isinstance(knocker, int) and seat != knocker else []
         used = _mask([c for m in melds for c in m] + laid_off)
         deadwood = [c for c in cards if not Card.parse(c).bit & used]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummoli.cards import cards_of
-from rummoli.rummy.melds import meld_cards
+from rummoli.rummy.melds import melds_as_laid
 
 if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
@@ -114,7 +114,7 @@ def knock(hand: RummyHand, knocker: int) -> None:
     elif winner != knocker:
         score(hand, winner, hand.rules.knock_penalty, "penalty", knocker)
     best = hand.melds_table.best_arrangement
-    melds = [_names(best(h)[1]) for h in hand.hands]
+    melds = [melds_as_laid(best(h)[1]) for h in hand.hands]
     finish(hand, "knock", "R-KN-2", winner=winner, knocker=knocker, counts=values, melds=melds)
 
 
@@ -183,8 +183,8 @@ def _gin(hand: RummyHand, knocker: int) -> None:
     values = [0, 0]
     values[knocker], values[defender] = mine, theirs
     shown: list[list[list[str]]] = [[], []]
-    shown[knocker] = _names(melds)
-    shown[defender] = _names(table.best_arrangement(hand.hands[defender] & ~laid)[1])
+    shown[knocker] = melds_as_laid(melds)
+    shown[defender] = melds_as_laid(table.best_arrangement(hand.hands[defender] & ~laid)[1])
     finish(
         hand,
         "gin" if mine == 0 else "knock",
@@ -196,10 +196,6 @@ def _gin(hand: RummyHand, knocker: int) -> None:
         laid_off=[str(c) for c in cards_of(laid)],
     )
 
-
-def _names(melds: tuple[int, ...]) -> list[list[str]]:
-    """Each meld's cards as a player lays them (a run from its low end: A-2-3, not 2-3-A)."""
-    return [[str(c) for c in meld_cards(m)] for m in melds]
 
 def knock_discards(table: MeldTable, hand: int, limit: int) -> int:
     """The cards of ``hand`` (after the draw) whose discard leaves no more deadwood than Gin's knock ``limit``
