@@ -278,12 +278,13 @@ def test_gin_normal_sheds_for_the_soonest_knock() -> None:
 
 
 def test_gin_normal_takes_an_upcard_that_speeds_the_race() -> None:
-    # The upcard 6d completes no meld and cuts no more deadwood than a blind draw may, so the rules of thumb draw
-    # blind; but beside 5d and 8d it leaves 4d and 7d each making a run (7d two of them, with 7s-7h a set too):
-    # the race to a knock, the same reckoning as a discard's, takes it.
-    hand = deal("gin-rummy", ["7s 5d 8d 3h As 7h 9s 2d 9c 9d", "2c Kd Qc Jh 4h 2h Ks Ac 6c Tc"], "6d 2s", dealer=1)
+    # 7d-8d-9d and Th-Jh-Qh are melds; Tc 6h 3s Ah loose (20).  The upcard 2h completes no meld and leaves 12 once
+    # the ten goes, no better than a blind draw is expected to, so the rules of thumb draw blind; but beside Ah it
+    # waits for 3h (a run and a knock at 9), and at 12 any low card or a fourth diamond or heart of the runs knocks
+    # sooner: the race to a knock, the same reckoning as a discard's, takes it.
+    hand = deal("gin-rummy", ["8d Tc 9d 6h 7d 3s Qh Ah Th Jh", "3d Ad Qs 4c Jc 6c Ks 2s 9c 9h"], "2h 5d", dealer=1)
     view = view_of(hand, 0)
-    assert view["discard"] == ["6d"]
+    assert view["discard"] == ["2h"]
     assert make_bot("rummy", "normal", seed=1).choose(view) == {"seat": 0, "action": "draw", "from": "discard"}
     assert make_bot("rummy", "easy", seed=1).choose(view)["action"] == "pass"
 
