@@ -33,8 +33,8 @@ ActionJSON = dict[str, Any]
 # Gin (normal): a discard is judged by how soon the hand it leaves may knock (rummy_race)
 GIN_DRAWS = 4  # draws looked ahead
 #: sampled sequences of them: the discards are compared over the same futures, and with few the ranking is
-#: noisy. Against OpenSpiel's simple bot, 16,000 games each (4 seeds x 2,000 deals): 48 won 56.5% (+2.53 Gin
-#: points a game), 160 won 57.2% (+2.78) and 320 won 57.4% (+2.93), at 4-5 ms a decision (p50)
+#: noisy. Against OpenSpiel's simple bot, 24,000 games each (6 seeds x 2,000 deals): 48 won 56.4% (+2.36 Gin
+#: points a game) and 320 won 57.5% (+2.88), at 4-5 ms a decision (p50); the README gives each run
 GIN_FUTURES = 320
 GIN_KNOCK_WEIGHT = 15.0  # deadwood points a knock one draw sooner is worth
 GIN_FEED_COST = 1.5  # points against a card that fits what the other player took from the pile
