@@ -30,14 +30,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn
 
-import httpx
 import psycopg
 import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_helpers import Client, Party, Server, choose, free_port, take_seat
+from server_helpers import HTTP, Client, Party, Server, choose, free_port, take_seat
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 MACHINE_PG_PORT = 5432
@@ -230,7 +229,7 @@ class Node(Server):
         super().stop()
 
     def health(self) -> tuple[int, dict[str, Any]]:
-        answer = httpx.get(f"{self.url}/healthz", timeout=5)
+        answer = HTTP.get(f"{self.url}/healthz", timeout=5)
         return answer.status_code, answer.json()
 
 

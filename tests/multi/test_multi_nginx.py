@@ -10,9 +10,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 from multi_helpers import Cluster, close_all, missing, play_out
-from server_helpers import Server, free_port, open_table
+from server_helpers import HTTP, Server, free_port, open_table
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 NGINX = Path("/usr/sbin/nginx")
@@ -68,7 +67,7 @@ def test_two_processes_behind_nginx(tmp_path: Path, make_cluster: Callable[..., 
         party = open_table(front, "rummoli", 4, [], None, hands=1)
         summary = front.get(f"/api/tables/{party.table_id}").json()
         assert summary["invite"].startswith(front.url + "/")  # the public address: the proxy's
-        rebound = httpx.get(front.url + "/api/tables", headers={"Host": "evil.example"}, timeout=10)
+        rebound = HTTP.get(front.url + "/api/tables", headers={"Host": "evil.example"}, timeout=10)
         assert rebound.status_code == 400  # a name that is not the site's, though nginx passes it on
         browser = front.client(party.table_id, origin=front.url)  # a page served by nginx may connect
         assert browser.welcome["type"] == "welcome"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import zygote
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -24,6 +25,13 @@ from websockets.sync.client import ClientConnection, connect
 import rummoli
 
 SRC = Path(rummoli.__file__).resolve().parents[1]
+
+# One HTTP client for every request a test worker makes. ``httpx.get()`` builds a client per call, and with it a
+# TLS context loaded from the CA bundle: about 25 ms of CPU even for an http:// address, paid on every poll of
+# /healthz while a server starts and on every request, some tens of CPU seconds over the suite. Each request
+# still opens a connection of its own, as before (no keep-alive): servers are killed and started again on the
+# same port, and the limits tests count what one address has open. Safe to share between threads.
+HTTP = httpx.Client(limits=httpx.Limits(max_keepalive_connections=0))
 
 
 def free_port() -> int:
@@ -79,7 +87,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{argv[0]} stopped at start:\n{self.log()}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                if HTTP.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
@@ -122,11 +130,11 @@ class Server:
     # ------------------------------------------------------------------------------------------ HTTP
     def post(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.post(self.url + path, json=body, headers=headers, timeout=10)
+        return HTTP.post(self.url + path, json=body, headers=headers, timeout=10)
 
     def get(self, path: str, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.get(self.url + path, headers=headers, timeout=10)
+        return HTTP.get(self.url + path, headers=headers, timeout=10)
 
     def create(self, **body: Any) -> dict[str, Any]:
         body.setdefault("name", "Ann")
@@ -165,7 +173,7 @@ class Client:
         self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        message: dict[str, Any] = orjson.loads(self.ws.recv(timeout))  # several times json's speed on a long view
         self.messages.append(message)
         kind = message["type"]
         if kind in ("welcome", "update"):

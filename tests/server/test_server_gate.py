@@ -9,8 +9,7 @@ import socket
 import time
 from pathlib import Path
 
-import httpx
-from server_helpers import Server
+from server_helpers import HTTP, Server
 
 
 def opened(request: bytes = b"", source: str = "127.0.0.1", port: int = 0) -> socket.socket:
@@ -112,7 +111,7 @@ def test_one_address_holding_its_allowance_leaves_room_for_others(tmp_path: Path
             attack.append(opened(b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\n", "127.0.0.2", server.port))
         time.sleep(0.5)
         started = time.monotonic()
-        assert httpx.get(server.url + "/healthz", timeout=5).status_code == 200
+        assert HTTP.get(server.url + "/healthz", timeout=5).status_code == 200
         table = server.create(ruleset="rummoli", seats=[{}, {}, {"bot": "easy"}])["id"]
         client = server.client(table)
         assert client.welcome["type"] == "welcome"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import httpx
-from server_helpers import Server
+from server_helpers import HTTP, Server
 
 from rummoli.server.storage.rows import token_hash
 
@@ -114,14 +114,14 @@ def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     error_of(server.post("/api/tables", {"name": "Ann", "surprise": 1}), 422, "malformed")
     error_of(server.post("/api/tables", {"ruleset": "rummoli"}), 422, "malformed")
     error_of(server.post("/api/tables", {"name": "Ann", "ruleset": {"game": "stops", "board": 7}}), 400, "malformed")
-    bad_json = httpx.post(server.url + "/api/tables", content=b"{not json", timeout=5,
+    bad_json = HTTP.post(server.url + "/api/tables", content=b"{not json", timeout=5,
                           headers={"content-type": "application/json"})
     error_of(bad_json, 422, "malformed")
     # Text without a JSON content type, and JSON that is not an object: one line in our words, not pydantic's.
     for content, kind in ((b"name=Ann", "text/plain"), (b"[1, 2]", "application/json"), (b"7", "application/json")):
-        answer = httpx.post(server.url + "/api/tables", content=content, timeout=5, headers={"content-type": kind})
+        answer = HTTP.post(server.url + "/api/tables", content=content, timeout=5, headers={"content-type": kind})
         assert error_of(answer, 422, "malformed") == "the body is not a JSON object", (content, kind)
-    huge = httpx.post(server.url + "/api/tables", content=b"x" * 70_000, timeout=5,
+    huge = HTTP.post(server.url + "/api/tables", content=b"x" * 70_000, timeout=5,
                       headers={"content-type": "application/json"})
     error_of(huge, 413, "too_large")
     assert not listed() - before

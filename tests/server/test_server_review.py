@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-from server_helpers import Server, end_evening, one_line, play_until
+from server_helpers import HTTP, Server, end_evening, one_line, play_until
 
 from rummoli.games import family
 
@@ -63,7 +62,7 @@ def test_uploaded_record_review_and_bounded_queue(tmp_path: Path) -> None:
     server = Server(tmp_path, RUMMOLI_REVIEW_BUDGET="0.05", RUMMOLI_REVIEW_QUEUE="1").start()
     try:
         record = family("rummy").random_hand_record("gin-rummy", 2, "review-2")
-        done = httpx.post(server.url + "/api/review?seat=1", json=record, timeout=60)
+        done = HTTP.post(server.url + "/api/review?seat=1", json=record, timeout=60)
         assert done.status_code == 200, done.text
         check_review(done.json(), 1, "points")
 
@@ -73,15 +72,15 @@ def test_uploaded_record_review_and_bounded_queue(tmp_path: Path) -> None:
         one_line(server.post("/api/review", broken), 400)
         one_line(server.post("/api/review?seat=x", record), 422)
         poch = family("poch").random_hand_record("poch", 4, "review-2")
-        weighed = httpx.post(server.url + "/api/review?seat=1", json=poch, timeout=60)
+        weighed = HTTP.post(server.url + "/api/review?seat=1", json=poch, timeout=60)
         assert weighed.status_code == 200, weighed.text
         check_review(weighed.json(), 1, "chips")
-        assert httpx.post(server.url + "/api/review", content=b"x" * 40_000,
+        assert HTTP.post(server.url + "/api/review", content=b"x" * 40_000,
                           headers={"content-type": "application/json"}, timeout=10).status_code == 413
 
         # A queue of one: while a review runs, the next is refused at once, and the server keeps answering.
         def ask() -> int:
-            return httpx.post(server.url + "/api/review?seat=0", json=record, timeout=60).status_code
+            return HTTP.post(server.url + "/api/review?seat=0", json=record, timeout=60).status_code
 
         with concurrent.futures.ThreadPoolExecutor(3) as pool:
             answers = [pool.submit(ask) for _ in range(3)]

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-from server_helpers import Server, choose, play_until
+from server_helpers import HTTP, Server, choose, play_until
 
 from rummoli.server.api.web import whole_views
 
@@ -70,13 +70,13 @@ def handshake(port: int, host: str, table_id: str) -> str:
 
 def test_a_foreign_host_is_refused_and_invites_name_the_servers_own_address(server: Server) -> None:
     evil = {"Host": "evil.example", "Origin": "http://evil.example"}
-    answer = httpx.post(server.url + "/api/tables", json={"name": "Ann"}, headers=evil, timeout=10)
+    answer = HTTP.post(server.url + "/api/tables", json={"name": "Ann"}, headers=evil, timeout=10)
     assert "evil.example" in one_line(answer, 400)
     table = server.create()["id"]
     assert " 400 " in handshake(server.port, "evil.example", table) + " "
     assert " 101 " in handshake(server.port, f"localhost:{server.port}", table) + " "
     # A loopback server answers its other loopback names, but its links name the address it listens on.
-    answer = httpx.post(server.url + "/api/tables", json={"name": "Ann"}, headers={"Host": f"localhost:{server.port}"},
+    answer = HTTP.post(server.url + "/api/tables", json={"name": "Ann"}, headers={"Host": f"localhost:{server.port}"},
                         timeout=10)
     assert answer.status_code == 201 and answer.json()["invite"].startswith(f"{server.url}/tables/")
 
@@ -85,12 +85,12 @@ def test_behind_a_proxy_the_public_url_is_the_address(fresh_dir: Path) -> None:
     server = Server(fresh_dir, "--public-url", "https://cards.example.org", "--origin", "https://friends.example.net")
     server.start()
     try:
-        created = httpx.post(server.url + "/api/tables", json={"name": "Ann"},
+        created = HTTP.post(server.url + "/api/tables", json={"name": "Ann"},
                              headers={"Host": "cards.example.org"}, timeout=10)
         assert created.status_code == 201 and created.json()["invite"].startswith("https://cards.example.org/tables/")
         summary = server.get(f"/api/tables/{created.json()['id']}").json()  # asked at the listening address
         assert summary["invite"].startswith("https://cards.example.org/tables/")
-        one_line(httpx.get(server.url + "/api/tables", headers={"Host": "evil.example"}, timeout=10), 400)
+        one_line(HTTP.get(server.url + "/api/tables", headers={"Host": "evil.example"}, timeout=10), 400)
         for origin, answer in (("https://cards.example.org", "welcome"), ("https://friends.example.net", "welcome"),
                                ("https://evil.example", "error")):  # the site's own, one --origin allows, another
             browser = server.client(created.json()["id"], origin=origin)
@@ -144,8 +144,8 @@ def test_five_starts_at_once_deal_once(server: Server) -> None:
 # ------------------------------------------------------------------------------------ 9: headers
 def test_every_answer_has_the_security_headers(server: Server) -> None:
     answers = [server.get("/"), server.get("/app.js"), server.get("/api/tables"), server.get("/nowhere"),
-               server.get("/docs"), httpx.post(server.url + "/api/replay", content=b"x" * 40_000, timeout=10),
-               httpx.get(server.url + "/", headers={"Host": "evil.example"}, timeout=10)]
+               server.get("/docs"), HTTP.post(server.url + "/api/replay", content=b"x" * 40_000, timeout=10),
+               HTTP.get(server.url + "/", headers={"Host": "evil.example"}, timeout=10)]
     for answer in answers:
         for name, value in SECURITY_HEADERS.items():
             assert answer.headers.get(name) == value, (answer.url, name, answer.headers)
@@ -157,7 +157,7 @@ def test_every_answer_has_the_security_headers(server: Server) -> None:
 
 # ------------------------------------------------------------------------------------ 10: uploaded replays
 def test_an_uploaded_replay_is_capped_and_its_answer_proportionate(server: Server) -> None:
-    one_line(httpx.post(server.url + "/api/replay", content=b" " * 40_000, timeout=10,
+    one_line(HTTP.post(server.url + "/api/replay", content=b" " * 40_000, timeout=10,
                         headers={"Content-Type": "application/json"}), 413)
     created = server.create(name="Ann", ruleset="rummy", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
                             seed="strangers-upload")
@@ -166,7 +166,7 @@ def test_an_uploaded_replay_is_capped_and_its_answer_proportionate(server: Serve
     client.close()
     record = server.get(f"/api/tables/{created['id']}/record", token=created["token"]).json()["hands"][0]
     body = json.dumps(record).encode()
-    answer = httpx.post(server.url + "/api/replay?seat=0", content=body, timeout=30,
+    answer = HTTP.post(server.url + "/api/replay?seat=0", content=body, timeout=30,
                         headers={"Content-Type": "application/json"})
     assert answer.status_code == 200
     assert len(answer.content) < 12 * len(body), (len(answer.content), len(body))

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
-from server_helpers import play_until
+from server_helpers import HTTP, play_until
 from web_helpers import CARD, cards_in
 
 from rummoli.server.api.web import web_dir, whole_views
@@ -21,13 +20,13 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "rummoli" / "web"
 
 def test_every_page_address_serves_the_page_and_its_files(server: Any) -> None:
     for path in ("/", "/tables/abc", "/tables/abc/hands/2", "/replay", "/rules", "/rules/rummoli"):
-        answer = httpx.get(server.url + path)
+        answer = HTTP.get(server.url + path)
         assert answer.status_code == 200 and "<main id=\"app\"" in answer.text, path
     for name in ("app.js", "style.css", "cards.js"):
-        answer = httpx.get(f"{server.url}/{name}")
+        answer = HTTP.get(f"{server.url}/{name}")
         assert answer.status_code == 200 and len(answer.content) > 500
-    assert httpx.get(server.url + "/nothing.js").status_code == 404
-    assert httpx.get(server.url + "/healthz").json()["status"] == "ok"  # the API still answers under the mount
+    assert HTTP.get(server.url + "/nothing.js").status_code == 404
+    assert HTTP.get(server.url + "/healthz").json()["status"] == "ok"  # the API still answers under the mount
 
 
 def test_the_page_ships_as_package_data() -> None:
@@ -40,7 +39,7 @@ def test_the_page_ships_as_package_data() -> None:
 
 
 def test_rulesets_are_described_in_words(server: Any) -> None:
-    rulesets = httpx.get(server.url + "/api/rulesets").json()["rulesets"]
+    rulesets = HTTP.get(server.url + "/api/rulesets").json()["rulesets"]
     names = [r["name"] for r in rulesets]
     assert names[:4] == ["rummoli", "rummoli-tripoley", "tripoley", "michigan"] and "gin-rummy" in names
     rummoli = rulesets[0]
@@ -51,7 +50,7 @@ def test_rulesets_are_described_in_words(server: Any) -> None:
 
 
 def test_rules_texts_are_the_ones_the_command_prints(server: Any) -> None:
-    answer = httpx.get(server.url + "/api/rules/michigan")
+    answer = HTTP.get(server.url + "/api/rules/michigan")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/markdown")
     assert answer.text.startswith("# ")
     try:
@@ -62,7 +61,7 @@ def test_rules_texts_are_the_ones_the_command_prints(server: Any) -> None:
         printed = subprocess.run([sys.executable, "-m", "rummoli.cli", "rules", "michigan"], capture_output=True,
                                  text=True, check=True).stdout
         assert answer.text == printed
-    missing = httpx.get(server.url + "/api/rules/nope")
+    missing = HTTP.get(server.url + "/api/rules/nope")
     assert missing.status_code == 404 and "nope" in missing.json()["error"]["message"]
 
 
@@ -114,7 +113,7 @@ def test_an_uploaded_record_that_breaks_a_rule_is_one_clear_line(server: Any) ->
 
 
 def test_the_page_endpoints_are_documented(server: Any) -> None:
-    paths = httpx.get(server.url + "/openapi.json").json()["paths"]
+    paths = HTTP.get(server.url + "/openapi.json").json()["paths"]
     for path in ("/api/rulesets", "/api/rules/{name}", "/api/tables/{table_id}/hands/{hand_no}/replay", "/api/replay"):
         assert all(op.get("description") for op in paths[path].values()), path
     assert "/tables/{table_id}" not in paths  # the page's addresses are not API

@@ -8,15 +8,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from server_helpers import Server
+from server_helpers import HTTP, Server
 from test_server_bot_failures import pause_a_table
 from web_helpers import new_page, shoot
 
 
 def summary(server: Server, table_id: str) -> dict[str, Any]:
-    answer: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=10).json()
+    answer: dict[str, Any] = HTTP.get(f"{server.url}/api/tables/{table_id}", timeout=10).json()
     return answer
 
 
