@@ -1,5 +1,6 @@
-"""The simulation lab's cheaper view copy (``driver.fast_view_for``) gives bots exactly the JSON round trip's
-data, shares nothing with the engine, and leaves out the history only for a bot that never reads it."""
+"""The copies of views bots get (``driver.view_for`` everywhere, ``driver.fast_view_for`` in the simulation lab)
+are exactly the JSON round trip's data, share nothing with the engine, and leave out the history only for a bot
+that never reads it."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from rummoli.bots.driver import fast_view_for, play_out, view_for
 from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot
 from rummoli.cards import CARDS
 from rummoli.dealing import deal_with_widow
+from rummoli.records import builtin_names
 from rummoli.rummy import RummyGame
 from rummoli.stops import Action, Hand
 from rummoli.stops.replay import NAMES
+from rummoli.table import Seat, Table
 
 
 def stops_hand(ruleset: str, seed: int) -> Hand:
@@ -40,13 +43,13 @@ def walk(state: Any, bots: list[Bot], seen: list[int]) -> None:
         if state.over:
             return
         for s in range(len(bots)):
-            assert fast_view_for(state, s) == view_for(state, s)
+            assert fast_view_for(state, s) == json_copy(state.view(s, history=True))
             assert fast_view_for(state, s, history=False) == json_copy(state.view(s))
         seen[0] += 1
 
     play_out(state, bots, on_action=check)
     for s in range(len(bots)):
-        assert fast_view_for(state, s) == view_for(state, s)
+        assert fast_view_for(state, s) == json_copy(state.view(s, history=True))
 
 
 @pytest.mark.parametrize("ruleset", ["rummoli", "michigan"])
@@ -66,6 +69,26 @@ def test_rummy_views_copy_exactly(ruleset: str) -> None:
         hand = game.deal()
         walk(hand, [make_bot("rummy", "normal", seed=seed), make_bot("rummy", "easy", seed=seed + 1)], seen)
     assert seen[0] > 10
+
+
+@pytest.mark.parametrize("ruleset", builtin_names())
+def test_every_rulesets_bot_views_are_what_a_json_round_trip_gives(ruleset: str) -> None:
+    """``view_for`` copies by pickling: at every decision of an evening (and each hand's end), every seat's copy
+    is exactly the JSON round trip of its view: no tuple, no number as a key, nothing JSON would change."""
+    players = 2 if ruleset == "gin-rummy" else 4
+    table = Table(ruleset, [Seat(f"P{i}", ["random", "easy", "normal", "random"][i]) for i in range(players)],
+                  hands=2, seed=f"copies {ruleset}")
+    checked = 0
+    while not table.over:
+        hand = table.in_play()
+        for seat in range(len(table.hand_seats)):
+            assert view_for(hand, seat) == json_copy(hand.view(seat, history=True)), (ruleset, seat)
+            checked += 1
+        if table.hand_over:
+            table.next_hand()
+        else:
+            assert table.step()
+    assert checked > 10
 
 
 def test_fast_view_shares_nothing_with_the_engine() -> None:

@@ -1,7 +1,7 @@
 """The interface every computer player keeps.
 
 A bot is handed one seat's **view** -- the JSON-ready dict that the engine's ``view(seat)`` makes,
-passed through a JSON round trip by :func:`rummoli.bots.driver.view_for` -- and answers with one
+copied by :func:`rummoli.bots.driver.view_for` as a JSON round trip would -- and answers with one
 action as an R-NOTE-3 object taken from the view's legal actions.  It is never handed the state, so it
 cannot peek: whatever it knows of hidden cards it must infer from the view (docs/ARCHITECTURE.md, the bot contract).
 
