@@ -9,9 +9,10 @@ import pytest
 
 # Python's compiled bytecode kept for the suite's processes (in __pycache__, which git ignores). Where
 # PYTHONDONTWRITEBYTECODE is set (this machine sets it), every process the suite starts compiled each module it
-# imported from source: the four test workers (the tests, rewritten by pytest, and the whole program), about a
-# hundred bot workers, the command-line runs. A bot worker's imports took 0.24 CPU-s instead of 0.15. Set here,
-# when pytest reads this file and before xdist starts its workers, so they and every process they start inherit it.
+# imported from source: the four test workers (the tests, rewritten by pytest, and the whole program), some sixty
+# bot workers, the command-line runs. Importing the table and the bots of the three families took 0.24 CPU-s
+# instead of 0.15. Set here, when pytest reads this file and before xdist starts its workers, so that they and
+# every process they start inherit it.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
