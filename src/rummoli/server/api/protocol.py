@@ -357,7 +357,7 @@ def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
 
     >>> first_problem([{"type": "model_attributes_type", "loc": ("body",), "msg": "Input should be a valid "
     ...                 "dictionary or object to extract fields from"}], "not JSON")
-    'the body is not a JSON object'
+    'the body is not a JSON object sent as application/json'
     >>> first_problem([{"type": "missing", "loc": ("body",), "msg": "Field required"}], "not JSON")
     'the body is missing: a JSON object was expected'
     """
@@ -371,7 +371,7 @@ def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
         if kind == "missing":
             return "the body is missing: a JSON object was expected"
         if kind.endswith("_type"):
-            return "the body is not a JSON object"
+            return "the body is not a JSON object sent as application/json"
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
     message = str(first.get("msg", "invalid"))
     if first.get("type") == "value_error":
