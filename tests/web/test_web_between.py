@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Server
-from web_helpers import new_page, stops_turn
+from web_helpers import hold_seat, new_page, stops_turn
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +25,7 @@ def resting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def seated(browser: Any, server: Server, table_id: str, token: str, name: str) -> Any:
     page = new_page(browser)
-    page.goto(server.url + "/rules")
-    data = json.dumps({"token": token, "seat": None, "name": name})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table_id}", data])
+    hold_seat(page, server.url, table_id, token, None, name, creator=False)
     page.goto(f"{server.url}/tables/{table_id}")
     page.wait_for_selector(".my-hand .card-btn")
     return page

@@ -11,7 +11,7 @@ import random
 import time
 from typing import Any
 
-from web_helpers import new_page
+from web_helpers import hold_seat, new_page
 
 TAGS = ("div", "span", "button", "section", "input", "svg", "details", "summary")
 
@@ -158,9 +158,7 @@ def test_a_table_keeps_its_seat_tiles_and_the_focus_from_one_update_to_the_next(
     created = server.create(ruleset="rummoli", seats=[{}, {"bot": "normal"}, {"bot": "normal"}], hands=1,
                             pace="fast")
     page = new_page(browser)
-    page.goto(server.url + "/rules")
-    seat = json.dumps({"token": created["token"], "seat": 0, "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{created['id']}", seat])
+    hold_seat(page, server.url, created["id"], created["token"])
     page.goto(f"{server.url}/tables/{created['id']}")
     page.wait_for_selector(".my-hand .card-btn", timeout=20000)
     page.evaluate("() => { document.querySelector(\".seat[data-seat='1']\").kept = true; }")

@@ -23,6 +23,7 @@ from web_helpers import (
     SEATS_OVERFLOWING,
     SHOWDOWN_SQUEEZED,
     assert_no_foreign_cards,
+    hold_seat,
     new_page,
     rummy_turn,
     shoot,
@@ -117,9 +118,7 @@ PAST_THEIR_BOX = """() => [...document.querySelectorAll(
 def open_with_probe(browser: Any, server: Server, created: dict[str, Any]) -> Any:
     page = new_page(browser)
     page.add_init_script(LAG_PROBE)
-    page.goto(server.url + "/rules")
-    data = json.dumps({"token": created["token"], "seat": created["seat"], "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{created['id']}", data])
+    hold_seat(page, server.url, created["id"], created["token"], created["seat"])
     page.goto(f"{server.url}/tables/{created['id']}")
     page.wait_for_selector(".my-hand .card-btn")
     return page

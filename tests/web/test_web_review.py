@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import Server
 from test_web_replays import finished_evening
-from web_helpers import DESKTOP, PHONE, new_page, replay_page, shoot
+from web_helpers import DESKTOP, PHONE, new_page, on_origin, replay_page, shoot
 
 from rummoli.games import family
 
@@ -87,7 +87,7 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
     # An uploaded record (as the lobby keeps it), reviewed from seat 0, on a phone.
     record = family("rummy").random_hand_record("gin-rummy", 2, "web-review-2")
     phone = new_page(browser, viewport=PHONE)
-    phone.goto(server.url + "/rules")
+    on_origin(phone, server.url)
     phone.evaluate("t => sessionStorage.setItem('rummoli:upload', t)", json.dumps(record))
     phone.goto(server.url + "/replay")
     phone.click("button.review-toggle")

@@ -11,14 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import Server
-from web_helpers import DESKTOP, PHONE, new_page, play_out, play_together, rummy_turn, shoot, stops_turn
+from web_helpers import DESKTOP, PHONE, hold_seat, new_page, play_out, play_together, rummy_turn, shoot, stops_turn
 
 
 def seated(browser: Any, server: Server, table_id: str, token: str, name: str, waiting: bool = True) -> Any:
     page = new_page(browser)
-    page.goto(server.url + "/rules")
-    data = json.dumps({"token": token, "seat": 0, "name": name, "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{table_id}", data])
+    hold_seat(page, server.url, table_id, token, 0, name)
     page.goto(f"{server.url}/tables/{table_id}")
     page.wait_for_selector(".waiting" if waiting else ".my-hand .card-btn")
     return page

@@ -18,6 +18,7 @@ from web_helpers import (
     FULL_CHROMIUM,
     PHONE,
     assert_no_foreign_cards,
+    hold_seat,
     keyboard_turn,
     new_page,
     play_out,
@@ -36,9 +37,7 @@ BROWSER = FULL_CHROMIUM  # read by tests/web/conftest.py's browser fixture
 def open_seat(page: Any, server: Any, created: dict[str, Any]) -> float:
     """Put a seat token where the page keeps it (as the lobby does after creating a table), open the table's
     address and answer the seconds until the table is drawn with the seat's hand in it."""
-    page.goto(server.url + "/rules")
-    data = json.dumps({"token": created["token"], "seat": created["seat"], "name": "Ann", "creator": True})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"rummoli:seat:{created['id']}", data])
+    hold_seat(page, server.url, created["id"], created["token"], created["seat"])
     started = time.monotonic()
     page.goto(f"{server.url}/tables/{created['id']}")
     page.wait_for_selector(".my-hand .card-btn")
