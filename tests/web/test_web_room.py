@@ -2,7 +2,8 @@
 390 x 844 phone, with 2, 4 and 8 seats (Rummy seats at most 6): at every step the page does not scroll either
 way, the hand, the board or piles and the choices are in sight, the phone's text is at least 14 px and the focus
 never falls to the page's body. Also: motion runs (and the true state is drawn before it), none runs under
-reduced motion, the lobby's form fits with its start button in sight, and the mute switch is remembered."""
+reduced motion, the lobby's form fits with its start button in sight, the mute switch is remembered and the sound
+sleeps between sounds."""
 
 from __future__ import annotations
 
@@ -225,6 +226,34 @@ def test_the_mute_switch_is_remembered_and_sound_waits_for_a_touch(browser: Any,
     assert page.locator("[data-key='sound']").get_attribute("aria-pressed") == "false"
     page.locator("[data-key='sound']").click()
     assert page.evaluate("() => localStorage.getItem('rummoli:mute')") is None
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_sound_sleeps_between_sounds(browser: Any, server: Any) -> None:
+    """The page's audio runs only while it plays: woken by the first touch, asleep soon after, woken again for the
+    turn's sound and asleep once it is over (a running audio context renders silence without end: CPU, and a
+    phone's sound hardware kept awake)."""
+    spy = """(() => { window.__states = []; window.__notes = 0; const Made = window.AudioContext;
+      window.AudioContext = class extends Made {
+        constructor(...a) { super(...a); window.__ctx = this;
+          this.addEventListener("statechange", () => window.__states.push(this.state)); }
+        createOscillator() { window.__notes++; return super.createOscillator(); } }; })()"""
+    page, _ = open_table(browser, server, "gin-rummy", 2, DESKTOP, "room-sleep", init=spy)
+    page.keyboard.press("Shift")
+    page.wait_for_function("() => window.__ctx && window.__ctx.state === 'suspended'", timeout=5000)
+    assert page.evaluate("() => window.__states") == ["running", "suspended"]
+    assert page.evaluate("() => window.__notes") == 0
+    seen: set[str] = set()
+    for _ in range(12):  # until a turn comes back to this seat after the bot's: its sound plays
+        if wait_turn_or_end(page, 30) == "over" or page.evaluate("() => window.__notes"):
+            break
+        rummy_turn(page, seen)
+        settle(page)
+    assert page.evaluate("() => window.__notes") > 0, "no sound was played"
+    page.wait_for_function("() => window.__ctx.state === 'suspended' && window.__states.length > 2", timeout=5000)
+    states = page.evaluate("() => window.__states")
+    assert states[2:] and states[-1] == "suspended" and "running" in states[2:], states
     assert not page.errors, page.errors
     page.context.close()
 
