@@ -3,8 +3,12 @@ the rulesets in words, the rules texts, and replays (of a table's finished hands
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import itertools
+import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +31,37 @@ def test_every_page_address_serves_the_page_and_its_files(server: Any) -> None:
         assert answer.status_code == 200 and len(answer.content) > 500
     assert HTTP.get(server.url + "/nothing.js").status_code == 404
     assert HTTP.get(server.url + "/healthz").json()["status"] == "ok"  # the API still answers under the mount
+
+
+def test_each_file_is_kept_by_its_version_and_the_page_is_checked_each_time(server: Any) -> None:
+    """The page names every JS and CSS file by its version (the start of its SHA-256), the modules through an import
+    map the page's policy lets run by its hash alone; a file asked for by its current version may be kept a year,
+    anything else (the page, a file without its version or with an old one) is checked with the server each time."""
+    page = HTTP.get(server.url + "/tables/abc")
+    assert page.headers["cache-control"] == "no-cache"
+    versions = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()[:12] for p in WEB.iterdir()
+                if p.suffix in (".js", ".css")}
+    named = dict(re.findall(r'"/([\w-]+\.(?:js|css))\?v=([0-9a-f]{12})"', page.text))
+    assert named == versions, "every file of the page, each by its current version"
+    (import_map,) = re.findall(r'<script type="importmap">(.*?)</script>', page.text, re.S)
+    assert json.loads(import_map)["imports"] == {f"/{n}": f"/{n}?v={v}" for n, v in versions.items()
+                                                 if n.endswith(".js")}
+    assert page.text.index("importmap") < page.text.index('<script type="module"'), "the map comes before any module"
+    assert page.text.count("<script") == 2  # the map and the entry module: nothing else inline
+    digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
+    policy = page.headers["content-security-policy"]
+    assert f"script-src 'self' 'sha256-{digest}';" in policy and "unsafe-inline" not in policy
+    assert "sha256" not in HTTP.get(server.url + "/api/tables").headers["content-security-policy"]
+
+    kept = HTTP.get(f"{server.url}/table.js?v={versions['table.js']}")
+    assert kept.status_code == 200 and kept.headers["cache-control"] == "public, max-age=31536000, immutable"
+    for address in ("/table.js", "/table.js?v=000000000000", "/table.js?v="):
+        answer = HTTP.get(server.url + address)
+        assert answer.status_code == 200 and answer.headers["cache-control"] == "no-cache", address
+        assert answer.content == kept.content
+    again = HTTP.get(server.url + "/table.js", headers={"If-None-Match": kept.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
+    assert HTTP.get(server.url + "/nothing.js?v=abc").status_code == 404
 
 
 def test_the_page_ships_as_package_data() -> None:

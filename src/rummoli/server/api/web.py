@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, Header, Query
-from fastapi.responses import FileResponse, PlainTextResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.games import family_of
 from rummoli.records import RecordError, check_envelope
+from rummoli.server.api.assets import CHECK, VersionedFiles, load_assets
 from rummoli.server.rulesets import rules_text, ruleset_catalogue
 
 #: The view keys that hold the whole public history: a replay frame carries only the step's new events.
@@ -148,7 +148,6 @@ PAGES = ("/", "/tables/{table_id}", "/tables/{table_id}/hands/{hand_no}", "/repl
 def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None:
     """The page's addresses, its static files and the few JSON endpoints only the page uses."""
     folder = web_dir()
-    index = folder / "index.html"
 
     @app.get("/api/rulesets", summary="The built-in rulesets in words", tags=["rules"])
     async def rulesets() -> dict[str, Any]:
@@ -200,9 +199,11 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
         except MalformedInput as error:
             raise server_error("malformed", str(error)[:200]) from None
 
-    async def page() -> FileResponse:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    assets = load_assets(folder)
+
+    async def page() -> HTMLResponse:
+        return HTMLResponse(assets.index, headers={"Cache-Control": CHECK, "Content-Security-Policy": assets.policy})
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
-    app.mount("/", StaticFiles(directory=folder), name="web")
+    app.mount("/", VersionedFiles(directory=folder, versions=assets.versions), name="web")
