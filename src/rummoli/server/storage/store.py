@@ -85,6 +85,11 @@ def migrate(engine: Engine) -> None:
             # Several processes start at once on one database: one migrates, the others wait for it (the
             # lock is the transaction's, so it is released with it).
             connection.exec_driver_sql("SET LOCAL lock_timeout = 0")  # however long the other's migration takes
+            # The engine's sessions are ended after a second idle in a transaction (make_engine). A migration's
+            # transaction is idle while Alembic reads and runs its scripts in this process, which took more than a
+            # second on a loaded two-core machine and ended the start there (tests/multi/test_multi_asks.py, in
+            # CI). It gets a minute: still ended if this process stops for good while holding the lock.
+            connection.exec_driver_sql("SET LOCAL idle_in_transaction_session_timeout = '60s'")
             connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7412031)")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
