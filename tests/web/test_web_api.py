@@ -26,6 +26,9 @@ def test_every_page_address_serves_the_page_and_its_files(server: Any) -> None:
     for path in ("/", "/tables/abc", "/tables/abc/hands/2", "/replay", "/rules", "/rules/rummoli"):
         answer = HTTP.get(server.url + path)
         assert answer.status_code == 200 and "<main id=\"app\"" in answer.text, path
+        head = HTTP.head(server.url + path)  # as link checkers and monitors ask: the same answer, without its body
+        assert head.status_code == 200 and head.content == b"", path
+        assert head.headers["content-security-policy"] == answer.headers["content-security-policy"], path
     for name in ("app.js", "style.css", "cards.js"):
         answer = HTTP.get(f"{server.url}/{name}")
         assert answer.status_code == 200 and len(answer.content) > 500

@@ -205,5 +205,5 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
         return HTMLResponse(assets.index, headers={"Cache-Control": CHECK, "Content-Security-Policy": assets.policy})
 
     for path in PAGES:
-        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, page, methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: link checkers, monitors
     app.mount("/", VersionedFiles(directory=folder, versions=assets.versions), name="web")
