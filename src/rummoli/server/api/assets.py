@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import QueryParams
 from starlette.responses import Response
 
 from rummoli.server.api.guard import CSP
@@ -79,10 +80,8 @@ class VersionedFiles(StaticFiles):
         self.versions = versions
 
     async def get_response(self, path: str, scope: Any) -> Response:
-        response = await super().get_response(path, scope)
-        asked = dict(part.split("=", 1) for part in scope.get("query_string", b"").decode("latin-1").split("&")
-                     if "=" in part).get("v")
+        response = await super().get_response(path, scope)  # a missing file raises its 404 here
         current = self.versions.get(path)
-        response.headers["Cache-Control"] = KEEP if current and asked == current and response.status_code in (
-            200, 304) else CHECK
+        asked = QueryParams(scope.get("query_string", b"")).get("v")
+        response.headers["Cache-Control"] = KEEP if current is not None and asked == current else CHECK
         return response
