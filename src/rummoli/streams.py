@@ -58,11 +58,19 @@ def check_seq(seq: object) -> int:
     return seq
 
 
+def actions_of(events: list[Event], first: int, into: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``into`` with the R-NOTE-3 object of each action among ``events[first:]`` (a view's ``actions``)."""
+    for e in events[first:]:
+        if e["type"] == "action":
+            into.append({k: v for k, v in e.items() if k not in ("type", "seq", "state", "text")})
+    return into
+
+
 class Stream:
     """The state marks of a hand and its events as read so far (a hand's ``_events``; a clone starts afresh)."""
 
-    __slots__ = ("at", "legal_at", "legal_made", "mine", "public", "rendered", "shared_at", "shared_made",
-                 "shared_state", "speaker", "state", "states")
+    __slots__ = ("acted", "at", "legal_at", "legal_made", "mine", "public", "rendered", "shared_at", "shared_made",
+                 "shared_state", "speaker", "state", "states", "words")
 
     def __init__(self) -> None:
         self.at = -1  # the entry the latest mark rides on (the log's length when it was taken)
@@ -74,6 +82,8 @@ class Stream:
         self.legal_at = -1  # the mark whose legal actions legal_made holds
         self.legal_made: dict[int, list[dict[str, Any]]] = {}
         self.speaker: Any = None  # the hand's words (its engine's Speaker), made at the first event read
+        self.words = True  # whether events read from now on carry their sentence (``text``): see Marked.hush
+        self.acted: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}  # see actions_in
         self.shared_at = -1  # the mark whose view every seat shares shared_made holds (see shared)
         self.shared_state: Any = None
         self.shared_made: Any = None
@@ -120,9 +130,20 @@ class Stream:
         made_now: T = self.shared_made
         return made_now
 
+    def actions_in(self, events: list[Event], reader: int | None) -> list[dict[str, Any]]:
+        """The actions among a reader's whole history ``events`` (from :meth:`since` with ``shared``) as a view's
+        ``actions`` list, built on the list made at the reader's last view: a read event never changes, so only
+        the events new since then are looked at (the action objects are shared, read only)."""
+        done, made = self.acted.get(reader, (0, []))
+        if done < len(events):
+            made = actions_of(events, done, made)
+            self.acted[reader] = (len(events), made)
+        return list(made)
+
     def since(self, hand: Any, seq: int, total: int, reader: int | None, render_public: PublicRender,
-              render_private: PrivateRender) -> list[Event]:
-        """Events ``seq + 1`` to ``total`` as ``reader`` (``None``: a spectator) reads them, as copies."""
+              render_private: PrivateRender, shared: bool = False) -> list[Event]:
+        """Events ``seq + 1`` to ``total`` as ``reader`` (``None``: a spectator) reads them, as copies; with
+        ``shared`` the stream's own events (read only: see :meth:`Marked.events_since`)."""
         public = self.public
         if len(public) < total:
             seats = self.mine
@@ -135,7 +156,7 @@ class Stream:
                             seats[seat].append(k)
                         else:
                             seats[seat] = [k]
-        result = [event.copy() for event in public[seq:total]]
+        result = public[seq:total] if shared else [event.copy() for event in public[seq:total]]
         if reader is None:
             return result
         rendered = self.rendered
@@ -150,7 +171,7 @@ class Stream:
                 mine = rendered.get((k, reader))
                 if mine is None:
                     mine = rendered[(k, reader)] = render_private(hand, k, reader)
-                result[k - seq] = mine.copy()
+                result[k - seq] = mine if shared else mine.copy()
         return result
 
 
@@ -265,6 +286,12 @@ class Marked:
         """Forget the events as read so far (:meth:`Stream.forget`): the table does at the next deal."""
         self._events.forget()
 
+    def hush(self) -> None:
+        """Events read from now on carry no sentence (no ``text``): for a loop whose only readers are bots that
+        never read the words (:attr:`rummoli.bots.base.Bot.reads_words`), which the simulation lab's table is.
+        Wording an event was about a tenth of a lab hand's cost, paid for nobody."""
+        self._events.words = False
+
     def _sync(self) -> int:
         """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""
         if self._events.at < len(self.log):
@@ -276,12 +303,15 @@ class Marked:
         """How many events the hand has produced so far (they are numbered 1..seq)."""
         return self._sync()
 
-    def events_since(self, seq: int, seat: int | None) -> list[Event]:
+    def events_since(self, seq: int, seat: int | None, shared: bool = False) -> list[Event]:
         """Events ``seq + 1`` to :attr:`seq` exactly as ``seat`` (``None``: a spectator) may learn them, each
-        with its number ``"seq"`` (copies); the engine's ``rebuild`` makes the view from them."""
+        with its number ``"seq"`` (copies); the engine's ``rebuild`` makes the view from them.  ``shared``: the
+        events the stream keeps, not copies, for a reader that never changes them (a view made with
+        ``shared=True``): a bot's view holds the hand's whole history, and copying it at every decision made
+        the lab's hands cost the square of their length."""
         check_read(seq, seat, self.n)
         stream, total = self._events, len(self.log) + 1
         if stream.at < total - 1:
             self._mark()
         kind = type(self)
-        return stream.since(self, seq, total, seat, kind._render_public, kind._render_private)
+        return stream.since(self, seq, total, seat, kind._render_public, kind._render_private, shared)

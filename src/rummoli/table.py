@@ -351,6 +351,9 @@ class Table:
         gone = departures(self.ledger)  # who could not ante is told with the deal, not left to vanish
         self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
+        readers = [self.bots[s] for s in seats]
+        if self.fast and all(bot is not None and not bot.reads_words for bot in readers):
+            hand.hush()  # nobody at this hand reads the events' words
         start = {"type": "hand_start", "hand_no": self.hand_no + 1, "hand_seats": list(seats),
                  "dealer": seats[hand.dealer],
                  "text": f"Hand {self.hand_no + 1}: {said(self.names[seats[hand.dealer]], 'deals')}.{gone}"}

@@ -15,6 +15,7 @@ from rummoli.bots.driver import fast_view_for, play_out, view_for
 from rummoli.bots.stops_bots import EasyStopsBot, HardStopsBot, NormalStopsBot
 from rummoli.cards import CARDS
 from rummoli.dealing import deal_with_widow
+from rummoli.games import family_of
 from rummoli.records import builtin_names
 from rummoli.rummy import RummyGame
 from rummoli.stops import Action, Hand
@@ -43,8 +44,12 @@ def walk(state: Any, bots: list[Bot], seen: list[int]) -> None:
         if state.over:
             return
         for s in range(len(bots)):
-            assert fast_view_for(state, s) == json_copy(state.view(s, history=True))
+            whole = json_copy(state.view(s, history=True))
+            assert fast_view_for(state, s) == whole
             assert fast_view_for(state, s, history=False) == json_copy(state.view(s))
+            # uncopied (a bot that never writes): the history is the stream's own events, and the actions list is
+            # built on the one made at this seat's last view; still the same data
+            assert fast_view_for(state, s, copy=False) == whole
         seen[0] += 1
 
     play_out(state, bots, on_action=check)
@@ -91,12 +96,18 @@ def test_every_rulesets_bot_views_are_what_a_json_round_trip_gives(ruleset: str)
     assert checked > 10
 
 
-def test_fast_view_shares_nothing_with_the_engine() -> None:
-    hand = stops_hand("rummoli", 5)
+def played_into(seed: int, moves: int) -> Hand:
+    """A Rummoli hand ``moves`` decisions of normal bots in."""
+    hand = stops_hand("rummoli", seed)
     bots = [NormalStopsBot(s) for s in range(4)]
-    for _ in range(6):
+    for _ in range(moves):
         seat = hand.to_act()[0]
         hand.apply(Action.from_json(bots[seat].choose(view_for(hand, seat))))
+    return hand
+
+
+def test_fast_view_shares_nothing_with_the_engine() -> None:
+    hand = played_into(5, 6)
     seat = hand.to_act()[0]
     before = view_for(hand, seat)
     mine = fast_view_for(hand, seat)
@@ -143,3 +154,58 @@ def test_the_stops_levels_never_write_into_their_views() -> None:
                 before = json_copy(view)
                 bot.observe(view)
                 assert view == before
+
+
+def test_an_uncopied_views_history_is_the_streams_own_and_the_copied_ones_are_not() -> None:
+    """What makes the uncopied view cheap (a bot's history is the whole hand: copying it at every decision cost
+    the square of the hand's length) and what keeps the copies safe to spoil."""
+    hand = played_into(7, 8)
+    seat = hand.to_act()[0]
+    shared, again = fast_view_for(hand, seat, copy=False), fast_view_for(hand, seat, copy=False)
+    assert shared["events"] and all(a is b for a, b in zip(shared["events"], again["events"], strict=True))
+    assert shared["actions"] == again["actions"] and shared["actions"] is not again["actions"]
+    copied = hand.view(seat, history=True)
+    assert all(a is not b for a, b in zip(copied["events"], shared["events"], strict=True))
+
+
+class WordyBot(RandomBot):
+    """A bot that says it reads the events' sentences."""
+
+    reads_words = True
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("rummoli", 4), ("gin-rummy", 2), ("poch", 3)])
+def test_a_lab_table_leaves_out_the_words_only_when_no_bot_reads_them(ruleset: str, players: int) -> None:
+    """The lab's table (``fast``) has its hands leave the events' sentences out when every bot at the hand never
+    reads them (Bot.reads_words): the same choices and records as a table that words them, for each family; a
+    bot that reads them gets them."""
+    def evening(fast: bool, levels: list[str]) -> tuple[Table, list[list[Any]]]:
+        table = Table(ruleset, [Seat(f"P{i}", levels[i]) for i in range(players)], hands=2, seed=f"words {ruleset}",
+                      fast=fast)
+        texts = []
+        while not table.over:
+            if table.hand_over:
+                table.next_hand()
+            else:
+                assert table.step()
+            hand = table.in_play()
+            texts.append([e.get("text") for s in range(players) for e in hand.events_since(0, s)])
+        return table, texts
+
+    levels = ["normal", "easy", "random", "normal"][:players]
+    assert not any(make_bot(family_of(ruleset).name, level).reads_words for level in levels)
+    worded, worded_texts = evening(False, levels)
+    hushed, hushed_texts = evening(True, levels)
+    assert [r for r in hushed.records] == [r for r in worded.records]
+    assert hushed.standings() == worded.standings()
+    said = [t for step in worded_texts for t in step if t]
+    assert said, "the ordinary table words its events"
+    # a hand's first events may be read (and worded) while it is dealt, before the table hushes it
+    assert sum(1 for step in hushed_texts for t in step if t) < len(said) / 10
+    wordy = Table(ruleset, [Seat(f"P{i}", levels[i]) for i in range(players)], hands=1, seed=f"words {ruleset}",
+                  fast=True, deal=False)
+    wordy.bots[0] = WordyBot(1)
+    wordy.next_hand()
+    while not wordy.hand_over:
+        assert wordy.step()
+    assert any(e.get("text") for e in wordy.in_play().events_since(0, 0)[1:])

@@ -84,6 +84,9 @@ class Bot(ABC):
     #: whether the bot may write into the view it is handed; one that never does (a test holds each
     #: built-in level to it) may be handed the engine's view uncopied where a loop wants speed
     writes_views: ClassVar[bool] = True
+    #: whether the bot reads the sentences of its view's events (their ``text``); where every reader of a hand
+    #: is a bot that never does, a loop that wants speed has the hand leave them out (the simulation lab's table)
+    reads_words: ClassVar[bool] = True
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -140,6 +143,7 @@ class RandomBot(Bot):
     the baseline every level must beat."""
 
     level = "random"
+    reads_words = False
 
     def choose(self, view: View) -> ActionJSON:
         return self.pick(legal_actions(view))

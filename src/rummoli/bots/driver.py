@@ -21,7 +21,7 @@ class GameState(Protocol):
     @property
     def over(self) -> bool: ...
 
-    def view(self, seat: int | None, history: bool = False) -> HandView: ...
+    def view(self, seat: int | None, history: bool = False, guide: bool = False, shared: bool = False) -> HandView: ...
 
     def apply(self, action: Any) -> list[Event]: ...
 
@@ -50,10 +50,10 @@ def fast_view_for(state: GameState, seat: int, history: bool = True, copy: bool 
     """:func:`view_for` for the simulation lab's hot path: the same copy, without the history when ``history``
     is false.  Without ``copy`` it is the engine's own view, which shares some lists with the engine's caches:
     only for a bot that never writes into its view (:attr:`Bot.writes_views`)."""
+    if not copy:  # shared: read only, as the bot is (Bot.writes_views)
+        return cast(dict[str, Any], state.view(seat, history=history, shared=True))
     view = cast(dict[str, Any], state.view(seat, history=history))  # a bot reads its view as plain JSON data
-    if copy:
-        view = pickle.loads(pickle.dumps(view, pickle.HIGHEST_PROTOCOL))
-    return view
+    return cast(dict[str, Any], pickle.loads(pickle.dumps(view, pickle.HIGHEST_PROTOCOL)))
 
 
 def bot_view(state: GameState, seat: int, bot: Bot) -> dict[str, Any]:

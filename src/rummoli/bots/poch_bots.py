@@ -51,6 +51,7 @@ class PochBot(Bot):
 
     game = "poch"
     writes_views = False
+    reads_words = False
 
     def choose(self, view: View) -> ActionJSON:
         legal = require_legal(legal_actions(view))

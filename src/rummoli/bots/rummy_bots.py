@@ -34,6 +34,7 @@ class _PolicyBot(Bot):
 
     game = "rummy"
     counting = False
+    reads_words = False
 
     def choose(self, view: View) -> ActionJSON:
         return choose(read_view(view), counting=self.counting)

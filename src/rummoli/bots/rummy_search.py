@@ -290,6 +290,7 @@ class HardRummyBot(Bot):
 
     game = "rummy"
     level = "hard"
+    reads_words = False
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None, samples: int | None = None) -> None:
         super().__init__(seed, budget, samples)

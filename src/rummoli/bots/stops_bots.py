@@ -97,6 +97,7 @@ class StopsBot(Bot):
 
     game = "stops"
     writes_views = False  # every level only reads its view (tests/bots/test_fast_view.py checks it)
+    reads_words = False  # nor the events' sentences (the same file checks that too)
 
     def choose(self, view: View) -> ActionJSON:
         legal = require_legal(legal_actions(view))

@@ -57,6 +57,9 @@ class Hand(Protocol):
     def forget_reading(self) -> None:
         """Drop the events as read so far (they are made again if read again), to keep a long evening small."""
 
+    def hush(self) -> None:
+        """Events read from now on carry no sentence (``text``): only bots that never read words read them."""
+
     def forced_shown(self) -> bool:
         """Whether the waiting forced move shows as forced to every seat (a play in a run, R-VIEW-1)."""
 

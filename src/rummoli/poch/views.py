@@ -222,11 +222,12 @@ class Views(streams.Marked):
         else:
             out = self._entry(self.log[k - 1])
             stream = self._events
-            if stream.speaker is None:
-                stream.speaker = Speaker(self.rules, self.names)
-            text = stream.speaker.line(out)
-            if text:
-                out["text"] = text
+            if stream.words:
+                if stream.speaker is None:
+                    stream.speaker = Speaker(self.rules, self.names)
+                text = stream.speaker.line(out)
+                if text:
+                    out["text"] = text
         return streams.finish_public(self._events, k, out, -1)
 
     def _render_private(self, k: int, reader: int) -> Event:

@@ -58,6 +58,10 @@ class Views(HandState):
         """Forget the events as read so far (rummoli.streams.Stream.forget): the table does at the next deal."""
         self._events.forget()
 
+    def hush(self) -> None:
+        """Events read from now on carry no sentence (rummoli.streams.Marked.hush says for whom)."""
+        self._events.words = False
+
     def _render(self, event: Entry | dict[str, Any]) -> Event:
         """An event in the full record's form (every forced move marked; no card drawn blind)."""
         if isinstance(event, dict):
@@ -313,6 +317,8 @@ class Views(HandState):
         """Put the event's sentence (rummoli.rummy.words) into it as ``text``, with what it needs to know:
         whether an action answers Gin's upcard offer, and whose meld a lay-off goes on."""
         stream = self._events
+        if not stream.words:
+            return
         if stream.speaker is None:
             stream.speaker = Speaker(self.players, self.rules.style)
         upcard, meld = False, 0

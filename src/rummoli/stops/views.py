@@ -203,10 +203,9 @@ class Views(HandState, streams.Marked):
         self._sync()
         out = self._seat_view(self._events.shared(self._public_view) if shared else self._public_view(), reader)
         if history:
-            events = self.events_since(0, reader)
+            events = self.events_since(0, reader, shared)
             out["events"] = events
-            out["actions"] = [{k: v for k, v in e.items() if k not in ("type", "seq", "state", "text")}
-                              for e in events if e["type"] == "action"]
+            out["actions"] = self._events.actions_in(events, reader) if shared else streams.actions_of(events, 0, [])
         if guide:
             out["prompt"] = prompt(out)
             if out["hand"] and poker_ahead(out):
@@ -281,6 +280,8 @@ class Views(HandState, streams.Marked):
     def _say(self, event: Event, previous: Event | None) -> None:
         """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line."""
         stream = self._events
+        if not stream.words:
+            return
         if stream.speaker is None:
             stream.speaker = Speaker.of_rules(self.rules, self.names, self.dealer)
         text = stream.speaker.line(event, previous)
