@@ -1,7 +1,7 @@
 """Bot speed against the code before issue 16, both measured in one run.
 
     python -m bench.bots_speed [--baseline COMMIT] [--rounds R] [--games G] [--hard-hands H] [--budget S]
-                               [--decide-hands D] [--only easy,normal,hard,decide]
+                               [--decide-hands D] [--only easy,normal,hard,decide] [--instructions]
 
 The baseline is the tree of ``--baseline`` (default ``47582e5``, the last commit before the work of issue 16),
 taken with ``git archive`` into a temporary folder.  Each measurement runs in a fresh process whose
@@ -11,7 +11,8 @@ not the wall clock.
 
 * **sim**: ``rummoli sim`` on Rummoli (4 seats, ``--games`` deal sequences x 4 seatings of 20 hands, one
   worker, a fixed seed, after a short untimed run for the imports) with four easy bots, then four normal
-  bots: hands per CPU second.
+  bots: hands per CPU second.  With ``--instructions``, also the instructions per hand of the same runs in
+  each tree, counted once by valgrind: a figure the machine's changing speed does not move.
 * **hard**: the hard stops bot in seat 0 of ``--hard-hands`` 4-player Rummoli hands (normal bots in the other
   seats), with its time budget (``--budget`` seconds, wall clock): worlds searched per CPU second, and per
   decision.
@@ -28,6 +29,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -40,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "47582e5"
 
 _CHILD = r"""
-import contextlib, io, json, sys, time
+import contextlib, io, json, os, sys, time
 mode = sys.argv[1]
 if mode == "sim":
     bots, games = sys.argv[2], sys.argv[3]
@@ -55,6 +58,8 @@ if mode == "sim":
         except SystemExit:
             pass
     sys.argv = argv
+    if os.environ.get("BOTS_SPEED_UNTIMED"):  # only what comes before the timed part (see instructions)
+        sys.exit(0)
     out = io.StringIO()
     start = time.process_time()
     with contextlib.redirect_stdout(out):
@@ -130,6 +135,26 @@ def child(src: Path, *args: str) -> dict[str, float]:
     return result
 
 
+def instructions(src: Path, *args: str) -> float:
+    """The instructions per hand the child's timed sim runs, counted by valgrind (cachegrind, no cache simulation) with
+    Python's hash seed fixed: the same count on every run, however fast the machine is that hour (its speed
+    moves by half from one hour to the next here, and the sim's ratio with it). The child's whole run less a run
+    that stops where the timing would start (imports and the short warm-up counted in both)."""
+    def count(untimed: bool) -> tuple[int, str]:
+        env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0", BOTS_SPEED_UNTIMED="1" if untimed else "")
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               sys.executable, "-c", _CHILD, *args], env=env, capture_output=True, text=True,
+                              cwd=tempfile.gettempdir(), check=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"valgrind gave no instruction count: {done.stderr.strip()[-300:]}")
+        return int(found.group(1).replace(",", "")), done.stdout
+
+    timed, out = count(False)
+    hands = json.loads(out.strip().splitlines()[-1])["hands"]
+    return (timed - count(True)[0]) / hands
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots_speed")
     parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
@@ -141,7 +166,11 @@ def main() -> None:
                         help="4-player Rummoli hands of four normal bots per decision-time run")
     parser.add_argument("--only", default="easy,normal,hard,decide",
                         help="which measurements (easy, normal, hard, decide)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the sim's instructions per hand in each tree under valgrind (one run each)")
     args = parser.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
     only = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as folder:
         trees = {"baseline": baseline_tree(args.baseline, Path(folder)), "this tree": ROOT / "src"}
@@ -177,6 +206,14 @@ def main() -> None:
                     print(f"  round {r + 1} hard {name:9}: {out['worlds'] / out['cpu']:7.0f} worlds per CPU s,"
                           f" {out['worlds'] / max(1, out['decisions']):5.0f} per decision"
                           f" ({out['decisions']:.0f} decisions, {out['cpu']:.1f} s)", flush=True)
+        if args.instructions:
+            for level in ("easy", "normal"):
+                if level in only:
+                    counted = {name: instructions(src, "sim", ",".join([level] * 4), str(args.games))
+                               for name, src in trees.items()}
+                    new, old = counted["this tree"], counted["baseline"]
+                    print(f"  sim {level:6} instructions per hand (valgrind): {new / 1e6:.2f} M against"
+                          f" {old / 1e6:.2f} M = {old / new:.2f}x fewer", flush=True)
         print("ratios (this tree / baseline, sums over the rounds)")
         for level in ("easy", "normal"):
             if level in only:
