@@ -324,6 +324,31 @@ bad_table:
     return NULL;
 }
 
+/* names_of(names, mask): the names of a mask's cards in card order (rummoli.cards.names_of_pure, step for step),
+ * ``names`` the 52 names by card index. Why C: a view names every hand it shows, at every update a server sends
+ * and every decision a bot is handed, and the Python loop over the mask's bits was a few percent of a lab hand. */
+static PyObject *names_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 52) {
+        PyErr_SetString(PyExc_TypeError, "names_of(names: a tuple of 52 names, mask: int)");
+        return NULL;
+    }
+    uint64_t mask = PyLong_AsUnsignedLongLong(args[1]);
+    if (mask == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    if (mask >> 52) {
+        PyErr_SetString(PyExc_ValueError, "a card mask has 52 bits");
+        return NULL;
+    }
+    PyObject *out = PyList_New(__builtin_popcountll(mask));
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; mask; mask &= mask - 1, i++) {
+        PyObject *name = PyTuple_GET_ITEM(args[0], __builtin_ctzll(mask));
+        Py_INCREF(name);
+        PyList_SET_ITEM(out, i, name);
+    }
+    return out;
+}
+
 /* shuffle_with(deck, getrandbits): random.Random.shuffle(deck) with the generator's own getrandbits, the same draws
  * in the same order (rummoli.shuffling.shuffle_pure is the same steps). Why C: a random stops hand's 51 draws cost
  * a tenth of the hand when each goes through Python's _randbelow. */
@@ -1408,6 +1433,8 @@ static PyMethodDef methods[] = {
      "A hard bot's sampled world: the unseen cards placed (rummoli.bots.stops_search.place_cards_pure)."},
     {"evaluate_mask", evaluate_mask, METH_O,
      "The value of the best five cards of a 52-bit mask holding at least five cards (rummoli.poker)."},
+    {"names_of", (PyCFunction)(void (*)(void))names_of, METH_FASTCALL,
+     "The names of a card mask's cards, in card order (rummoli.cards.names_of_pure)."},
     {"keep_best", (PyCFunction)(void (*)(void))keep_best, METH_FASTCALL,
      "Deadwood of the best cards of a hand, the dearest `extra` loose ones shed (rummoli.bots.rummy_race)."},
     {NULL, NULL, 0, NULL},

@@ -30,10 +30,12 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Final
 
 from rummoli.errors import MalformedInput, quote
+from rummoli.twins import compiled
 
 RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "shdc"
@@ -239,7 +241,7 @@ def cards_of(mask: int) -> list[Card]:
 NAMES: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
 
 
-def names_of(mask: int) -> list[str]:
+def names_of_pure(mask: int) -> list[str]:
     """The names of a mask's cards, in card order (``[str(c) for c in cards_of(mask)]``, faster)."""
     out = []
     while mask:
@@ -247,6 +249,12 @@ def names_of(mask: int) -> list[str]:
         out.append(NAMES[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+_compiled_names_of = compiled("names_of")
+#: :func:`names_of_pure`, compiled where it could be (tests/core/test_speedups.py holds the two together)
+names_of: Callable[[int], list[str]] = (names_of_pure if _compiled_names_of is None
+                                        else partial(_compiled_names_of, NAMES))
 
 
 def mask_count(mask: int) -> int:

@@ -58,11 +58,18 @@ def check_seq(seq: object) -> int:
     return seq
 
 
+#: the keys of an action event that are not the action (R-NOTE-3) it reports
+NOT_ACTION = ("type", "seq", "state", "text")
+
+
 def actions_of(events: list[Event], first: int, into: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``into`` with the R-NOTE-3 object of each action among ``events[first:]`` (a view's ``actions``)."""
     for e in events[first:]:
         if e["type"] == "action":
-            into.append({k: v for k, v in e.items() if k not in ("type", "seq", "state", "text")})
+            action: dict[str, Any] = dict(e)  # less the keys not the action's: a third of a comprehension's cost
+            for key in NOT_ACTION:
+                action.pop(key, None)
+            into.append(action)
     return into
 
 

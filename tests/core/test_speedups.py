@@ -1,6 +1,6 @@
-"""The compiled poker evaluator and Gin race reckoning (src/rummoli/_speedups.c) and their pure-Python twins give
-the same value for every hand (issue 34). The install builds the compiled ones, and their absence fails these tests
-rather than letting them pass on the fallback."""
+"""The compiled poker evaluator, Gin race reckoning and card naming (src/rummoli/_speedups.c) and their pure-Python
+twins give the same value for every hand (issue 34). The install builds the compiled ones, and their absence fails
+these tests rather than letting them pass on the fallback."""
 
 from __future__ import annotations
 
@@ -181,3 +181,34 @@ def test_knock_discards_by_hand() -> None:
     # every card melded: throwing an end of the four-card run or a seven keeps gin; any other card breaks a meld
     gin = mask_of(parse_cards("2s 3s 4s 5s 7h 7d 7c 7s 9c Tc Jc"))
     assert knock_discards(low, gin, 0) == mask_of(parse_cards("2s 5s 7h 7d 7c 7s"))
+
+
+# ------------------------------------------------------------------------------------------ a mask's card names
+def test_the_compiled_names_of_is_the_one_the_views_use_unless_pure_is_asked() -> None:
+    needs_compiled()
+    from rummoli import cards
+
+    assert cards.names_of is not cards.names_of_pure and cards.names_of(0b101) == ["2s", "4s"]
+    pure = subprocess.run([sys.executable, "-c", "import rummoli.cards as c; print(c.names_of is c.names_of_pure)"],
+                          env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
+    assert pure.stdout.strip() == "True"
+
+
+@given(st.integers(0, (1 << 52) - 1))
+@settings(max_examples=500)
+def test_both_names_ofs_name_the_same_cards_in_the_same_order(mask: int) -> None:
+    from rummoli.cards import names_of, names_of_pure
+
+    assert names_of(mask) == names_of_pure(mask) == [str(c) for c in CARDS if mask >> c.index & 1]
+
+
+def test_the_compiled_names_of_refuses_what_is_not_a_card_mask() -> None:
+    needs_compiled()
+    from rummoli._speedups import names_of
+    from rummoli.cards import NAMES
+
+    assert names_of(NAMES, 0) == [] and names_of(NAMES, (1 << 52) - 1) == list(NAMES)
+    for names, mask, error in ((NAMES, 1 << 52, ValueError), (NAMES, -1, OverflowError), (NAMES[:51], 1, TypeError),
+                               (list(NAMES), 1, TypeError), (NAMES, "1", TypeError)):
+        with pytest.raises(error):
+            names_of(names, mask)
