@@ -213,6 +213,12 @@ def test_R_PO_12_going_out_ends_the_hand_and_is_paid() -> None:
     paid = [(e["from"], e["amount"]) for e in hand.events() if e["type"] == "chips" and e["reason"] == "cards"]
     assert paid == [("seat:1", 8), ("seat:2", 8), ("seat:3", 8)]
     assert hand.result()["pots_won"][-1]["pot"] == "centre"  # type: ignore[index]
+    # Dee held every club honour, the marriage and the sequence: one card wins an honour's pool, more the others
+    said = {w["pot"]: w["text"] for w in hand.result()["pots_won"]}  # type: ignore[index]
+    assert said["A"] == "Dee wins the Ace: 4 chips, for holding its card.", said
+    assert all(said[p].endswith("for holding its card.") for p in "AKQJT"), said
+    assert said["marriage"].endswith("for holding its cards.") and said["sequence"].endswith("its cards."), said
+    assert said["centre"].endswith("for going out first."), said
     poor = make(deal, turned="7s", chips=[100, 100, 100, 12])
     for seat in (0, 1, 2, 3):
         act(poor, seat, "check")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rummoli.cards import names_of
+from rummoli.poch.ruleset import HONOUR_RANK
 from rummoli.poch.words import Speaker, set_name
 from rummoli.shapes import Change, PotWon, Shown, StopsResult
 from rummoli.wording import cards_word, chips, said, sentence
@@ -20,9 +21,17 @@ PochResult = StopsResult
 _HOW = {"meld": "for holding its cards", "vie": "for the vying", "out": "for going out first"}
 
 
+def _how(reason: str, kind: str) -> str:
+    """Why a pool paid, in words: an honour's pool is held with one card (the page said "its cards" for the Ace)."""
+    if reason == "meld" and kind in HONOUR_RANK:
+        return "for holding its card"
+    return _HOW.get(reason, reason)
+
+
 def hand_result(hand: Views) -> StopsResult:
     speak = Speaker(hand.rules, hand.names)
     pools = {p.id: p.name for p in hand.rules.pools}
+    kinds = {p.id: p.kind for p in hand.rules.pools}
     won: list[PotWon] = []
     payments: list[dict[str, Any]] = []
     for e in hand.log:
@@ -33,7 +42,7 @@ def hand_result(hand: Views) -> StopsResult:
             pot = hand.rules.pools[-1 - src].id
             won.append({"pot": pot, "name": pools[pot], "seat": dst, "amount": amount, "why": reason,
                         "text": sentence(said(hand.names[dst], f"wins the {pools[pot]}: {chips(amount)}, "
-                                                               f"{_HOW.get(reason, reason)}"))})
+                                                               f"{_how(reason, kinds[pot])}"))})
         else:
             payments.append({"from": src, "to": dst, "pot": None, "amount": amount, "why": reason,
                              "text": speak.line({"type": "chips", "from": f"seat:{src}", "to": f"seat:{dst}",
