@@ -38,8 +38,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rummoli.errors import RummoliError
@@ -168,23 +169,25 @@ class Schedule:
             self.clock, self.countdown = None, None
             return
         loop = asyncio.get_running_loop()
-        work: Awaitable[None] | None = None
+        # The move to make, as a function that makes its coroutine once the task runs: a coroutine made here and
+        # cancelled with its task before the task started was never awaited (Python warns of it at collection).
+        work: Callable[[], Awaitable[None]] | None = None
         if t.hand_over:
             cd = self.countdown
             if cd is None or cd.hand_no != t.hand_no:
                 cd = self.countdown = Countdown(t.hand_no, loop.time() + host.room.registry.settings.hand_pause)
-            work = self._deal_at(cd.hand_no, max(0.0, cd.deadline - loop.time()))
+            work = partial(self._deal_at, cd.hand_no, max(0.0, cd.deadline - loop.time()))
         else:
             self.countdown = None
             if t.forced_due():
                 pace = host.room.pace
                 bot = any(t.bots[s] is not None for s in t.to_act())
-                work = self._forced_step(int(t.seq), pace.bot if bot and t.forced_hidden() else pace.play)
+                work = partial(self._forced_step, int(t.seq), pace.bot if bot and t.forced_hidden() else pace.play)
         if work is not None:
             self.clock = None
         elif (seat := t.bot_due()) is not None and host.room.status != "paused":
             self.clock = None
-            work = self._bot_move(seat, int(t.seq))
+            work = partial(self._bot_move, seat, int(t.seq))
         else:
             timer = host.room.options.get("turn_timer")
             people = [s for s in t.to_act() if t.bots[s] is None]
@@ -192,13 +195,13 @@ class Schedule:
                 now = loop.time()
                 if self.clock is None or self.clock.seq != t.seq or self.clock.seat != people[0]:
                     self.clock = Clock(people[0], int(t.seq), now + float(timer))
-                work = self._timeout(self.clock.seat, self.clock.seq, max(0.0, self.clock.deadline - now))
+                work = partial(self._timeout, self.clock.seat, self.clock.seq, max(0.0, self.clock.deadline - now))
         if work is not None:
             self._task = loop.create_task(self._guard(work))
 
-    async def _guard(self, work: Awaitable[None]) -> None:
+    async def _guard(self, work: Callable[[], Awaitable[None]]) -> None:
         try:
-            await work
+            await work()
         except asyncio.CancelledError:
             raise
         except ServerError as error:
@@ -354,7 +357,7 @@ class Schedule:
     def start_away(self, seat: int) -> None:
         """Nobody is connected to ``seat``: after the grace period a bot plays it."""
         self.back(seat)
-        self._away[seat] = asyncio.get_running_loop().create_task(self._guard(self._away_after(seat)))
+        self._away[seat] = asyncio.get_running_loop().create_task(self._guard(partial(self._away_after, seat)))
 
     def back(self, seat: int) -> None:
         """Someone is connected to ``seat`` again: no bot will take it."""
