@@ -1,6 +1,7 @@
 """A Poch table in the browser: a person and a friend through the invite link with two bots, the board of
 places drawn by the page in this hand's trumps, the vying and the play through the page's buttons, the result
-through the same words as every game, and no card a seat may not know in anything its page received."""
+through the same words as every game, and no card a seat may not know in anything its page received. Hoyle's
+board, seven places round its centre, shows the trump card in the ring's eighth cell."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from web_helpers import assert_no_foreign_cards, click_first, new_page, play_together, settle
+from web_helpers import DESKTOP, PHONE, assert_no_foreign_cards, click_first, hold_seat, new_page, play_together, settle
 
 
 def poch_turn(page: Any, seen: set[str]) -> None:
@@ -69,6 +70,7 @@ def test_a_poch_table_with_a_friend_and_bots(browser: Any, server: Any, artifact
     ann.wait_for_selector(".board-poch")
     # The nine places, the centre in the middle; each honour shows its card in this hand's trumps.
     assert ann.locator(".board-poch .pot").count() == 9
+    assert ann.locator(".board-poch .board-trump").count() == 0  # the ring is full: no cell for the trump card
     suit = ann.evaluate("() => document.querySelector('.trump-line')?.textContent || ''")
     assert "Trumps:" in suit
     assert ann.locator(".board-poch [data-pot='A'] .pot-tag").count() == 1
@@ -85,3 +87,36 @@ def test_a_poch_table_with_a_friend_and_bots(browser: Any, server: Any, artifact
     assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
     ann.context.close()
     bob.context.close()
+
+
+# Where each cell of Hoyle's board is, and what the trump cell says, as the page lays them out.
+CELLS = """() => [...document.querySelectorAll('.board-poch > *')].map((el) => ({
+  pot: el.dataset.pot ?? null, trump: el.classList.contains('board-trump'), label: el.getAttribute('aria-label'),
+  row: el.style.gridRowStart, col: el.style.gridColumnStart, text: el.innerText.trim(),
+  box: (({ left, top, right, bottom }) => ({ left, top, right, bottom }))(el.getBoundingClientRect()) }))"""
+
+
+def test_hoyles_board_shows_the_trump_card_where_no_place_is(browser: Any, server: Any) -> None:
+    created = server.create(ruleset="poch-hoyle", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}],
+                            hands=1, seed="hoyle-trump", pace="instant")
+    page = new_page(browser)
+    hold_seat(page, server.url, created["id"], created["token"], created["seat"])
+    page.goto(f"{server.url}/tables/{created['id']}")
+    page.wait_for_selector(".board-poch .board-trump")
+    welcome = next(json.loads(f) for f in page.frames_in if f.startswith('{"type":"welcome"'))
+    card = welcome["view"]["hand"]["trump"]["card"]
+    for size, shown in ((DESKTOP, "Trumps"), (PHONE, None)):
+        page.set_viewport_size(size)
+        cells = page.evaluate(CELLS)
+        trumps = [c for c in cells if c["trump"]]
+        assert len(trumps) == 1 and len([c for c in cells if c["pot"]]) == 8, cells
+        cell = trumps[0]
+        # the ring's last cell (middle left), which no place fills; nothing else is drawn over it
+        assert (cell["row"], cell["col"]) == ("2", "1") and not any(
+            c["row"] == "2" and c["col"] == "1" for c in cells if not c["trump"]), cells
+        assert cell["label"] == f"Trumps: {card[0].replace('T', '10')}{'♠♥♦♣'['shdc'.index(card[1])]}", cell
+        assert "Trumps" in cell["text"], cell
+        if shown is None:  # on a phone the card is named in text, as the places' cards are
+            assert page.locator(".board-trump .pot-tag").inner_text() in cell["label"], cell
+    assert not page.errors, page.errors
+    page.context.close()

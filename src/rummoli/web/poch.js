@@ -37,7 +37,18 @@ export function renderPochBoard(hv, changed = new Set(), now = null) {
   };
   if (centre) board.append(place(centre, ring ? [2, 2] : null));
   others.forEach((pool, i) => board.append(place(pool, ring ? RING8[i] : null)));
+  // Hoyle's board has seven places round its centre: the ring's last cell shows the trump card, not a gap.
+  if (ring && others.length < RING8.length && hv.trump?.card) board.append(trumpCell(hv.trump, RING8[others.length]));
   return board;
+}
+
+/** The turned trump card in a cell of the board that no place fills (not a place: it holds no chips). */
+function trumpCell(trump, where) {
+  return h("div", { class: "board-trump", role: "img", "aria-label": `Trumps: ${short(trump.card)}`,
+    style: `grid-row:${where[0]};grid-column:${where[1]}` },
+  h("div", { class: "pot-cards", "aria-hidden": "true" }, h("span", { class: "mini" }, cardSvg(trump.card)),
+    h("span", { class: "pot-tags" }, h("span", { class: `pot-tag suit-${trump.suit}` }, short(trump.card)))),
+  h("div", { class: "pot-name", "aria-hidden": "true" }, "Trumps"));
 }
 
 /** The trump card and what was shown for the pools at the deal. */
