@@ -316,3 +316,27 @@ def test_the_lobby_lists_open_tables_to_watch_and_replays_an_uploaded_record(bro
     assert page.inner_text(".where") == f"Step {total} of {total}"
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_tab_names_the_page_and_says_when_it_is_your_turn(browser: Any, server: Any) -> None:
+    """The window's title (what a tab shows) names what the page shows, and tells a player looking at another tab
+    that it is their turn; the lobby's is the site's name."""
+    page = new_page(browser)
+    for path, wait, title in (("/rules/gin-rummy", ".rules h1", "Gin Rummy rules — Rummoli"),
+                              ("/rules", ".rules-index h1", "Rules — Rummoli"), ("/", "#your-name", "Rummoli")):
+        page.goto(server.url + path)
+        page.wait_for_selector(wait)
+        assert page.title() == title, (path, page.title())
+    created = server.create(ruleset="gin-rummy", seats=[{}, {"bot": "easy"}], hands=1, seed="tab-title",
+                            pace="instant")
+    open_seat(page, server, created)
+    seen: set[str] = set()
+    while wait_turn_or_end(page) == "turn":
+        assert page.title() == "● Your turn — Gin Rummy — Rummoli", page.title()
+        rummy_turn(page, seen)
+    assert page.title() == "Gin Rummy — Rummoli", page.title()
+    page.goto(f"{server.url}/tables/{created['id']}/hands/1")
+    page.wait_for_selector(".replay-page")
+    assert page.title() == "Replay of hand 1 — Rummoli", page.title()
+    assert not page.errors, page.errors
+    page.context.close()

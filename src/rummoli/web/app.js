@@ -1,5 +1,5 @@
 // The page's entry: reads the address and draws the lobby, a table, a replay or a rules page.
-import { fill, go, h, saveSettings, settings } from "./dom.js";
+import { fill, go, h, pageTitle, saveSettings, settings } from "./dom.js";
 import { lobbyPage, loadRulesets } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
@@ -17,6 +17,7 @@ async function route() {
   cleanup = () => {};
   const keep = (done = () => {}) => { if (mine === routing) cleanup = done; else done(); };
   const path = location.pathname;
+  pageTitle();  // the lobby's; a page that shows something else names it
   let m;
   try {
     await loadRulesets();

@@ -221,6 +221,11 @@ export function saveSeatToken(tableId, data) {
   else localStorage.removeItem(`rummoli:seat:${tableId}`);
 }
 
+/** The window's (and the tab's) title: what is on the page, then the site ("Gin Rummy — Rummoli"). */
+export function pageTitle(...parts) {
+  document.title = [...parts, "Rummoli"].join(" — ");
+}
+
 export function go(path) {
   history.pushState(null, "", path);
   window.dispatchEvent(new Event("rummoli:navigate"));

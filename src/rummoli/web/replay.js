@@ -4,7 +4,7 @@
 // hand's result, as the server made it. Beside the board, the move list: every step in the server's words,
 // the one shown highlighted; a step clicked (or Enter on it) is shown. Once the evening is over a seat of the
 // table may ask for every hand as dealt ("Show all hands": the server's open frames, each seat's hand).
-import { drawerFollowsWidth, fill, h, morph, seatToken } from "./dom.js";
+import { drawerFollowsWidth, fill, h, morph, pageTitle, seatToken } from "./dom.js";
 import { api } from "./net.js";
 import { cardSvg } from "./cards.js";
 import { renderStops } from "./stops.js";
@@ -161,9 +161,11 @@ export async function replayPage(root, { tableId, handNo }) {
     btn("Step forward", "▶", () => show(at + 1), "forward"),
     btn("Last step", "»", () => show(frames.length - 1), "last"),
     slider, where);
+  const replayTitle = tableId ? `Replay of hand ${handNo}` : "Replay of a hand record";
+  pageTitle(replayTitle);
   fill(root, h("div", { class: "table-page replay-page" },
     h("div", { class: "table-head" },
-      h("h1", { class: "table-title" }, tableId ? `Replay of hand ${handNo}` : "Replay of a hand record"),
+      h("h1", { class: "table-title" }, replayTitle),
       h("div", { class: "table-tools" }, tableId ? h("a", { href: `/tables/${tableId}` }, "Back to the table") : h("a", { href: "/" }, "Lobby")),
       h("div", { class: "room-switches" }, review?.button, allButton, movesButton)),
     controls, said, errorLine,

@@ -1,6 +1,6 @@
 // Rules pages: the same Markdown text `rummoli rules NAME` prints, turned into elements by a tiny converter
 // (headings, paragraphs, lists, tables, code, bold and italic). Text only: nothing is parsed as HTML.
-import { fill, h } from "./dom.js";
+import { fill, h, pageTitle } from "./dom.js";
 import { api } from "./net.js";
 import { loadRulesets } from "./lobby.js";
 
@@ -75,6 +75,7 @@ export async function rulesPage(root, name) {
   const nav = h("nav", { class: "rules-nav", "aria-label": "Rulesets" },
     h("ul", {}, rulesets.map((r) => h("li", {}, h("a", { href: `/rules/${r.name}`, "aria-current": r.name === name ? "page" : null }, r.title)))));
   if (!name) {  // the index: its heading first, then the games (on a phone the list came above the heading)
+    pageTitle("Rules");
     fill(root, h("div", { class: "rules-page rules-index" }, h("article", { class: "rules panel" }, h("h1", {}, "Rules"),
       h("p", {}, "Choose a game."), nav)));
     return () => {};
@@ -86,6 +87,7 @@ export async function rulesPage(root, name) {
     text = `# Rules\n\n${error.message}`;
   }
   const info = rulesets.find((r) => r.name === name);
+  pageTitle(`${info?.title ?? "Rules"} rules`);
   fill(root, h("div", { class: "rules-page" }, nav,
     h("article", { class: "rules panel" }, markdown(text),
       info && !text.includes(info.options[info.options.length - 1]) ? h("section", { class: "options-box" }, h("h2", {}, "This ruleset's options"),

@@ -1,7 +1,7 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
 // Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
-import { announce, drawerFollowsWidth, fill, go, h, morph, saveSeatToken, seatToken, textBox } from "./dom.js";
+import { announce, drawerFollowsWidth, fill, go, h, morph, pageTitle, saveSeatToken, seatToken, textBox } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
@@ -49,6 +49,7 @@ function joinForm(root, summary) {
     value: localStorage.getItem("rummoli:name") || "" });
   const error = h("p", { class: "error", role: "alert" });
   let cleanup = () => {};
+  pageTitle(`Join a table of ${tableTitle(summary)}`);
   const form = h("form", { class: "panel join", "aria-labelledby": "join-title" },
     h("h1", { id: "join-title" }, `Join a table of ${tableTitle(summary)}`),
     gameFacts(summary, rulesetInfo(summary.ruleset)),
@@ -84,6 +85,7 @@ function livePage(root, summary, mine) {
     evening: new Evening(), handEvents: [], lines: 0, defaultKey: null,
   };
   const title = h("h1", { class: "table-title" }, tableTitle(summary));
+  pageTitle(tableTitle(summary));
   const handNo = h("span", { class: "hand-no" });
   const errorLine = h("p", { class: "error", role: "alert" });
   const game = h("div", { class: "game" }, h("p", { class: "muted" }, "Connecting to the table…"));
@@ -236,9 +238,9 @@ function livePage(root, summary, mine) {
       if (!at || at === document.body || at.dataset?.key === "my-hand") focusKey("phase");
       announce(`Your turn. ${hv.prompt || ""}`);
       play("turn");
-      document.title = "● Your turn — Rummoli";
+      pageTitle("● Your turn", tableTitle(summary));  // seen from another tab
     } else if (!mineNow) {
-      document.title = "Rummoli";
+      pageTitle(tableTitle(summary));
     }
     state.wasMyTurn = mineNow;
   }
@@ -481,7 +483,7 @@ function livePage(root, summary, mine) {
     stopFollowing();
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
-    document.title = "Rummoli";
+    pageTitle();
   };
 }
 
