@@ -296,7 +296,7 @@ class Marked:
     def hush(self) -> None:
         """Events read from now on carry no sentence (no ``text``): for a loop whose only readers are bots that
         never read the words (:attr:`rummoli.bots.base.Bot.reads_words`), which the simulation lab's table is.
-        Wording an event was about a tenth of a lab hand's cost, paid for nobody."""
+        Wording the events was about 7% of a lab hand's instructions, paid for nobody."""
         self._events.words = False
 
     def _sync(self) -> int:

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from web_helpers import DESKTOP, PHONE, assert_no_foreign_cards, click_first, hold_seat, new_page, play_together, settle
+from test_web_table import open_seat
+from web_helpers import DESKTOP, PHONE, assert_no_foreign_cards, click_first, new_page, play_together, settle
 
 
 def poch_turn(page: Any, seen: set[str]) -> None:
@@ -100,9 +101,7 @@ def test_hoyles_board_shows_the_trump_card_where_no_place_is(browser: Any, serve
     created = server.create(ruleset="poch-hoyle", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}],
                             hands=1, seed="hoyle-trump", pace="instant")
     page = new_page(browser)
-    hold_seat(page, server.url, created["id"], created["token"], created["seat"])
-    page.goto(f"{server.url}/tables/{created['id']}")
-    page.wait_for_selector(".board-poch .board-trump")
+    open_seat(page, server, created)
     welcome = next(json.loads(f) for f in page.frames_in if f.startswith('{"type":"welcome"'))
     card = welcome["view"]["hand"]["trump"]["card"]
     for size, shown in ((DESKTOP, "Trumps"), (PHONE, None)):

@@ -22,7 +22,7 @@ _HOW = {"meld": "for holding its cards", "vie": "for the vying", "out": "for goi
 
 
 def _how(reason: str, kind: str) -> str:
-    """Why a pool paid, in words: an honour's pool is held with one card (the page said "its cards" for the Ace)."""
+    """Why a pool paid, in words: an honour's pool is held with one card, the Marriage and the Sequence with more."""
     if reason == "meld" and kind in HONOUR_RANK:
         return "for holding its card"
     return _HOW.get(reason, reason)

@@ -87,7 +87,7 @@ export async function rulesPage(root, name) {
     text = `# Rules\n\n${error.message}`;
   }
   const info = rulesets.find((r) => r.name === name);
-  pageTitle(`${info?.title ?? "Rules"} rules`);
+  pageTitle(info ? `${info.title} rules` : "Rules");
   fill(root, h("div", { class: "rules-page" }, nav,
     h("article", { class: "rules panel" }, markdown(text),
       info && !text.includes(info.options[info.options.length - 1]) ? h("section", { class: "options-box" }, h("h2", {}, "This ruleset's options"),

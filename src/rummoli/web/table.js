@@ -483,7 +483,6 @@ function livePage(root, summary, mine) {
     stopFollowing();
     window.removeEventListener("rummoli:settings", onSettings);
     banner.textContent = "";
-    pageTitle();
   };
 }
 
