@@ -268,26 +268,15 @@ def move_chips(view: dict[str, Any], ev: Mapping[str, Any]) -> None:
             view["pots"][name] += sign * amount
 
 
-class Marked:
-    """What every engine's hand does with its stream: its ``seq``, its events read by a seat, and forgetting them.
-    The hand keeps ``log``, ``_events`` and ``n`` and says how it marks a state and renders an entry."""
+class Reading:
+    """What a hand of any engine lets its table do with the way its stream is read (the hand keeps ``_events``):
+    forget the events read so far, or stop wording the ones read from now on."""
 
     if not TYPE_CHECKING:  # no instance dict at run time: the hands that mix it in may keep slots
         __slots__ = ()
 
     if TYPE_CHECKING:
-        log: list[Any]
-        n: int
         _events: Stream
-
-    def _mark(self) -> None:
-        raise NotImplementedError
-
-    def _render_public(self, k: int) -> tuple[Event, Any]:
-        raise NotImplementedError
-
-    def _render_private(self, k: int, reader: int) -> Event:
-        raise NotImplementedError
 
     def forget_reading(self) -> None:
         """Forget the events as read so far (:meth:`Stream.forget`): the table does at the next deal."""
@@ -298,6 +287,28 @@ class Marked:
         never read the words (:attr:`rummoli.bots.base.Bot.reads_words`), which the simulation lab's table is.
         Wording the events was about 7% of a lab hand's instructions, paid for nobody."""
         self._events.words = False
+
+
+class Marked(Reading):
+    """What the stops and Poch hands do with their stream: its ``seq``, its events read by a seat (and, from
+    :class:`Reading`, forgetting them). The hand keeps ``log``, ``_events`` and ``n`` and says how it marks a
+    state and renders an entry."""
+
+    if not TYPE_CHECKING:  # no instance dict at run time: the hands that mix it in may keep slots
+        __slots__ = ()
+
+    if TYPE_CHECKING:
+        log: list[Any]
+        n: int
+
+    def _mark(self) -> None:
+        raise NotImplementedError
+
+    def _render_public(self, k: int) -> tuple[Event, Any]:
+        raise NotImplementedError
+
+    def _render_private(self, k: int, reader: int) -> Event:
+        raise NotImplementedError
 
     def _sync(self) -> int:
         """Mark the state now if moves were made since the last mark (the fast paths take none); return ``seq``."""

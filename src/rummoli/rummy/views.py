@@ -47,21 +47,13 @@ def ruleset_ref(rules: Ruleset) -> str | dict[str, Any]:
     return rules.to_dict()
 
 
-class Views(HandState):
+class Views(HandState, streams.Reading):
     """The events, record and views of a hand (see the module's docstring)."""
 
     if not TYPE_CHECKING:  # no instance dict at run time; the type checker sees the fields
         __slots__ = ()
 
     # --------------------------------------------------------------------- events and the record
-    def forget_reading(self) -> None:
-        """Forget the events as read so far (rummoli.streams.Stream.forget): the table does at the next deal."""
-        self._events.forget()
-
-    def hush(self) -> None:
-        """Events read from now on carry no sentence (rummoli.streams.Marked.hush says for whom)."""
-        self._events.words = False
-
     def _render(self, event: Entry | dict[str, Any]) -> Event:
         """An event in the full record's form (every forced move marked; no card drawn blind)."""
         if isinstance(event, dict):
