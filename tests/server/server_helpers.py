@@ -41,6 +41,17 @@ def free_port() -> int:
         return port
 
 
+#: Python's words for work an asyncio program dropped: a coroutine made and never run (a move planned and never
+#: made), a task's error nobody read, a task still running when its loop was thrown away. Any of them in a server's
+#: log is a fault, whatever the test was about (one was seen once in CI, in a test of something else).
+LOG_FAULTS = ("was never awaited", "Task exception was never retrieved", "Task was destroyed but it is pending")
+
+
+def log_faults(log: str) -> list[str]:
+    """The lines of a server's log that hold one of :data:`LOG_FAULTS`."""
+    return [line for line in log.splitlines() if any(fault in line for fault in LOG_FAULTS)]
+
+
 class Server:
     """``rummoli serve`` as a child process; ``kill()`` is ``kill -9``, ``start()`` again restarts it on the
     same data folder and port."""
@@ -119,6 +130,7 @@ class Server:
         # The bot workers see their parent gone and end by themselves (tests/server/test_server_crash.py).
 
     def stop(self) -> None:
+        """SIGTERM, and the server's log checked for what must never be in it (:data:`LOG_FAULTS`)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -126,6 +138,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+        faults = log_faults(self.log())
+        assert not faults, f"the server's log ({self.data / 'server.log'}) holds: {faults[:3]}"
 
     # ------------------------------------------------------------------------------------------ HTTP
     def post(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
