@@ -56,6 +56,7 @@ def test_the_help_lists_every_key_and_opens_the_rules_of_the_game(tmp_path: Path
 
     first, later, still_open = asyncio.run(run())
     assert "Keys" in first and "PgUp PgDn" in first and "type the amount" in first
+    assert "T♦ is the ten of diamonds" in first  # the hand writes a ten as T, the log as 10
     assert "worked example" in later.lower() or "What each pot pays" in later
     assert not still_open
 

@@ -1,4 +1,4 @@
-"""The help screen (``?``): every key of the table, then how to play the ruleset in play.
+"""The help screen (``?``): how cards are written, every key of the table, then how to play the ruleset in play.
 
 The rules come from :mod:`rummoli.rules_texts`, the same texts ``rummoli rules`` prints.
 """
@@ -48,6 +48,14 @@ def keys_table(ascii: bool = False) -> Table:
     return table
 
 
+def cards_note(ascii: bool = False) -> Text:
+    """How the table writes a card: the hand and the piles give every card two characters, so a ten is ``T``,
+    while the log's sentences (the engines' words, shared with the web table) write ``10``."""
+    if ascii:
+        return Text("Cards: Td is the ten of diamonds, suits s h d c (a ten is T in your hand, 10 in the log).")
+    return Text("Cards: T♦ is the ten of diamonds (a ten is T in your hand and on the piles, 10 in the log).")
+
+
 def rules_of(ruleset: Any) -> str:
     """The rules text for a view's ``ruleset`` (a built-in name or an inline table)."""
     name = ruleset if isinstance(ruleset, str) else str(ruleset.get("name", ""))
@@ -59,7 +67,7 @@ def rules_of(ruleset: Any) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys first, then the rules; ↑/↓ and PgUp/PgDn scroll, Esc, ? or q close."""
+    """How cards are written, the keys, then the rules; ↑/↓ and PgUp/PgDn scroll, Esc, ? or q close."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -79,7 +87,8 @@ class HelpScreen(ModalScreen[None]):
         scroll = "up/dn" if self.ascii else "↑↓"
         heading = Text(f"Keys ({scroll} PgUp PgDn scroll the help; Esc closes it)", style="bold")
         with VerticalScroll():
-            yield Static(Group(heading, keys_table(self.ascii), Text(""), Markdown(rules_of(self.ruleset))))
+            yield Static(Group(cards_note(self.ascii), heading, keys_table(self.ascii), Text(""),
+                               Markdown(rules_of(self.ruleset))))
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
