@@ -16,8 +16,10 @@ def main() -> None:
     here = Path(__file__).parent
     names = sys.argv[1:] or sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
     for name in names:
-        print(f"== bench.{name}", flush=True)
         module = importlib.import_module(f"bench.{name}")
+        if not hasattr(module, "main"):  # a helper the benchmarks share (interleave), not a benchmark
+            continue
+        print(f"== bench.{name}", flush=True)
         sys.argv = [f"bench.{name}"]
         module.main()
         print(flush=True)

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +37,8 @@ import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
+
+from bench.interleave import count_instructions
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "47582e5"
@@ -136,19 +137,13 @@ def child(src: Path, *args: str) -> dict[str, float]:
 
 
 def instructions(src: Path, *args: str) -> float:
-    """The instructions per hand the child's timed sim runs, counted by valgrind (cachegrind, no cache simulation) with
-    Python's hash seed fixed: the same count on every run, however fast the machine is that hour (its speed
-    moves by half from one hour to the next here, and the sim's ratio with it). The child's whole run less a run
-    that stops where the timing would start (imports and the short warm-up counted in both)."""
+    """The instructions per hand the child's timed sim runs (:func:`bench.interleave.count_instructions`): within a
+    few tenths of a percent on every run, however fast the machine is that hour (its speed moves by half from one
+    hour to the next here, and the sim's ratio with it). The child's whole run less a run that stops where the
+    timing would start (imports and the short warm-up counted in both)."""
     def count(untimed: bool) -> tuple[int, str]:
-        env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0", BOTS_SPEED_UNTIMED="1" if untimed else "")
-        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               sys.executable, "-c", _CHILD, *args], env=env, capture_output=True, text=True,
-                              cwd=tempfile.gettempdir(), check=True)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        if found is None:
-            raise SystemExit(f"valgrind gave no instruction count: {done.stderr.strip()[-300:]}")
-        return int(found.group(1).replace(",", "")), done.stdout
+        env = {"PYTHONPATH": str(src), "BOTS_SPEED_UNTIMED": "1" if untimed else ""}
+        return count_instructions(["-c", _CHILD, *args], env)
 
     timed, out = count(False)
     hands = json.loads(out.strip().splitlines()[-1])["hands"]

@@ -7,12 +7,13 @@ and every seat's ``update`` text is built (:class:`rummoli.server.tables.updates
 calls the server's hub makes). Here four people (two at Gin) play random legal actions at a table made as the
 server makes it (``auto=False``, a person's forced lead asked of them), in one process, without a network.
 
-Why this bench: the server's CPU per action (``bench.server``) is measured on a machine whose speed moves by
-half from one hour to the next, and changes to the update path worth a few percent vanish in it. Counted by
-valgrind (cachegrind, no cache simulation) with Python's hash seed fixed, the same deal gives the same count
-on every run. The count is the child's whole run less a run that stops before the first action (imports,
-the table's making). Process CPU time per action is printed beside it, median of ``--rounds`` runs of each
-tree taken in turn (which goes first alternating): it moves with the machine, the count does not.
+Why this bench: the server's CPU per action (``bench.server``) is measured on a machine whose speed moves by half
+from one hour to the next, and changes to the update path worth a few percent vanish in it. Counted by valgrind
+(cachegrind, no cache simulation) with Python's hash seed fixed, the same code counts the same within a few tenths
+of a percent (the same tree against itself: 0.0-0.3%). The count is the child's whole run less a run that stops
+before the first action (imports, the table's making). Process CPU time per action is printed beside it, median of
+``--rounds`` runs of each tree taken in turn (which goes first alternating): it moves with the machine, the count
+does not.
 
 The baseline (default ``HEAD``: what the working tree's changes do) is unpacked with ``git archive`` and its
 compiled module built, as ``bench.bots_speed`` does; both trees are compiled to bytecode before they are run.
@@ -24,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 from bench.bots_speed import ROOT, baseline_tree
+from bench.interleave import count_instructions
 
 _CHILD = r"""
 import inspect, json, os, random, sys, time
@@ -68,25 +69,20 @@ print(json.dumps({"actions": actions, "cpu": time.process_time() - start}))
 """
 
 
-def run(src: Path, ruleset: str, hands: int, valgrind: bool = False, untimed: bool = False) -> tuple[str, str]:
-    """The child's output and error output, under valgrind (cachegrind) when asked."""
-    env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0", UPDATE_PATH_UNTIMED="1" if untimed else "")
-    prefix = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] if valgrind else []
-    done = subprocess.run([*prefix, sys.executable, "-c", _CHILD, ruleset, str(hands)], env=env, capture_output=True,
-                          text=True, cwd=tempfile.gettempdir())
+def run(src: Path, ruleset: str, hands: int) -> str:
+    """What the child printed (its actions and their CPU time)."""
+    done = subprocess.run([sys.executable, "-c", _CHILD, ruleset, str(hands)], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(src)), cwd=tempfile.gettempdir())
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}")
-    return done.stdout, done.stderr
+    return done.stdout
 
 
 def instructions(src: Path, ruleset: str, hands: int) -> tuple[float, int]:
     """Instructions per action of the update path, and the number of actions."""
     def count(untimed: bool) -> tuple[int, str]:
-        out, err = run(src, ruleset, hands, valgrind=True, untimed=untimed)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", err)
-        if found is None:
-            raise SystemExit(f"valgrind gave no instruction count: {err.strip()[-300:]}")
-        return int(found.group(1).replace(",", "")), out
+        env = {"PYTHONPATH": str(src), "UPDATE_PATH_UNTIMED": "1" if untimed else ""}
+        return count_instructions(["-c", _CHILD, ruleset, str(hands)], env)
 
     total, out = count(False)
     actions = int(json.loads(out.strip().splitlines()[-1])["actions"])
@@ -94,7 +90,7 @@ def instructions(src: Path, ruleset: str, hands: int) -> tuple[float, int]:
 
 
 def cpu_per_action(src: Path, ruleset: str, hands: int) -> float:
-    out, _ = run(src, ruleset, hands)
+    out = run(src, ruleset, hands)
     data = json.loads(out.strip().splitlines()[-1])
     return float(data["cpu"]) / int(data["actions"])
 
