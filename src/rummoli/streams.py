@@ -89,7 +89,7 @@ class Stream:
         self.legal_at = -1  # the mark whose legal actions legal_made holds
         self.legal_made: dict[int, list[dict[str, Any]]] = {}
         self.speaker: Any = None  # the hand's words (its engine's Speaker), made at the first event read
-        self.words = True  # whether events read from now on carry their sentence (``text``): see Marked.hush
+        self.words = True  # whether events read from now on carry their sentence (``text``): see Reading.hush
         self.acted: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}  # see actions_in
         self.shared_at = -1  # the mark whose view every seat shares shared_made holds (see shared)
         self.shared_state: Any = None
