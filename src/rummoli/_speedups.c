@@ -605,20 +605,177 @@ static int write_ints(PyObject *list, const long long *values, Py_ssize_t count)
 enum { B_KEEP, B_SWAP, B_PASS, B_BID, B_CHECK, B_BET, B_CALL, B_FOLD, B_RAISE };
 enum { PH_WIDOW, PH_AUCTION, PH_POKER };
 
-static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    (void)module;
-    if (nargs != 11 || !PyList_Check(args[1]) || PyList_GET_SIZE(args[1]) != 11 || !PyList_Check(args[2]) ||
-        !PyList_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || PyList_GET_SIZE(args[5]) != 52 ||
-        !PyList_Check(args[6]) || !PyList_Check(args[7]) || !PyList_Check(args[8]) || !PyTuple_Check(args[9]) ||
-        PyTuple_GET_SIZE(args[9]) != 7 || !PyTuple_Check(args[10]) || PyTuple_GET_SIZE(args[10]) != 12) {
-        PyErr_SetString(PyExc_TypeError, "bid_random(getrandbits, state: list of 11, chips: list, pots: list, "
-                        "hands: list, owner: list of 52, log: list, put: list, start_stack: list, table: tuple of 7, "
-                        "words: tuple of 12)");
-        return NULL;
+/* What a decider of bid_core may read of the moment (rummoli.stops.random_bidding.BidNow). */
+typedef struct {
+    long long n, level, folded, pot;
+    const long long *puts, *held;
+} bid_now;
+
+/* A decider: the kind and amount chosen among count options (kinds, with amount ranges lows..highs); -1 with a
+ * Python error set when it fails. */
+typedef int (*bid_decider)(void *ctx, long long phase, long long seat, const int *kinds, const long long *lows,
+                           const long long *highs, int count, const bid_now *now, int *kind, long long *amount);
+
+/* bid_random's decider: an option, then an amount, drawn as rng.choice and rng.randint draw. */
+static int random_decide(void *ctx, long long phase, long long seat, const int *kinds, const long long *lows,
+                         const long long *highs, int count, const bid_now *now, int *kind, long long *amount) {
+    (void)phase; (void)seat; (void)now;
+    PyObject *getrandbits = (PyObject *)ctx;
+    long long pick = rand_below(getrandbits, (unsigned long long)count);
+    if (pick < 0) return -1;
+    *kind = kinds[pick];
+    *amount = -1;
+    if (*kind == B_BID || *kind == B_BET || *kind == B_RAISE) {
+        long long r = rand_below(getrandbits, (unsigned long long)(highs[pick] - lows[pick] + 1));
+        if (r < 0) return -1;
+        *amount = lows[pick] + r;
     }
-    PyObject *getrandbits = args[0], *state = args[1], *chips = args[2], *pots = args[3], *hands = args[4];
-    PyObject *owner = args[5], *log = args[6], *put = args[7], *start_stack = args[8], *table = args[9];
-    PyObject *words = args[10];
+    return 0;
+}
+
+/* bid_policy's decider (rummoli.bots.stops_rollout.bid_policy_pure): the rules of thumb of a hard bot's rollout,
+ * the same double operations in the same order as the Python (pow as Python's float ** calls it, round half to
+ * even as Python's round), so the same choices. A hand's percentile and widow test are asked of the Python
+ * functions once per seat and hand. */
+typedef struct {
+    PyObject *getrandbits, *percentile, *widow_test;  /* getrandbits NULL: no seat bets at random */
+    long long wild, doubted;
+    long long pct_of[BID_SEATS], test_of[BID_SEATS];  /* the hand each remembered answer is for, -1 none */
+    double pct[BID_SEATS];
+    int test[BID_SEATS];
+} policy_ctx;
+
+/* fn(mask): a new reference, or NULL with the error set */
+static PyObject *ask_of_mask(PyObject *fn, long long held) {
+    PyObject *mask = PyLong_FromLongLong(held);
+    if (mask == NULL) return NULL;
+    PyObject *r = PyObject_CallOneArg(fn, mask);
+    Py_DECREF(mask);
+    return r;
+}
+
+static int policy_pct(policy_ctx *c, long long seat, long long held, double *out) {
+    if (c->pct_of[seat] != held) {
+        PyObject *r = ask_of_mask(c->percentile, held);
+        if (r == NULL) return -1;
+        double v = PyFloat_AsDouble(r);
+        Py_DECREF(r);
+        if (v == -1.0 && PyErr_Occurred()) return -1;
+        c->pct[seat] = v;
+        c->pct_of[seat] = held;
+    }
+    *out = c->pct[seat];
+    return 0;
+}
+
+static int policy_test(policy_ctx *c, long long seat, long long held) {
+    if (c->test_of[seat] != held) {
+        PyObject *r = ask_of_mask(c->widow_test, held);
+        if (r == NULL) return -1;
+        int v = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        if (v < 0) return -1;
+        c->test[seat] = v;
+        c->test_of[seat] = held;
+    }
+    return c->test[seat];
+}
+
+static double unit_clamp(double x) {  /* min(1.0, max(0.0, x)) as Python picks */
+    double y = x > 0.0 ? x : 0.0;
+    return y < 1.0 ? y : 1.0;
+}
+
+static long long bet_scale(double p, double floor_, long long low, long long high) {  /* stops_policy._scale */
+    double frac = unit_clamp((p - floor_) / (1.0 - floor_));
+    long long v = low + (long long)nearbyint(frac * (double)(high - low));
+    if (v > high) v = high;
+    return v < low ? low : v;
+}
+
+static int policy_decide(void *ctx, long long phase, long long seat, const int *kinds, const long long *lows,
+                         const long long *highs, int count, const bid_now *now, int *kind, long long *amount) {
+    policy_ctx *c = (policy_ctx *)ctx;
+    long long held = now->held[seat];
+    *amount = 0;
+    if (phase == PH_AUCTION) {
+        int dreadful = count > 1 && lows[1] <= 2 ? policy_test(c, seat, held) : 0;
+        if (dreadful < 0) return -1;
+        *kind = dreadful ? B_BID : B_PASS;
+        if (dreadful) *amount = lows[1];
+        return 0;
+    }
+    if (phase == PH_WIDOW) {
+        int dreadful = count > 1 ? policy_test(c, seat, held) : 0;
+        if (dreadful < 0) return -1;
+        *kind = dreadful ? B_SWAP : B_KEEP;
+        return 0;
+    }
+    if (c->getrandbits != NULL && (c->wild >> seat & 1)) {  /* stops_search.wild_bet: every amount one action */
+        unsigned long long total = 0;
+        for (int i = 0; i < count; i++)
+            total += kinds[i] == B_BET || kinds[i] == B_RAISE ? (unsigned long long)(highs[i] - lows[i] + 1) : 1;
+        long long pick = rand_below(c->getrandbits, total);
+        if (pick < 0) return -1;
+        for (int i = 0; i < count; i++) {
+            int ranged = kinds[i] == B_BET || kinds[i] == B_RAISE;
+            long long span = ranged ? highs[i] - lows[i] + 1 : 1;
+            if (pick < span) {
+                *kind = kinds[i];
+                *amount = ranged ? lows[i] + pick : 0;
+                return 0;
+            }
+            pick -= span;
+        }
+    }
+    long long n = now->n, others = 0, to_call = now->level - now->puts[seat];
+    int doubted_quiet = 0;  /* a doubted seat that has put in the level: its bet is no sign of a hand */
+    for (long long s = 0; s < n; s++) {
+        if (s != seat && !(now->folded >> s & 1)) others++;
+        if ((c->doubted >> s & 1) && now->level - now->puts[s] == 0) doubted_quiet = 1;
+    }
+    int facing = to_call > 0 && others >= 1 && !doubted_quiet;
+    double pct, p;
+    if (policy_pct(c, seat, held, &pct) < 0) return -1;
+    if (facing) p = pow(pct, (double)(others - 1)) * unit_clamp((pct - 0.8) / 0.2);
+    else p = pow(pct, (double)(others > 1 ? others : 1));
+    int can_check = kinds[0] == B_CHECK;
+    int bet = -1, raise = -1;
+    for (int i = 0; i < count; i++) {
+        if (kinds[i] == B_BET) bet = i;
+        if (kinds[i] == B_RAISE) raise = i;
+    }
+    if (can_check) {  /* stops_policy.easy_bet */
+        if (bet >= 0 && p >= 0.6) { *kind = B_BET; *amount = bet_scale(p, 0.6, lows[bet], highs[bet]); }
+        else *kind = B_CHECK;
+        return 0;
+    }
+    if (raise >= 0 && p >= 0.8) { *kind = B_RAISE; *amount = bet_scale(p, 0.8, lows[raise], highs[raise]); return 0; }
+    if (p >= 0.4 || (to_call <= 2 && p >= 0.25)) { *kind = B_CALL; return 0; }
+    /* stops_rollout.bet_choice: a fold calls when the pot's odds are worth it */
+    *kind = p * (double)(now->pot + to_call) >= 1.2 * (double)to_call ? B_CALL : B_FOLD;
+    return 0;
+}
+
+/* The loop both deciders play by (rummoli.stops.random_bidding.bid_loop): args are (state, chips, pots, hands,
+ * owner, log, put, start_stack, table, words), as bid_random takes them after its generator. */
+static int bid_args_ok(PyObject *const *args) {
+    if (!PyList_Check(args[0]) || PyList_GET_SIZE(args[0]) != 11 || !PyList_Check(args[1]) ||
+        !PyList_Check(args[2]) || !PyList_Check(args[3]) || !PyList_Check(args[4]) || PyList_GET_SIZE(args[4]) != 52 ||
+        !PyList_Check(args[5]) || !PyList_Check(args[6]) || !PyList_Check(args[7]) || !PyTuple_Check(args[8]) ||
+        PyTuple_GET_SIZE(args[8]) != 7 || !PyTuple_Check(args[9]) || PyTuple_GET_SIZE(args[9]) != 12) {
+        PyErr_SetString(PyExc_TypeError, "bidding arguments: state: list of 11, chips: list, pots: list, "
+                        "hands: list, owner: list of 52, log: list, put: list, start_stack: list, table: tuple of 7, "
+                        "words: tuple of 12");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *bid_core(PyObject *const *args, bid_decider decide, void *ctx) {
+    PyObject *state = args[0], *chips = args[1], *pots = args[2], *hands = args[3];
+    PyObject *owner = args[4], *log = args[5], *put = args[6], *start_stack = args[7], *table = args[8];
+    PyObject *words = args[9];
     long long t[7];
     for (int i = 0; i < 7; i++) {
         t[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(table, i));
@@ -628,7 +785,7 @@ static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t 
     uint64_t pay_mask = (uint64_t)t[5];
     if (n < 1 || n > BID_SEATS || dealer < 0 || dealer >= n || PyList_GET_SIZE(chips) != n ||
         PyList_GET_SIZE(hands) != n || poker >= PyList_GET_SIZE(pots) || poker < -1) {
-        PyErr_SetString(PyExc_ValueError, "bid_random: the table, chips and hands do not agree");
+        PyErr_SetString(PyExc_ValueError, "bidding: the table, chips and hands do not agree");
         return NULL;
     }
     long long st[11], mine[BID_SEATS], puts[BID_SEATS], stack[BID_SEATS], held[BID_SEATS];
@@ -636,7 +793,7 @@ static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t 
         return NULL;
     Py_ssize_t had_puts = PyList_GET_SIZE(put), had_stack = PyList_GET_SIZE(start_stack);
     if ((had_puts != 0 && had_puts != n) || (had_stack != 0 && had_stack != n)) {
-        PyErr_SetString(PyExc_ValueError, "bid_random: put and start_stack hold one number a seat, or none yet");
+        PyErr_SetString(PyExc_ValueError, "bidding: put and start_stack hold one number a seat, or none yet");
         return NULL;
     }
     if (read_ints(put, puts, had_puts) < 0 || read_ints(start_stack, stack, had_stack) < 0) return NULL;
@@ -649,7 +806,7 @@ static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t 
     long long raises = st[7], folded = st[8], swapped = st[9], given_up = st[10];
     if (phase < PH_WIDOW || phase > PH_POKER || turn < 0 || turn >= n || bidder >= n ||
         (phase == PH_POKER && (poker < 0 || had_puts != n || had_stack != n))) {
-        PyErr_SetString(PyExc_ValueError, "bid_random: not a state before the play round");
+        PyErr_SetString(PyExc_ValueError, "bidding: not a state before the play round");
         return NULL;
     }
     PyObject *act = PyTuple_GET_ITEM(words, 0), *chips_word = PyTuple_GET_ITEM(words, 1);
@@ -688,15 +845,8 @@ static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t 
         if (count == 1) {
             kind = kinds[0]; amount = 0; forced = Py_True;
         } else {
-            long long pick = rand_below(getrandbits, (unsigned long long)count);
-            if (pick < 0) goto failed;
-            kind = kinds[pick];
-            amount = -1;
-            if (kind == B_BID || kind == B_BET || kind == B_RAISE) {
-                long long r = rand_below(getrandbits, (unsigned long long)(highs[pick] - lows[pick] + 1));
-                if (r < 0) goto failed;
-                amount = lows[pick] + r;
-            }
+            bid_now now = {n, level, folded, pot, puts, held};
+            if (decide(ctx, phase, seat, kinds, lows, highs, count, &now, &kind, &amount) < 0) goto failed;
             forced = Py_False;
         }
         if (append_new(log, Py_BuildValue("(OLOiLO)", act, seat, PyTuple_GET_ITEM(words, 3 + kind), -1, amount,
@@ -816,6 +966,41 @@ failed: {
         PyErr_Restore(type, value, traceback);
         return NULL;
     }
+}
+
+/* bid_random(getrandbits, state, chips, pots, hands, owner, log, put, start_stack, table, words) */
+static PyObject *bid_random(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 11 || !bid_args_ok(args + 1)) {
+        if (nargs != 11) PyErr_SetString(PyExc_TypeError, "bid_random takes getrandbits and the bidding arguments");
+        return NULL;
+    }
+    return bid_core(args + 1, random_decide, args[0]);
+}
+
+/* bid_policy(getrandbits or None, (percentile, widow_test, wild, doubted), state, chips, pots, hands, owner, log,
+ * put, start_stack, table, words): a hard bot's rollout before its play round
+ * (rummoli.bots.stops_rollout.bid_policy_pure). Why C: step by step through the engine these decisions were two
+ * fifths of a sampled world's time, a list of options, a dict and an engine step each. */
+static PyObject *bid_policy(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 12 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 4) {
+        PyErr_SetString(PyExc_TypeError, "bid_policy(getrandbits or None, (percentile, widow_test, wild, doubted), "
+                        "and the bidding arguments)");
+        return NULL;
+    }
+    if (!bid_args_ok(args + 2)) return NULL;
+    policy_ctx c;
+    c.getrandbits = args[0] == Py_None ? NULL : args[0];
+    c.percentile = PyTuple_GET_ITEM(args[1], 0);
+    c.widow_test = PyTuple_GET_ITEM(args[1], 1);
+    c.wild = PyLong_AsLongLong(PyTuple_GET_ITEM(args[1], 2));
+    if (c.wild == -1 && PyErr_Occurred()) return NULL;
+    c.doubted = PyLong_AsLongLong(PyTuple_GET_ITEM(args[1], 3));
+    if (c.doubted == -1 && PyErr_Occurred()) return NULL;
+    if (c.getrandbits == NULL) c.wild = 0;
+    for (int s = 0; s < BID_SEATS; s++) c.pct_of[s] = c.test_of[s] = -1;
+    return bid_core(args + 2, policy_decide, &c);
 }
 
 
@@ -1421,6 +1606,8 @@ static PyMethodDef methods[] = {
      "The plain forced leads and plays of a stops play round (rummoli.stops.play.play_plain_pure)."},
     {"bid_random", (PyCFunction)(void (*)(void))bid_random, METH_FASTCALL,
      "A random stops hand's widow, auction and poker round (rummoli.stops.random_bidding.bid_random_pure)."},
+    {"bid_policy", (PyCFunction)(void (*)(void))bid_policy, METH_FASTCALL,
+     "A hard bot's rollout's widow, auction and poker round (rummoli.bots.stops_rollout.bid_policy_pure)."},
     {"shuffle_with", (PyCFunction)(void (*)(void))shuffle_with, METH_FASTCALL,
      "random.Random.shuffle(deck) drawn through the generator's getrandbits (rummoli.shuffling)."},
     {"poker_chance", (PyCFunction)(void (*)(void))poker_chance, METH_FASTCALL,

@@ -19,6 +19,7 @@ from rummoli.bots.stops_search import place_cards_pure
 from rummoli.cards import cards_of
 from rummoli.errors import IllegalAction
 from rummoli.stops import BUILTIN_RULESETS, Hand
+from rummoli.stops.base import BETTING
 
 try:
     from rummoli._speedups import place_cards as compiled
@@ -84,3 +85,39 @@ def test_a_world_built_from_masks_is_the_hand_the_constructor_builds(ruleset: st
             low = masks[0] & -masks[0]
             Hand.from_masks(hand.rules, list(hand.names), list(hand.chips), pots, hand.dealer,
                             [masks[0] ^ low, masks[1] | low, *masks[2:]], widow)
+
+
+class Forgetful(dict[int, Any]):
+    """A cache that keeps nothing."""
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize("ruleset", ["rummoli", "tripoley"])
+def test_a_worlds_weight_is_the_same_with_the_decisions_remembered_bet_moments(ruleset: str) -> None:
+    """sample_world works out the public side of each weighed bet once per decision (its bet moments): every
+    world gets the weight it gets when worked out afresh, bet by bet, in that world."""
+    weighed = 0
+    for seed in range(12):
+        hand = deal(ruleset, 3 + seed % 5, seed)
+        rng = random.Random(seed)
+        while not hand.over:
+            seat = hand.to_act()[0]
+            view = view_for(hand, seat)
+            if hand.phase == BETTING and any(a["action"] in ("bet", "raise", "call") for a in view["actions"]):
+                k = read_view(view)
+                k.credibility = [1.0] * k.n
+                for world in range(6):
+                    remembered, fresh = [1.0], [1.0]
+                    a = stops_search.sample_world(k, view, random.Random(f"{seed}-{world}"), remembered)
+                    k_fresh = read_view(view)
+                    k_fresh.credibility = [1.0] * k.n
+                    k_fresh.place_cache["bet_moments"] = Forgetful()  # each bet's moment worked out in its world
+                    b = stops_search.sample_world(k_fresh, view, random.Random(f"{seed}-{world}"), fresh)
+                    assert (a is None) == (b is None)
+                    if a is not None and b is not None:
+                        assert a.hands == b.hands and remembered == fresh
+                        weighed += remembered[0] != 1.0
+            hand.random_step(rng)
+    assert weighed > 20

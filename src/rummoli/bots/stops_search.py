@@ -23,7 +23,8 @@ from rummoli.bots.base import FIRST_WORLD_GRACE
 from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_memory import believed
 from rummoli.bots.stops_playout import lead_choice, play_round
-from rummoli.bots.stops_policy import Table, dreadful, easy_bet, hand_percentile
+from rummoli.bots.stops_policy import Table, dreadful, hand_percentile
+from rummoli.bots.stops_rollout import bet_chance, bet_choice, rollout_bidding
 from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
 from rummoli.stops.hand import AUCTION, BETTING, OVER, PLAY, WIDOW, Hand
@@ -182,10 +183,17 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
             steps = k.place_cache["steps"] = [
                 (int(a["seat"]), a["action"], -1 if a.get("card") is None else card_index(a["card"]),
                  int(a.get("amount", 0)), bool(a.get("forced", False))) for a in view["actions"]]
-        for seat, kind, card, amount, forced in steps:
+        # The moment of each weighed bet (who is still in, what it cost, the pot) is public, so the same in every
+        # world: worked out in the first world that reaches it, once per decision.
+        moments = k.place_cache.setdefault("bet_moments", {})
+        for i, (seat, kind, card, amount, forced) in enumerate(steps):
             if (likelihood is not None and hand.phase == BETTING and seat != k.me
                     and not forced and kind in _BET_KINDS):
-                likelihood[0] *= believed(k.credibility[seat], bet_likelihood(hand, k.t, seat, kind))
+                moment = moments.get(i)
+                if moment is None:
+                    moment = moments[i] = bet_moment(hand, k.t, seat)
+                likelihood[0] *= believed(k.credibility[seat],
+                                          likelihood_of(hand_percentile(hand.hands[seat]), moment, kind))
             hand.step(seat, kind, card, amount, forced)
     except (ValueError, IndexError, IllegalAction):
         return None
@@ -196,6 +204,8 @@ def sample_world(k: Known, view: dict[str, Any], rng: random.Random,
 
 
 _BET_KINDS = frozenset({"check", "bet", "call", "raise", "fold"})
+#: the phases :func:`rollout_bidding` plays through in one call
+_BIDDING = frozenset({WIDOW, AUCTION, BETTING})
 
 
 def sigmoid(x: float) -> float:
@@ -209,17 +219,27 @@ def bet_likelihood(hand: Hand, t: Table, seat: int, kind: str) -> float:
     strength, call on a fair chance against the pot's odds, fold or check otherwise.  The ``normal``
     level bets on somewhat less (from a 0.45 chance), so this reads its bets as a little stronger than
     they are; the thresholds are softened so a world is made less likely, never impossible."""
+    return likelihood_of(hand_percentile(hand.hands[seat]), bet_moment(hand, t, seat), kind)
+
+
+def bet_moment(hand: Hand, t: Table, seat: int) -> tuple[int, int, int]:
+    """The public side of a seat's betting decision: how many others are still in, what it must add to stay
+    in, and the poker pot."""
     folded = hand.folded
-    m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
-    p = hand_percentile(hand.hands[seat]) ** max(1, m)
-    to_call = hand.to_call(seat)
+    others = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
+    return others, hand.to_call(seat), hand.pots[t.poker or 0]
+
+
+def likelihood_of(pct: float, moment: tuple[int, int, int], kind: str) -> float:
+    """:func:`bet_likelihood` from the hand's percentile and the decision's :func:`bet_moment`."""
+    others, to_call, pot = moment
+    p = pct ** max(1, others)
     if to_call <= 0:
         strong = sigmoid((p - 0.6) / 0.07)
         return max(0.05, strong if kind in ("bet", "raise") else 1.0 - strong)
     strong = sigmoid((p - 0.75) / 0.07)
     if kind in ("bet", "raise"):
         return max(0.05, strong)
-    pot = hand.pots[t.poker or 0]
     stay = sigmoid((p - 1.2 * to_call / max(1, pot + to_call)) / 0.08)
     return max(0.05, stay * (1.0 - strong) if kind == "call" else 1.0 - stay)
 
@@ -291,13 +311,11 @@ def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
             # doubted seat has put in is no sign of a hand.
             facing = to_call > 0 and m >= 1 and not any(
                 doubted >> s & 1 and hand.to_call(s) == 0 for s in range(hand.n))
-            p = pct ** (m - 1) * min(1.0, max(0.0, (pct - 0.8) / 0.2)) if facing else pct ** max(1, m)
             bet = opts.get("bet")
             rai = opts.get("raise")
-            kind, amount = easy_bet(p, "check" in opts, None if bet is None else (bet[2], bet[3]),
-                                    None if rai is None else (rai[2], rai[3]), to_call)
-            if kind == "fold" and p * (hand.pots[t.poker or 0] + to_call) >= 1.2 * to_call:
-                kind = "call"  # the pot's odds are worth it
+            kind, amount = bet_choice(bet_chance(pct, m, facing), "check" in opts,
+                                      None if bet is None else (bet[2], bet[3]),
+                                      None if rai is None else (rai[2], rai[3]), to_call, hand.pots[t.poker or 0])
             hand.step(seat, kind, amount=amount)
         elif phase == AUCTION:
             bid = opts.get("bid")
@@ -379,6 +397,8 @@ def playout(hand: Hand, t: Table, action: tuple[int, str, int, int], wild: int =
         return hand.chips
     hand.auto = False
     hand.step(seat, kind, card, amount)
+    if hand.phase in _BIDDING and (rng is None or type(rng) is random.Random):
+        rollout_bidding(hand, t, wild, rng, doubted)  # the same decisions, in one call
     doubted |= wild
     tick = _ticker(expired)
     while True:

@@ -20,7 +20,7 @@ from rummoli.stops.base import IN_WIDOW
 from rummoli.stops.ruleset import Ruleset
 from rummoli.twins import compiled
 
-__all__ = ["BID_WORDS", "bid_random", "bid_random_pure", "bid_table"]
+__all__ = ["BID_WORDS", "BidNow", "Decide", "bid_loop", "bid_random", "bid_random_pure", "bid_table"]
 
 # The kinds of decision, as the twins number them (their words in BID_WORDS from index 3).
 KEEP, SWAP, PASS, BID, CHECK, BET, CALL, FOLD, RAISE = range(9)
@@ -42,6 +42,21 @@ def bid_table(rules: Ruleset, n: int, dealer: int, pay_mask: int) -> tuple[int, 
             poker)
 
 
+#: A decider of :func:`bid_loop`: given the phase, the seat to act, its options (``(kind, lowest, highest)``, the
+#: amounts of a bid, bet or raise) and the numbers of the moment (:class:`BidNow`), the ``(kind, amount)`` it makes.
+Decide = Callable[[int, int, list[tuple[int, int, int]], "BidNow"], tuple[int, int]]
+
+
+class BidNow:
+    """What a decider of :func:`bid_loop` may read of the moment: the poker round's level and each seat's share
+    of it (``puts``), the folded seats (a bit set), the poker pot, and each seat's cards."""
+
+    __slots__ = ("folded", "held", "level", "pot", "puts")
+
+    def __init__(self, level: int, puts: list[int], folded: int, pot: int, held: list[int]) -> None:
+        self.level, self.puts, self.folded, self.pot, self.held = level, puts, folded, pot, held
+
+
 def bid_random_pure(getrandbits: Callable[[int], int], state: list[int], chips: list[int], pots: list[int],
                     hands: list[int], owner: list[int], log: list[tuple[Any, ...]], put: list[int],
                     start_stack: list[int], table: tuple[int, ...], words: tuple[Any, ...]) -> int:
@@ -50,6 +65,23 @@ def bid_random_pure(getrandbits: Callable[[int], int], state: list[int], chips: 
     (:data:`BETTING_OVER`: the pot is not yet paid).  ``state`` is ``[phase, turn, bid, bidder, passed, level,
     cap, raises, folded, swapped, given_up]``, read and written back; ``table`` is :func:`bid_table`'s.  The
     lists are written only when the call succeeds (a draw that fails leaves them as they were)."""
+
+    def drawn(phase: int, seat: int, opts: list[tuple[int, int, int]], now: BidNow) -> tuple[int, int]:
+        # as RandomPath._random_decision draws: rng.choice, then rng.randint for an amount
+        kind, low, high = opts[below(getrandbits, len(opts))]
+        return kind, low + below(getrandbits, high - low + 1) if kind in (BID, BET, RAISE) else -1
+
+    return bid_loop(drawn, state, chips, pots, hands, owner, log, put, start_stack, table, words)
+
+
+def bid_loop(decide: Decide, state: list[int], chips: list[int], pots: list[int], hands: list[int],
+             owner: list[int], log: list[tuple[Any, ...]], put: list[int], start_stack: list[int],
+             table: tuple[int, ...], words: tuple[Any, ...]) -> int:
+    """The widow choice, the auction and the poker round with every choice made by ``decide`` (a forced one,
+    the only option, made here with amount 0), moved and logged as ``Hand._do``, ``_swap``, ``_move`` and
+    ``_betting`` would: :func:`bid_random_pure` with its decisions drawn, and the searching bot's rollouts
+    (:mod:`rummoli.bots.stops_rollout`) with theirs by the rules of thumb.  Arguments and result as
+    :func:`bid_random_pure`'s."""
     n, dealer, max_bet, max_raises, barred, pay_mask, poker = table
     act, chips_word, widow_bid = words[0], words[1], words[2]
     kinds = words[3:]
@@ -80,9 +112,8 @@ def bid_random_pure(getrandbits: Callable[[int], int], state: list[int], chips: 
                 opts.append((SWAP, 0, 0))
         if len(opts) == 1:  # forced: made as Hand._settle_forced makes it
             kind, amount, forced = opts[0][0], 0, True
-        else:  # drawn as RandomPath._random_decision draws: rng.choice, then rng.randint for an amount
-            kind, low, high = opts[below(getrandbits, len(opts))]
-            amount = low + below(getrandbits, high - low + 1) if kind in (BID, BET, RAISE) else -1
+        else:
+            kind, amount = decide(phase, seat, opts, BidNow(level, puts, folded, pot, held))
             forced = False
         entries.append((act, seat, kinds[kind], -1, amount, forced))
         winner = -1  # who takes the widow now (Bidding._swap)

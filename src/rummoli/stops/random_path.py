@@ -12,6 +12,7 @@ the forced cards around them; a generator of another class decides one step at a
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from random import Random
 from typing import TYPE_CHECKING, Final
 
@@ -71,10 +72,18 @@ class RandomPath(HandState):
         """:meth:`random_play`'s decisions up to the play round, by ``bid_random`` (the same draws, moves and log
         entries as one :meth:`_random_decision` after another), then the showdown; the play round is begun, its
         first cards left to :meth:`_random_fast`."""
+        self.bid_with(partial(bid_random, getrandbits))
+
+    def bid_with(self, run: Callable[..., int]) -> None:
+        """The decisions from the widow choice, the auction or the poker round up to the play round, made in one
+        call by ``run``, a loop over plain numbers (``bid_random`` or another decider's
+        :func:`~rummoli.stops.random_bidding.bid_loop`, given the arguments after its decider), then the showdown;
+        the play round is begun.  The hand must be in one of those phases."""
+        self._tracking = False
         state = [_BID_PHASES.index(self.phase), self.turn, self._bid, self._bidder, self._passed, self._level,
                  self._cap_value, self._raises, self._folded, self.swapped, self.given_up]
-        status = bid_random(getrandbits, state, self.chips, self.pots, self.hands, self.owner, self.log, self._put,
-                            self._start_stack, bid_table(self.rules, self.n, self.dealer, self._pay_mask), BID_WORDS)
+        status = run(state, self.chips, self.pots, self.hands, self.owner, self.log, self._put, self._start_stack,
+                     bid_table(self.rules, self.n, self.dealer, self._pay_mask), BID_WORDS)
         phase, self.turn, self._bid, self._bidder, self._passed, self._level, self._cap_value, self._raises, \
             self._folded, self.swapped, self.given_up = state
         self.phase = _BID_PHASES[phase]
