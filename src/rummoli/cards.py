@@ -232,7 +232,7 @@ def iter_mask(mask: int) -> Iterator[Card]:
         mask ^= low
 
 
-def cards_of(mask: int) -> list[Card]:
+def cards_of_pure(mask: int) -> list[Card]:
     """The cards of a mask, in card order (suit, then rank)."""
     return list(iter_mask(mask))
 
@@ -251,10 +251,14 @@ def names_of_pure(mask: int) -> list[str]:
     return out
 
 
+# The compiled names_of picks the items of any 52-tuple at a mask's bits: the cards' names, or the cards themselves.
 _compiled_names_of = compiled("names_of")
 #: :func:`names_of_pure`, compiled where it could be (tests/core/test_speedups.py holds the two together)
 names_of: Callable[[int], list[str]] = (names_of_pure if _compiled_names_of is None
                                         else partial(_compiled_names_of, NAMES))
+#: :func:`cards_of_pure`, compiled where it could be: a searching bot's every sampled world lists its hands' cards
+cards_of: Callable[[int], list[Card]] = (cards_of_pure if _compiled_names_of is None
+                                         else partial(_compiled_names_of, CARDS))
 
 
 def mask_count(mask: int) -> int:

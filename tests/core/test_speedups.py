@@ -189,17 +189,20 @@ def test_the_compiled_names_of_is_the_one_the_views_use_unless_pure_is_asked() -
     from rummoli import cards
 
     assert cards.names_of is not cards.names_of_pure and cards.names_of(0b101) == ["2s", "4s"]
-    pure = subprocess.run([sys.executable, "-c", "import rummoli.cards as c; print(c.names_of is c.names_of_pure)"],
+    assert cards.cards_of is not cards.cards_of_pure and cards.cards_of(0b101) == [CARDS[0], CARDS[2]]
+    pure = subprocess.run([sys.executable, "-c", "import rummoli.cards as c; print(c.names_of is c.names_of_pure, "
+                           "c.cards_of is c.cards_of_pure)"],
                           env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
-    assert pure.stdout.strip() == "True"
+    assert pure.stdout.strip() == "True True"
 
 
 @given(st.integers(0, (1 << 52) - 1))
 @settings(max_examples=500)
-def test_both_names_ofs_name_the_same_cards_in_the_same_order(mask: int) -> None:
-    from rummoli.cards import names_of, names_of_pure
+def test_both_names_ofs_and_cards_ofs_give_the_same_cards_in_the_same_order(mask: int) -> None:
+    from rummoli.cards import cards_of, cards_of_pure, names_of, names_of_pure
 
     assert names_of(mask) == names_of_pure(mask) == [str(c) for c in CARDS if mask >> c.index & 1]
+    assert cards_of(mask) == cards_of_pure(mask) == [c for c in CARDS if mask >> c.index & 1]
 
 
 def test_the_compiled_names_of_refuses_what_is_not_a_card_mask() -> None:
