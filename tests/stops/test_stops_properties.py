@@ -13,7 +13,7 @@ from stops_helpers import pick, visible_cards
 from rummoli.cards import CARDS
 from rummoli.dealing import deal_with_widow
 from rummoli.stops import BUILTIN_RULESETS, Hand, Session, load_ruleset, replay_hand, replay_record
-from rummoli.stops.hand import OVER
+from rummoli.stops.hand import COPIED_SLOTS, OVER, STATE_SLOTS
 from rummoli.stops.ruleset import CHOICES
 
 FULL = (1 << 52) - 1
@@ -106,6 +106,10 @@ def test_clones_are_independent_and_replay_from_a_view(ruleset: str, players: in
             break
         hand.random_step(rng)
     copy = hand.clone()
+    for name in STATE_SLOTS:  # a clone copies exactly the lists and dicts: shares nothing the hand changes in place
+        value = getattr(hand, name)
+        assert isinstance(value, (list, dict)) == (name in COPIED_SLOTS), name
+        assert (getattr(copy, name) is value) == (name not in COPIED_SLOTS) and getattr(copy, name) == value, name
     before = copy.view(None)
     while not hand.over:
         hand.random_step(rng)

@@ -27,7 +27,6 @@ rummoli.errors.IllegalAction: R-RU-3: you do not hold 2s
 from __future__ import annotations
 
 import contextlib
-import operator
 import random
 import secrets
 from collections.abc import Sequence
@@ -63,6 +62,7 @@ from rummoli.rummy.ruleset import Ruleset, load_ruleset
 from rummoli.rummy.search_path import SearchPath
 from rummoli.rummy.views import Views
 from rummoli.shapes import Event, RummyResult
+from rummoli.slots import slot_copier
 
 __all__ = ["RummyHand"]  # the move codes are rummoli.rummy.base's
 
@@ -558,11 +558,7 @@ class RummyHand(SearchPath, Views):
     def clone(self) -> RummyHand:
         """An independent copy (cheap: masks and short lists) for search bots."""
         twin = RummyHand.__new__(RummyHand)
-        for name, value in zip(_STATE_SLOTS, _STATE(self), strict=True):
-            setattr(twin, name, value)
-        for name in _COPIED_LISTS:
-            setattr(twin, name, list(getattr(self, name)))
-        twin.outcome = dict(self.outcome)
+        _copy_state(self, twin)
         twin._reset_stream()
         twin._tracking = False
         return twin
@@ -574,4 +570,4 @@ _COPIED_LISTS: Final = ("hands", "stock", "pile", "melds", "owners", "points", "
 #: The event stream and the views' caches, which a clone starts afresh; the rest is the hand's state.
 _STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_action_at", "_actions_seen", "_drawn", "_static"})
 _STATE_SLOTS: Final = tuple(name for name in RummyHand.__slots__ if name not in _STREAM_SLOTS)
-_STATE: Final = operator.attrgetter(*_STATE_SLOTS)
+_copy_state = slot_copier(_STATE_SLOTS, (*_COPIED_LISTS, "outcome"))

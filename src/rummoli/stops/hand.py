@@ -33,6 +33,7 @@ from rummoli.dealing import deal_sizes
 from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.limits import MAX_CHIPS, MAX_NAME
 from rummoli.shapes import Event, StopsResult
+from rummoli.slots import slot_copier
 from rummoli.stops.actions import KINDS, Action, AmountRange, Legal, check_action
 from rummoli.stops.base import AUCTION, BETTING, IN_WIDOW, OVER, PLAY, PLAYED, WIDOW, Option
 from rummoli.stops.bidding import Bidding, shown_five
@@ -564,10 +565,7 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
     def clone(self) -> Hand:
         """A deep copy cheap enough for search (its event stream starts afresh: a new hand's numbering)."""
         new = Hand.__new__(Hand)
-        for name in _STATE_SLOTS:
-            value = getattr(self, name)
-            # a tuple of types, not ``list | dict``: that union would be made again on every slot of every clone
-            setattr(new, name, value.copy() if isinstance(value, (list, dict)) else value)
+        _copy_state(self, new)
         new._reset_stream()
         new._tracking = False
         return new
@@ -587,4 +585,10 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
 
 #: The event stream and the views' caches, which a clone starts afresh.
 _STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_static", "_played", "_played_at"})
-_STATE_SLOTS: Final = tuple(name for name in Hand.__slots__ if name not in _STREAM_SLOTS)
+STATE_SLOTS: Final = tuple(name for name in Hand.__slots__ if name not in _STREAM_SLOTS)
+#: The state a clone copies, its lists and dicts (tests/stops/test_stops_properties.py: no other slot holds one);
+#: the rest it shares.
+COPIED_SLOTS: Final = frozenset({"_pending_pots", "_put", "_shown", "_start_stack", "chips", "dealt", "dealt_widow",
+                                 "hands", "log", "names", "owner", "play_start", "poker_winners", "pots",
+                                 "start_chips", "start_pots"})
+_copy_state = slot_copier(STATE_SLOTS, COPIED_SLOTS)
