@@ -8,6 +8,10 @@ time.  :func:`bid_random_pure` takes the same steps in one loop over plain numbe
 what ``_do``, ``_swap``, ``_move`` and ``_betting`` log; :func:`bid_random` is its compiled twin
 (``rummoli/_speedups.c``).  tests/stops/test_stops_bidding.py holds the two together, and
 tests/stops/test_stops_outputs.py holds the random path to what the engine showed before either existed.
+
+The loop itself is :func:`bid_loop`, which takes its decider: the random draws above, or a searching bot's rules
+of thumb (:mod:`rummoli.bots.stops_rollout`, with its own compiled twin): whoever decides, this fast loop over
+the phases' rules exists once in Python and once in C (``bid_core``).
 """
 
 from __future__ import annotations
