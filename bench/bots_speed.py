@@ -21,7 +21,8 @@ not the wall clock.
   normal bots, the same deals in both trees: CPU time per decision, p50 and p95 over all rounds (issue 16:
   p95 at most half the baseline's).
 
-It prints each round's figures and the ratio of the sums (this tree over the baseline).
+It prints each round's figures and the ratio of the sums (this tree over the baseline), with the median and range of
+the rounds' own ratios.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
@@ -150,6 +152,12 @@ def instructions(src: Path, *args: str) -> float:
     return (timed - count(True)[0]) / hands
 
 
+def round_ratios(per_round: dict[tuple[str, str], list[float]], kind: str) -> str:
+    """Each round's ratio (this tree's rate over the baseline's in that round): their median and range."""
+    ratios = [n / o for n, o in zip(per_round[(kind, "this tree")], per_round[(kind, "baseline")], strict=True)]
+    return f"each round's ratio: median {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots_speed")
     parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
@@ -171,6 +179,7 @@ def main() -> None:
         trees = {"baseline": baseline_tree(args.baseline, Path(folder)), "this tree": ROOT / "src"}
         print(f"baseline {args.baseline} against this tree; CPU seconds, {args.rounds} rounds, trees taking turns")
         sums: dict[tuple[str, str], list[float]] = {}
+        per_round: dict[tuple[str, str], list[float]] = {}  # each round's rate: the rounds' ratios, median and range
         for r in range(args.rounds):
             for level in ("easy", "normal"):
                 if level not in only:
@@ -180,6 +189,7 @@ def main() -> None:
                     acc = sums.setdefault((level, name), [0.0, 0.0])
                     acc[0] += out["hands"]
                     acc[1] += out["cpu"]
+                    per_round.setdefault((level, name), []).append(out["hands"] / out["cpu"])
                     print(f"  round {r + 1} sim {level:6} {name:9}: {out['hands'] / out['cpu']:7.1f} hands per CPU s"
                           f" ({out['hands']:.0f} hands, {out['cpu']:.2f} s)", flush=True)
             if "decide" in only:
@@ -198,6 +208,7 @@ def main() -> None:
                     acc[0] += out["worlds"]
                     acc[1] += out["cpu"]
                     acc[2] += out["decisions"]
+                    per_round.setdefault(("hard", name), []).append(out["worlds"] / out["cpu"])
                     print(f"  round {r + 1} hard {name:9}: {out['worlds'] / out['cpu']:7.0f} worlds per CPU s,"
                           f" {out['worlds'] / max(1, out['decisions']):5.0f} per decision"
                           f" ({out['decisions']:.0f} decisions, {out['cpu']:.1f} s)", flush=True)
@@ -214,7 +225,7 @@ def main() -> None:
             if level in only:
                 new, old = sums[(level, "this tree")], sums[(level, "baseline")]
                 print(f"  sim {level:6}: {new[0] / new[1]:7.1f} against {old[0] / old[1]:7.1f} hands per CPU s"
-                      f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x")
+                      f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x; {round_ratios(per_round, level)}")
         if "decide" in only:
             new_t, old_t = sums[("decide", "this tree")], sums[("decide", "baseline")]
             for q, label in ((0.5, "p50"), (0.95, "p95")):
@@ -231,7 +242,8 @@ def main() -> None:
             new, old = sums[("hard", "this tree")], sums[("hard", "baseline")]
             print(f"  hard worlds: {new[0] / new[1]:7.0f} against {old[0] / old[1]:7.0f} per CPU s"
                   f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x; per decision {new[0] / new[2]:.0f}"
-                  f" against {old[0] / old[2]:.0f} = {(new[0] / new[2]) / (old[0] / old[2]):.2f}x")
+                  f" against {old[0] / old[2]:.0f} = {(new[0] / new[2]) / (old[0] / old[2]):.2f}x;"
+                  f" {round_ratios(per_round, 'hard')}")
 
 
 if __name__ == "__main__":
