@@ -90,10 +90,40 @@ def test_a_worker_that_gives_no_answer_is_replaced_and_the_next_decisions_are_an
                 await workers.decide(stuck, view, seconds=None, wait=1.0)
             assert time.perf_counter() - started < 5
             assert workers.replaced == 1 and workers.slots != before
+            assert workers.slots[0].warm is not None  # the replacement starts at once, not at the next decision
             choice, _ = await workers.decide(make_bot("stops", "hard", 1, samples=5), view, seconds=30)
             assert choice["seat"] == view["seat"]
             choice, _ = await workers.decide(make_bot("stops", "easy", 1), view, seconds=30)  # the quick worker
             assert choice["seat"] == view["seat"]
+
+    asyncio.run(run())
+
+
+def test_a_starting_worker_is_waited_for_and_its_start_up_is_not_counted_against_the_decision() -> None:
+    """A worker starts when first needed (a new process that imports the bots); a decision given to it meanwhile
+    waits for the start-up, and its own time begins after: on a loaded machine a start-up counted against a 0.5 s
+    deadline gave no answer, and so did the replacement's, until the table was paused (seen in CI)."""
+    import asyncio
+
+    table = Table("rummoli", [Seat(f"B{i}", "easy", seed=i) for i in range(4)], seed="start-up")
+    while table.bot_due() is None:
+        table.step()
+    seat = table.bot_due()
+    assert seat is not None
+    view = table.bot_view(seat)
+
+    async def run() -> None:
+        with BotWorkers(1) as workers:
+            quick = workers._slot(quick=True)
+            assert quick.warm is None and workers.slots[0].warm is None  # nothing started before it is needed
+            quick.warm = quick.pool.submit(time.sleep, 1.0)  # a start-up that takes a second
+            started = time.perf_counter()
+            choice, _ = await workers.decide(make_bot("stops", "easy", 1), view, seconds=0.05, wait=0.5)
+            assert time.perf_counter() - started >= 1.0 and workers.replaced == 0
+            assert choice["seat"] == seat
+            # A worker's own start-up imports every family's bots before its first decision.
+            modules = await asyncio.wrap_future(workers.slots[0].started())
+            assert {"rummoli.bots.stops_search", "rummoli.bots.rummy_search", "rummoli.bots.poch_bots"} <= set(modules)
 
     asyncio.run(run())
 

@@ -35,9 +35,30 @@ def bounded(tmp_path: Path) -> Iterator[Server]:
     """A server with a 1 s bot deadline, bots at pace 0.3 s, and a 1 s grace before a bot plays an absent seat."""
     running = Server(tmp_path, "--bot-pace", str(PACE), "--grace", "1", RUMMOLI_BOT_DEADLINE=str(DEADLINE)).start()
     try:
+        warm_workers(running)
         yield running
     finally:
         running.stop()
+
+
+def warm_workers(server: Server) -> None:
+    """Start the server's bot workers (each starts when first needed, a new process importing the bots): the tests
+    measure decisions, not a worker's start-up, which the server does not count against a bot's deadline either."""
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "hard"}, {"bot": "easy"}], seed="warm", hands=1)
+    client = server.client(created["id"], created["token"])
+    rng = random.Random(0)
+    deadline = time.monotonic() + 60
+    levels: set[str] = set()
+    while levels != {"hard", "easy"}:
+        assert time.monotonic() < deadline, f"the bots did not move: {levels}"
+        if client.my_turn():
+            client.act(choose(client.view, rng))
+        for event in client.events:
+            if event.get("type") == "action" and event.get("seat") in (1, 2):
+                levels.add("hard" if event["seat"] == 1 else "easy")
+        if levels != {"hard", "easy"}:
+            client.recv(deadline - time.monotonic())
+    client.close()
 
 
 def bot_gaps(client: Client, rng: random.Random, moves: int, timeout: float) -> list[float]:

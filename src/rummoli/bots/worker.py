@@ -12,6 +12,11 @@ its rollouts too).  A worker that still gives no answer a little later (:data:`G
 (:class:`NoAnswer` tells the caller, who plays a safe default): each worker is a pool of its own, so
 replacing one never disturbs the decisions the others are making.
 
+A worker starts when first needed, and a replacement at once: a new process that imports the bots
+(:func:`_warm_up`, a quarter of a second on a quiet machine, several times that on a loaded one).  A decision
+given to a starting worker waits for it first (:data:`STARTUP_WAIT` at most) and its time begins after: the
+start-up is not counted against the bot's deadline, or the worker taken for stuck.
+
 >>> from rummoli.bots.base import make_bot
 >>> choice, bot = decide(make_bot("stops", "random", 1), {"legal_actions": [{"seat": 0, "action": "keep"}]})
 >>> choice
@@ -23,9 +28,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -94,6 +101,22 @@ def _no_answer(error: BaseException, wait: float | None) -> NoAnswer:
     return NoAnswer(f"no answer within {wait} s" if isinstance(error, TimeoutError) else "its worker process broke")
 
 
+#: what a worker imports before its first decision: every family's bots and their searches
+WARM_MODULES = ("rummoli.bots.stops_bots", "rummoli.bots.rummy_bots", "rummoli.bots.poch_bots")
+
+#: seconds a decision waits for its worker to start (a new process importing the bots) before the worker is
+#: taken for broken; a start-up is not counted against a bot's deadline
+STARTUP_WAIT = 20.0
+
+
+def _warm_up() -> list[str]:
+    """In a new worker, before any decision: import the bots (a spawned process starts empty), and say which of
+    our modules it holds."""
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    return sorted(name for name in sys.modules if name.startswith("rummoli."))
+
+
 class _Slot:
     """One worker process, in a pool of its own, and the decisions it has been given."""
 
@@ -104,6 +127,14 @@ class _Slot:
         self.pool = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker,
                                         initargs=(os.getpid(), self.pids, nice))
         self.busy = 0
+        self.warm: Future[list[str]] | None = None  # the start-up, once asked for (a slot starts when first needed)
+
+    def started(self) -> Future[list[str]]:
+        """The worker's start-up (:func:`_warm_up`), begun now if it was not yet: the process is spawned and
+        imports the bots while the caller waits, or does something else."""
+        if self.warm is None:
+            self.warm = self.pool.submit(_warm_up)
+        return self.warm
 
     def end(self) -> None:
         """End the worker at once, whatever it is doing, and its pool."""
@@ -168,6 +199,18 @@ class BotWorkers:
         seconds (by default ``seconds`` and :data:`GRACE`) the worker is replaced and :class:`NoAnswer` raised;
         likewise if the worker broke."""
         slot = self._slot(quick=bot.level in QUICK)
+        warm = slot.started()
+        if not warm.done():
+            # A worker starting (the first decision it is given, or the first after a stuck one was replaced)
+            # is not stuck: the decision's time starts once it can think. Counted against the deadline, a
+            # start-up on a loaded machine gave no answer in time, and so did the replacement's, until the
+            # table was paused for its bots' failures (seen in CI: seven hard bots, a 0.5 s deadline).
+            try:
+                # shielded: another decision may be waiting for the same start-up
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(warm)), STARTUP_WAIT)
+            except (TimeoutError, BrokenProcessPool) as error:
+                self.replace(slot)
+                raise _no_answer(error, STARTUP_WAIT) from None
         future = self._start(slot, bot, view, seconds)
         if wait is None and seconds is not None:
             wait = seconds + GRACE
@@ -204,12 +247,14 @@ class BotWorkers:
     def replace(self, slot: _Slot) -> None:
         """End a worker (stuck, or broken) and start another in its place (none once closed)."""
         if not self.closed:
+            fresh = _Slot(nice=slot.nice)
             if slot is self.quick:
-                self.quick = _Slot()
+                self.quick = fresh
             elif slot is self.aside:
-                self.aside = _Slot(nice=slot.nice)
+                self.aside = fresh
             elif slot in self.slots:
-                self.slots[self.slots.index(slot)] = _Slot()
+                self.slots[self.slots.index(slot)] = fresh
+            fresh.started()  # its start-up begins now, not when the next decision comes
         self.replaced += 1
         slot.end()
 
