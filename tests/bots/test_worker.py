@@ -9,7 +9,7 @@ import time
 import pytest
 
 from rummoli.bots.base import make_bot
-from rummoli.bots.worker import BotWorkers, decide
+from rummoli.bots.worker import BotWorkers, _warm_up, decide
 from rummoli.table import Seat, Table
 
 
@@ -116,9 +116,10 @@ def test_a_starting_worker_is_waited_for_and_its_start_up_is_not_counted_against
         with BotWorkers(1) as workers:
             quick = workers._slot(quick=True)
             assert quick.warm is None and workers.slots[0].warm is None  # nothing started before it is needed
-            quick.warm = quick.pool.submit(time.sleep, 1.0)  # a start-up that takes a second
+            quick.pool.submit(_warm_up)  # the bots imported, then a start-up that takes a second more
+            quick.warm = quick.pool.submit(time.sleep, 1.0)
             started = time.perf_counter()
-            choice, _ = await workers.decide(make_bot("stops", "easy", 1), view, seconds=0.05, wait=0.5)
+            choice, _ = await workers.decide(make_bot("stops", "easy", 1), view, seconds=0.05, wait=1.0)
             assert time.perf_counter() - started >= 1.0 and workers.replaced == 0
             assert choice["seat"] == seat
             # A worker's own start-up imports every family's bots before its first decision.
