@@ -289,7 +289,9 @@ def wild_bet(hand: Hand, rng: random.Random) -> None:
 
 def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
     """One decision by the rules of thumb for whoever is to act, on their own cards only (and on which
-    seats, ``doubted``, are not believed: a bet they made says nothing of their cards)."""
+    seats, ``doubted``, are not believed: a bet they made says nothing of their cards).  Before the play
+    round, :func:`~rummoli.bots.stops_rollout.rollout_bidding` makes the same decisions in one call; this
+    is the reference it is held to (tests/bots/test_stops_rollout.py)."""
     phase = hand.phase
     if phase == PLAY:
         if hand.claim_pending >= 0:
@@ -385,9 +387,12 @@ def playout(hand: Hand, t: Table, action: tuple[int, str, int, int], wild: int =
     same hand played the same way, its play round by :func:`~rummoli.bots.stops_playout.play_round`.
 
     The hand is stepped with ``auto`` off, so that the engine stops where the play round begins (the
-    forced actions before it are made here, as ``auto`` would make them at once).  A lead or play is
-    not stepped at all: the hand is then left as it was, and needs no clone.  ``expired`` is
-    :func:`rollout`'s."""
+    forced actions before it are made here, as ``auto`` would make them at once).  The decisions before
+    the play round are made in one call (:func:`~rummoli.bots.stops_rollout.rollout_bidding`, the same
+    choices as :func:`policy_step` and :func:`wild_bet` one by one).  A lead or play is not stepped at all:
+    the hand is then left as it was, and needs no clone.  ``expired`` is :func:`rollout`'s, read in the
+    play round: the one call does not look at the clock (a thousand raises at the limits ruleset take it
+    about 20 ms)."""
     seat, kind, card, amount = action
     if hand.phase == PLAY and hand.claim_pending < 0 and not hand.in_run:
         return play_round(hand, t, card)[0]
