@@ -12,7 +12,7 @@ rollout (:func:`rummoli.bots.stops_search.policy_step`) on worlds of every built
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from random import Random
 from typing import Any
@@ -40,10 +40,17 @@ from rummoli.twins import compiled
 _KINDS = {"check": CHECK, "bet": BET, "call": CALL, "fold": FOLD, "raise": RAISE}
 
 
+def facing_a_bet(to_call: int, others: int, doubted: int, to_calls: Iterable[int]) -> bool:
+    """Whether a seat that must add ``to_call`` with ``others`` still in faces a bet it believes: a level that a
+    seat in the bit set ``doubted`` has put in (its own ``to_calls`` entry, seat by seat, is 0) is no sign of a
+    hand."""
+    return to_call > 0 and others >= 1 and not any(doubted >> s & 1 and owed == 0 for s, owed in enumerate(to_calls))
+
+
 def bet_chance(pct: float, others: int, facing: bool) -> float:
     """The chance a seat of a rollout gives its hand in the poker round: its percentile ``pct`` against the
-    ``others`` still in, or, ``facing`` a bet it believes, against a hand that bets (the top sixth or so at a
-    four-seat table), not a random one."""
+    ``others`` still in, or, ``facing`` a bet it believes (:func:`facing_a_bet`), against a hand that bets (the
+    top sixth or so at a four-seat table), not a random one."""
     if facing:
         return pct ** (others - 1) * min(1.0, max(0.0, (pct - 0.8) / 0.2))
     return pct ** max(1, others)
@@ -88,8 +95,7 @@ def bid_policy_pure(getrandbits: Callable[[int], int] | None, policy: tuple[Any,
             puts, level, folded = now.puts, now.level, now.folded
             others = sum(1 for s in range(n) if s != seat and not folded >> s & 1)
             to_call = level - puts[seat]
-            facing = to_call > 0 and others >= 1 and not any(
-                doubted >> s & 1 and level - puts[s] == 0 for s in range(n))
+            facing = facing_a_bet(to_call, others, doubted, (level - put for put in puts))
             ranges = {kind: (low, high) for kind, low, high in opts}
             word, amount = bet_choice(bet_chance(percentile(now.held[seat]), others, facing), CHECK in ranges,
                                       ranges.get(BET), ranges.get(RAISE), to_call, now.pot)

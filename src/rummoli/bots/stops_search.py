@@ -24,7 +24,7 @@ from rummoli.bots.stops_infer import Known, card_index, mask_of_texts
 from rummoli.bots.stops_memory import believed
 from rummoli.bots.stops_playout import lead_choice, play_round
 from rummoli.bots.stops_policy import Table, dreadful, hand_percentile
-from rummoli.bots.stops_rollout import bet_chance, bet_choice, rollout_bidding
+from rummoli.bots.stops_rollout import bet_chance, bet_choice, facing_a_bet, rollout_bidding
 from rummoli.errors import IllegalAction
 from rummoli.poker import evaluate_mask
 from rummoli.stops.hand import AUCTION, BETTING, OVER, PLAY, WIDOW, Hand
@@ -308,11 +308,7 @@ def policy_step(hand: Hand, t: Table, doubted: int = 0) -> None:
             m = sum(1 for s in range(hand.n) if s != seat and not folded >> s & 1)
             pct = hand_percentile(hand.hands[seat])
             to_call = hand.to_call(seat)
-            # Facing a bet, counting players rate their hand against a hand that bets (the top sixth
-            # or so of hands at a four-seat table), not against a random one; but a level that a
-            # doubted seat has put in is no sign of a hand.
-            facing = to_call > 0 and m >= 1 and not any(
-                doubted >> s & 1 and hand.to_call(s) == 0 for s in range(hand.n))
+            facing = facing_a_bet(to_call, m, doubted, (hand.to_call(s) for s in range(hand.n)))
             bet = opts.get("bet")
             rai = opts.get("raise")
             kind, amount = bet_choice(bet_chance(pct, m, facing), "check" in opts,
