@@ -51,8 +51,14 @@ def test_seven_hard_bots_at_the_ruleset_limits_decide_within_their_time(mode: st
     table = Table(limits_ruleset(), [Seat(f"H{i}", "hard", seed=i) for i in range(7)], seed=f"limits-{mode}",
                   samples=200 if mode == "deadline" else None, budget=seconds if mode == "budget" else None)
     times: list[tuple[str, float]] = []
-    phases: set[str] = set()
-    while len(times) < 24:
+    counted = {"auction": 0, "poker": 0}
+    # Decisions are timed until there have been twelve in the auction and eight in the poker round. How long the
+    # auction runs is the bots' choice, and with a budget how many worlds they weigh depends on the machine: these
+    # seven were seen to bid up the widow for 35 decisions. Once twelve are timed, the rest of the auction is cut
+    # short (the seat due passes, as if its bot had chosen to) so that the test reaches the poker round within its
+    # own time whatever the bots' appetite.
+    while counted["auction"] < 12 or counted["poker"] < 8:
+        assert len(times) < 60, times
         if table.hand_over:
             table.next_hand()
             continue
@@ -62,15 +68,17 @@ def test_seven_hard_bots_at_the_ruleset_limits_decide_within_their_time(mode: st
             continue
         bot, view = table.bots[seat], table.bot_view(seat)
         assert bot is not None
+        if view["phase"] == "auction" and counted["auction"] >= 12:
+            table.apply_bot_choice(seat, {"seat": seat, "action": "pass"})
+            continue
         out: list[Any] = []
         deadline = None if mode == "budget" else time.time() + seconds
         took = timed(lambda b=bot, v=view, d=deadline, o=out: o.append(decide(b, v, d)), seconds + SLACK)
         times.append((view["phase"], round(took, 3)))
-        phases.add(view["phase"])
+        counted[view["phase"]] = counted.get(view["phase"], 0) + 1
         choice, back = out[0]
         table.apply_bot_choice(seat, choice, back)
     assert max(t for _, t in times) <= seconds + SLACK, times
-    assert {"auction", "poker"} <= phases, times
 
 
 def at_a_bot_decision(table: Table, phases: tuple[str, ...]) -> int:
