@@ -483,7 +483,7 @@ class HardRummyBot(Bot):
                 if row and expired():  # the time ran out inside this world: it counts for nothing
                     break
                 twin = world.clone()
-                twin.apply(action)
+                twin.make(action)
                 finish_turn(twin, k.me)
                 row.append(rollout(twin, k.me))
             if len(row) < len(actions):

@@ -94,7 +94,7 @@ def replay_hand(record: dict[str, Any], before: Callable[[RummyHand, Action], No
         if before is not None:
             before(hand, action)
         try:
-            hand.apply(action)
+            hand.make(action)  # the events each action caused are in the hand's log; nobody here reads them per actor
         except IllegalAction as error:
             raise RecordError(error.message, index=index, rule=error.rule) from None
         cursor = applied_at + 1

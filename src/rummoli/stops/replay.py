@@ -85,7 +85,7 @@ def replay_hand(record: dict[str, Any], *, complete: bool = True) -> Hand:
             raise RecordError(error.message, index=index, rule=error.rule) from None
         except MalformedInput as error:
             raise RecordError(error.message, index=index, rule=error.rule or "R-NOTE-3") from None
-        hand.apply(action)
+        hand.make(action)
     while not hand.over:
         if not hand.step_forced():
             if not complete:
