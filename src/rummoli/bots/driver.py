@@ -115,6 +115,6 @@ def play_out(
                 return seat
             raise ValueError(f"seat {seat} has no bot and the hand is waiting for it")
         choice = bot_decision(state, seat, bot, fast)
-        state.apply(read(choice))
+        state.make(read(choice))
         if on_action is not None:
             on_action(seat, choice)

@@ -160,7 +160,7 @@ class Family:
             while not hand.over and (forced := hand.forced_action()) is not None and forced != action:
                 hand.step_forced()
                 yield hand
-            hand.apply(action)
+            hand.make(action)
             yield hand
         while not hand.over and hand.step_forced():
             yield hand

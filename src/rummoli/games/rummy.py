@@ -70,7 +70,7 @@ class RummyFamily(Family):
         hand = hand_from_record(record)
         yield hand
         for data in actions if isinstance(actions, list) else []:
-            hand.apply(Action.from_json(data))
+            hand.make(Action.from_json(data))
             yield hand
 
     def seat_range(self, reference: str | dict[str, Any]) -> tuple[int, int, set[int]]:
