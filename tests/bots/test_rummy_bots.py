@@ -14,10 +14,11 @@ from rummoli.bots import make_bot
 from rummoli.bots.base import Bot, legal_actions
 from rummoli.bots.driver import play_out
 from rummoli.bots.rummy_policy import choose_discard
-from rummoli.bots.rummy_search import sample_world
+from rummoli.bots.rummy_search import sample_deal, sample_world
 from rummoli.bots.rummy_view import UNKNOWN, card_index, read_view
 from rummoli.cards import CARDS, parse_cards
-from rummoli.rummy import Action, RummyGame, RummyHand, builtin_names, load_ruleset
+from rummoli.records import RecordError
+from rummoli.rummy import Action, RummyGame, RummyHand, builtin_names, load_ruleset, replay_hand
 
 RULESETS = builtin_names()
 LEVELS = ("easy", "normal", "hard")
@@ -350,3 +351,34 @@ def test_R_GIN_4_lay_offs_after_the_other_knock_are_the_bots_decision() -> None:
     assert sorted(make_bot("rummy", "normal", seed=1).lay_off(view, knocker)) == ["8h", "9h"]
     assert sorted(make_bot("rummy", "hard", seed=1).lay_off(view, knocker)) == ["8h", "9h"]
     assert make_bot("rummy", "easy", seed=1).lay_off(view, knocker) == []
+
+
+def test_a_decisions_worlds_read_its_actions_once_and_replay_them_as_a_record_would() -> None:
+    """``sample_world`` reads the view's actions into the engine's once a decision (``Known.read_actions``), and a
+    replay given them read makes the same hand, move for move, as one that reads the record's actions itself."""
+    hand = RummyGame("gin-rummy", ["A", "B"], seed=4).deal()
+    bots = [bot("easy", s) for s in range(2)]
+    for _ in range(12):
+        act(hand, bots[hand.turn].choose(view_of(hand, hand.turn)))
+    k = read_view(view_of(hand, hand.turn))
+    assert k.read_actions is None and len(k.actions) >= 12
+    rng = random.Random(2)
+    while sample_world(k, rng) is None:
+        pass
+    assert k.read_actions == tuple(Action.from_json(data) for data in k.actions)
+    replayed = 0
+    for seed in range(40):
+        record = sample_deal(k, random.Random(seed))
+        if record is None:
+            continue
+        try:
+            itself = replay_hand(record)
+        except RecordError:
+            with pytest.raises(RecordError):
+                replay_hand(record, None, k.read_actions)
+            continue
+        given = replay_hand(record, None, k.read_actions)
+        assert (given.log, given.hands, given.stock, given.pile, given.events()) == \
+            (itself.log, itself.hands, itself.stock, itself.pile, itself.events())
+        replayed += 1
+    assert replayed >= 5

@@ -50,6 +50,7 @@ from rummoli.bots.rummy_policy import (
 )
 from rummoli.bots.rummy_view import Known, partners, read_view
 from rummoli.cards import CARDS
+from rummoli.errors import MalformedInput
 from rummoli.records import RecordError
 from rummoli.rummy import Action, RummyHand, replay_hand
 from rummoli.rummy.base import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD
@@ -122,8 +123,13 @@ def sample_world(k: Known, rng: random.Random, reader: Reader | None = None) -> 
     record = sample_deal(k, rng)
     if record is None:
         return None
+    if k.read_actions is None:
+        try:
+            k.read_actions = tuple(Action.from_json(data) for data in k.actions)
+        except MalformedInput:
+            k.read_actions = ()
     try:
-        world = replay_hand(record, reader)
+        world = replay_hand(record, reader, k.read_actions if len(k.read_actions) == len(k.actions) else None)
     except RecordError:
         if rummy_view.STRICT:
             raise

@@ -112,6 +112,9 @@ class Known:
     #: a hard bot ranks the same discards up to three times, and ranking is most of its time
     gin_ranked: dict[tuple[int, tuple[int, ...]], list[tuple[float, int]]] = field(default_factory=dict)
     ruleset_ref: Any = None  # the view's ruleset as named: a built-in's name or the whole ruleset inline
+    #: ``actions`` read as the engine's actions, once for all the worlds of a decision (rummy_search.sample_world);
+    #: None until then, and an empty tuple if one of them does not read (each world's replay then says which)
+    read_actions: tuple[Any, ...] | None = None
 
     @property
     def melding(self) -> bool:
