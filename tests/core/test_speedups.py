@@ -136,6 +136,50 @@ def test_keep_best_by_hand() -> None:
         raw(b"\0" * (53 * 4), 1 << 52, 0)
 
 
+# ------------------------------------------------------------------------------------------ the best arrangement
+def test_the_compiled_best_arrangement_is_the_one_the_tables_use_unless_pure_is_asked() -> None:
+    needs_compiled()
+    from rummoli.rummy.melds import meld_table
+
+    for aces, ace_value in TABLES:
+        assert "best_melds" in repr(meld_table(aces, ace_value)._best_compiled), (aces, ace_value)
+    code = "from rummoli.rummy.melds import meld_table; print(meld_table('low', 1)._best_compiled.__name__)"
+    pure = subprocess.run([sys.executable, "-c", code], env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True,
+                          text=True, check=True)
+    assert pure.stdout.strip() == "_best_arrangement_pure"
+
+
+@pytest.mark.parametrize(("aces", "ace_value"), TABLES)
+def test_both_best_arrangements_agree_on_every_kind_of_hand(aces: str, ace_value: int) -> None:
+    # The same points and the same melds in the same order, ties included (a bot's choices follow the melds).
+    needs_compiled()
+    from rummoli.rummy.melds import meld_table
+
+    table = meld_table(aces, ace_value)
+    rng = random.Random(f"best-{aces}-{ace_value}")
+    for k in range(4000):
+        size = rng.choice([0, 3, 7, 10, 11, 13, 16, 20, 30])
+        hand = meldy_hand(rng, min(size, 28)) if k % 2 else sum(1 << c for c in rng.sample(range(52), size))
+        assert table._best_compiled(hand) == table._best_arrangement_pure(hand), (aces, ace_value, hand)
+
+
+def test_best_arrangement_by_hand() -> None:
+    needs_compiled()
+    from rummoli._speedups import best_melds
+    from rummoli.rummy.melds import meld_table, pack
+
+    low = meld_table("low", 1)
+    # Four sevens and 8s 9s: 7h 7d 7c with 7s 8s 9s covers all six cards (the four sevens alone leave 8s 9s)
+    points, melds = low.best_arrangement(mask_of(parse_cards("7s 7h 7d 7c 8s 9s")))
+    assert points == 45 and sorted(melds) == sorted([mask_of(parse_cards("7s 8s 9s")),
+                                                      mask_of(parse_cards("7h 7d 7c"))])
+    assert best_melds(pack(low), mask_of(parse_cards("2s 9h Kd"))) == (0, ())
+    with pytest.raises(ValueError, match="packed meld table"):
+        best_melds(b"\0" * 10, 7)
+    with pytest.raises(ValueError, match="52 bits"):
+        best_melds(pack(low), 1 << 52)
+
+
 # ------------------------------------------------------------------------------------------ Gin's knock discards
 def test_the_compiled_deadwood_is_the_one_the_engine_uses_unless_pure_is_asked() -> None:
     needs_compiled()

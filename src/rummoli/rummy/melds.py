@@ -37,6 +37,8 @@ BEST_CACHE = 1 << 17  # hands whose best arrangement a table remembers (about 30
 #: The compiled search of a hand's best arrangement (rummoli/_speedups.c), where it was built: it answers with the
 #: loose cards' points, the best ``size - extra`` of them (``keep_best(packed table, hand, extra)``).
 _KEEP_BEST: Callable[[bytes, int, int], int] | None = compiled("keep_best")
+#: :meth:`MeldTable._best_arrangement_pure` in one compiled call (``best_melds(packed table, hand)``)
+_BEST_MELDS: Callable[[bytes, int], tuple[int, tuple[int, ...]]] | None = compiled("best_melds")
 
 
 def _rank_value(rank: int, ace_value: int) -> int:
@@ -47,8 +49,8 @@ class MeldTable:
     """Every legal meld for one treatment of aces, indexed for fast listing and search."""
 
     __slots__ = (
-        "_best", "_counter", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low", "containing", "melds",
-        "value",
+        "_best", "_best_compiled", "_counter", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low",
+        "containing", "melds", "value",
     )
 
     def __init__(self, aces: str, ace_value: int) -> None:
@@ -107,6 +109,12 @@ class MeldTable:
         self._fits: dict[int, int] = {}  # a meld -> the cards that may be laid off on it
         self._best: dict[int, tuple[int, tuple[int, ...]]] = {}  # a hand -> its best arrangement
         self._counter: Callable[[int, int], int] | bool | None = False  # deadwood_counter's answer (False: not yet)
+        # The compiled search reads a run's points from the packed table and counts a set's as its cards': used
+        # where every set's points are its cards' (tests/core/test_speedups.py holds the two searches together)
+        sets_plain = all(points == self.card_value(meld) for meld, points in self.value.items()
+                         if all(meld & ~(SUIT_BITS << 13 * suit) for suit in range(4)))  # not a run: a set
+        self._best_compiled = (partial(_BEST_MELDS, pack(self)) if _BEST_MELDS is not None and sets_plain
+                               else self._best_arrangement_pure)
 
     def _runs_in_block(self, block: int) -> tuple[int, ...]:
         runs = self._runs.get(block)
@@ -185,13 +193,15 @@ class MeldTable:
         known = self._best.get(hand)
         if known is not None:
             return known
-        result = self._best_arrangement(hand)
+        result = self._best_compiled(hand)
         if len(self._best) >= BEST_CACHE:
             self._best.clear()
         self._best[hand] = result
         return result
 
-    def _best_arrangement(self, hand: int) -> tuple[int, tuple[int, ...]]:
+    def _best_arrangement_pure(self, hand: int) -> tuple[int, tuple[int, ...]]:
+        """The search :meth:`best_arrangement` describes, in Python: the reference, and the fallback where the
+        compiled one (``best_melds`` in src/rummoli/_speedups.c) is not built or ``RUMMOLI_PURE=1``."""
         candidates = self.melds_in(hand)
         if not candidates:
             return 0, ()
