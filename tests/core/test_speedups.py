@@ -29,12 +29,17 @@ def needs_compiled() -> None:
         pytest.fail("rummoli._speedups was not built (pip install -e . compiles it with gcc)")
 
 
+def printed_when_pure(code: str) -> str:
+    """What ``code`` prints in a fresh Python under ``RUMMOLI_PURE=1`` (the twins are picked at import)."""
+    run = subprocess.run([sys.executable, "-c", code], env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True,
+                         text=True, check=True)
+    return run.stdout.strip()
+
+
 def test_the_compiled_evaluator_is_the_one_the_engines_use_unless_pure_is_asked() -> None:
     needs_compiled()
     assert poker.COMPILED and poker.evaluate_mask is compiled
-    pure = subprocess.run([sys.executable, "-c", "import rummoli.poker as p; print(p.COMPILED)"],
-                          env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
-    assert pure.stdout.strip() == "False"
+    assert printed_when_pure("import rummoli.poker as p; print(p.COMPILED)") == "False"
 
 
 @given(st.sets(st.integers(0, 51), min_size=5, max_size=52))
@@ -92,9 +97,7 @@ def test_the_compiled_keep_best_is_the_one_the_bots_use_unless_pure_is_asked() -
     from rummoli.bots import rummy_race
 
     assert rummy_race._compiled_keep_best is not None
-    pure = subprocess.run([sys.executable, "-c", "import rummoli.bots.rummy_race as r; print(r._compiled_keep_best)"],
-                          env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
-    assert pure.stdout.strip() == "None"
+    assert printed_when_pure("import rummoli.bots.rummy_race as r; print(r._compiled_keep_best)") == "None"
 
 
 @pytest.mark.parametrize(("aces", "ace_value"), TABLES)
@@ -144,9 +147,7 @@ def test_the_compiled_best_arrangement_is_the_one_the_tables_use_unless_pure_is_
     for aces, ace_value in TABLES:
         assert "best_melds" in repr(meld_table(aces, ace_value)._best_compiled), (aces, ace_value)
     code = "from rummoli.rummy.melds import meld_table; print(meld_table('low', 1)._best_compiled.__name__)"
-    pure = subprocess.run([sys.executable, "-c", code], env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True,
-                          text=True, check=True)
-    assert pure.stdout.strip() == "_best_arrangement_pure"
+    assert printed_when_pure(code) == "_best_arrangement_pure"
 
 
 @pytest.mark.parametrize(("aces", "ace_value"), TABLES)
@@ -189,9 +190,7 @@ def test_the_compiled_deadwood_is_the_one_the_engine_uses_unless_pure_is_asked()
     # 500 Rum's ace below a two counts one when laid: the loose cards' points are not the deadwood there
     assert meld_table("either", 15).deadwood_counter() is None
     code = "from rummoli.rummy.melds import meld_table; print(meld_table('low', 1).deadwood_counter())"
-    pure = subprocess.run([sys.executable, "-c", code], env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True,
-                          text=True, check=True)
-    assert pure.stdout.strip() == "None"
+    assert printed_when_pure(code) == "None"
 
 
 @pytest.mark.parametrize(("aces", "ace_value"), TABLES)
@@ -234,10 +233,8 @@ def test_the_compiled_names_of_is_the_one_the_views_use_unless_pure_is_asked() -
 
     assert cards.names_of is not cards.names_of_pure and cards.names_of(0b101) == ["2s", "4s"]
     assert cards.cards_of is not cards.cards_of_pure and cards.cards_of(0b101) == [CARDS[0], CARDS[2]]
-    pure = subprocess.run([sys.executable, "-c", "import rummoli.cards as c; print(c.names_of is c.names_of_pure, "
-                           "c.cards_of is c.cards_of_pure)"],
-                          env={**os.environ, "RUMMOLI_PURE": "1"}, capture_output=True, text=True, check=True)
-    assert pure.stdout.strip() == "True True"
+    assert printed_when_pure("import rummoli.cards as c; print(c.names_of is c.names_of_pure, "
+                           "c.cards_of is c.cards_of_pure)") == "True True"
 
 
 @given(st.integers(0, (1 << 52) - 1))
