@@ -223,6 +223,28 @@ static void melds_in(const MeldPack *t, uint64_t hand, Melds *m) {
 
 /* MeldTable._best_arrangement's search: the lowest card of rest stays loose, or goes into one of the melds it is
  * the lowest card of (in the order found); a later choice replaces an earlier only when it covers more. */
+static int32_t search(const Melds *m, uint64_t rest, uint64_t *cover);
+
+/* One state of the search: the best points of `rest`, the cards they cover, and the choice that gives them (the
+ * index of the meld taken, or -1: the lowest card stays loose). */
+static int32_t choose(const Melds *m, uint64_t rest, int *choice, uint64_t *cover) {
+    uint64_t low = rest & -rest;
+    int32_t best = search(m, rest ^ low, cover);
+    *choice = -1;
+    for (int i = m->first[lowest(low)]; i >= 0; i = m->next[i]) {
+        uint64_t mask = m->mask[i];
+        if ((mask & rest) != mask) continue;
+        uint64_t under;
+        int32_t points = search(m, rest ^ mask, &under) + m->value[i];
+        if (points > best) {
+            best = points;
+            *cover = under | mask;
+            *choice = i;
+        }
+    }
+    return best;
+}
+
 static int32_t search(const Melds *m, uint64_t rest, uint64_t *cover) {
     if (!rest) {
         *cover = 0;
@@ -236,19 +258,9 @@ static int32_t search(const Melds *m, uint64_t rest, uint64_t *cover) {
         }
         slot = (slot + 1) & (MEMO_SIZE - 1);
     }
-    uint64_t low = rest & -rest;
     uint64_t best_cover;
-    int32_t best = search(m, rest ^ low, &best_cover);
-    for (int i = m->first[lowest(low)]; i >= 0; i = m->next[i]) {
-        uint64_t mask = m->mask[i];
-        if ((mask & rest) != mask) continue;
-        uint64_t under;
-        int32_t points = search(m, rest ^ mask, &under) + m->value[i];
-        if (points > best) {
-            best = points;
-            best_cover = under | mask;
-        }
-    }
+    int choice;
+    int32_t best = choose(m, rest, &choice, &best_cover);
     if (memo_used < MEMO_FILL) {
         /* the slot found free above may have been taken by the searches below it: probe again */
         slot = (unsigned)((rest * 0x9E3779B97F4A7C15ull) >> 52) & (MEMO_SIZE - 1);
@@ -339,9 +351,9 @@ static PyObject *keep_best(PyObject *module, PyObject *const *args, Py_ssize_t n
 }
 
 /* best_melds(packed, hand): MeldTable._best_arrangement_pure, step for step: (melded points, the melds), the melds
- * in the order the Python search nests them. The search above keeps only each state's points and cover; the melds
- * are read back by walking from the whole meldable mask, at each state taking the choice the search took (the
- * first that covers strictly more than leaving the lowest card loose), every state's points already remembered.
+ * in the order the Python search nests them. The search remembers only each state's points and cover; the melds are
+ * read back by walking from the whole meldable mask through each state's choice (`choose`, as the search made it),
+ * the states below already remembered.
  * Why C: the hard Rummy bot's worlds and the Gin bots weigh hands by their best arrangement thousands of times a
  * decision, and the Python search was the largest part of a hard Gin decision. */
 static PyObject *best_melds(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
@@ -359,20 +371,11 @@ static PyObject *best_melds(PyObject *module, PyObject *const *args, Py_ssize_t 
     uint64_t chosen[52];
     int count = 0;
     for (uint64_t rest = meldable; rest;) {
-        uint64_t low = rest & -rest, under;
-        int32_t best = search(&melds, rest ^ low, &under);
-        int choice = -1;
-        for (int i = melds.first[lowest(low)]; i >= 0; i = melds.next[i]) {
-            uint64_t mask = melds.mask[i];
-            if ((mask & rest) != mask) continue;
-            int32_t through = search(&melds, rest ^ mask, &under) + melds.value[i];
-            if (through > best) {
-                best = through;
-                choice = i;
-            }
-        }
+        int choice;
+        uint64_t under;
+        choose(&melds, rest, &choice, &under);
         if (choice < 0) {
-            rest ^= low;
+            rest ^= rest & -rest;
         } else {
             chosen[count++] = melds.mask[choice];
             rest ^= melds.mask[choice];
