@@ -1,9 +1,15 @@
-"""The web table tells the truth and keeps pace with the game (issue 30): for every built-in ruleset a person plays
-a short evening through the page's own controls at a paced table, and at each hand's end and at the evening's end
-every figure the page shows (its ``data-result`` hooks) is compared with the evening's record, worked out
-independently of the page and of the server's result code (tests/web/expected.py). The page's lag — from the
-websocket frame that ends a hand to the hand's result on screen — is measured in the page itself and must stay
-under a second; it is printed and written to test-artifacts/lag.txt."""
+"""The web table tells the truth and keeps pace with the game (issue 30), and is a card room on a desktop and on a
+phone: for every built-in ruleset a person plays a short evening through the page's own controls at a paced table
+of the ruleset's largest usual size, and
+
+- at each hand's end and at the evening's end every figure the page shows (its ``data-result`` hooks) is compared
+  with the evening's record, worked out independently of the page and of the server's result code
+  (tests/web/expected.py);
+- the page's lag, from the websocket frame that ends a hand to the hand's result on screen, is measured in the page
+  itself and must stay under a second; it is printed and written to test-artifacts/lag.txt;
+- before and after each of the person's actions, and at each result, the page is looked at on a 390 x 844 phone and
+  at 1280 x 800 (tests/web/room_look.py: nothing scrolls, the table's parts are in sight and do not overlap, the
+  phone's text is at least 14 px, the focus stays on the table)."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from typing import Any
 
 import pytest
 from expected import Figures, evening_figures, hand_figures
+from room_look import Walk
 from server_helpers import Server
 from test_web_poch import poch_turn
 from web_helpers import (
@@ -182,12 +189,16 @@ def note_lags(ruleset: str, lags: dict[int, float], artifacts: Path) -> None:
 # What the person must have met through the page in these seeded evenings (gin-17: a knock, then a gin).
 MUST_SEE = {"rummoli": {"best_five", "poker", "auction"}, "gin-rummy": {"gin", "knock", "upcard"},
             "knock-rummy": {"knock"}, "500-rum": {"meld", "laid"}, "poch": {"vie"}, "poch-hoyle": {"vie"}}
-# Each built-in ruleset for a short evening: two hands (the page between them, and standings over more than one)
-# for each family's main game and wherever the person must meet something, one hand for the variants; and Michigan
-# with short stacks, where players who cannot ante leave, so a hand's seats are not the evening's (the page must
-# show every figure at the evening seat it belongs to).
+# Each built-in ruleset for a short evening at its largest usual table (Rummy seats at most 6; Gin is for two; 500 Rum
+# at four, where its seed lays melds): two hands (the page between them, and standings over more than one) for each
+# family's main game and wherever the person must meet something, one hand for the variants; and Michigan with short
+# stacks, where players who cannot ante leave, so a hand's seats are not the evening's (the page must show every
+# figure at the evening seat it belongs to).
 TWO_HANDS = {"rummoli", "rummy", *MUST_SEE}
-CASES = [pytest.param(r, 2 if r == "gin-rummy" else 4 if r == "500-rum" else 3, None, 2 if r in TWO_HANDS else 1,
+SEATS = {"rummoli": 8, "rummoli-tripoley": 8, "tripoley": 4, "michigan": 8, "rummy": 6, "rummy-aces-high": 4,
+         "block-rummy": 6, "boathouse-rummy": 4, "500-rum": 4, "knock-rummy": 4, "gin-rummy": 2, "poch": 6,
+         "poch-hoyle": 4}
+CASES = [pytest.param(r, SEATS[r], None, 2 if r in TWO_HANDS else 1,
                       "gin-17" if r == "gin-rummy" else "results-500-rum-4" if r == "500-rum" else f"results-{r}", id=r)
          for r in STOPS + RUMMY + POCH] + [pytest.param("michigan", 4, 15, 3, "broke-10", id="michigan-players-leave")]
 
@@ -203,9 +214,12 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
                            name="W" * 24 if ruleset == "500-rum" else "Ann",
                            chips=chips)
     page = open_with_probe(browser, paced, created)
+    walk = Walk(page, artifacts, f"room-{request.node.callspec.id}-{players}")
+    walk.deal()
     seen: set[str] = set()
 
     def hand_end(hand_no: int) -> None:
+        walk.result(f"hand {hand_no}'s result")
         for size in (PHONE, DESKTOP):  # each seat's count and this hand's change fit its tile, on a phone too
             page.set_viewport_size(size)
             overflowing = page.evaluate(SEATS_OVERFLOWING)
@@ -240,9 +254,11 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
             seen.update(["laid"] if any(tags.values()) else [])
         if ruleset == "gin-rummy" and "gin" not in seen and page.locator(".controls button.gin").count():
             shoot(page, artifacts, "gin-offered")  # the gin button, the default, before it is pressed
-        (poch_turn if ruleset in POCH else stops_turn if stops else rummy_turn)(page, seen)
+        walk.act(lambda: (poch_turn if ruleset in POCH else stops_turn if stops else rummy_turn)(page, seen))
 
     read = play_evening(page, turn, seen, hand_end)
+    walk.result("the evening's end")
+    walk.write_metrics()
     print(ruleset, "played through the page:", sorted(seen))
     assert MUST_SEE.get(ruleset, set()) <= seen, seen
     final = page_figures(page)

@@ -1,133 +1,25 @@
-"""The card room: a whole hand of each game family played through the page on one screen, at 1280 x 800 and on a
-390 x 844 phone, with 2, 4 and 8 seats (Rummy seats at most 6): at every step the page does not scroll either
-way, the hand, the board or piles and the choices are in sight, the phone's text is at least 14 px and the focus
-never falls to the page's body. Also: motion runs (and the true state is drawn before it), none runs under
+"""The card room: a whole hand of Rummoli and of Rummy at 2 and 4 seats played through the page on one screen, at
+1280 x 800 and on a 390 x 844 phone, looked at in both sizes at every step (tests/web/room_look.py says what is
+checked; tests/web/test_web_results.py looks at every ruleset's evening at its largest usual table in the same way).
+Also: motion runs (and the true state is drawn before it), none runs under
 reduced motion, the lobby's form fits with its start button in sight, the mute switch is remembered and the sound
 sleeps between sounds."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from room_look import Walk, resize
 from test_web_table import open_seat
-from web_helpers import (
-    DESKTOP,
-    PHONE,
-    SEATS_OVERFLOWING,
-    SHOWDOWN_SQUEEZED,
-    new_page,
-    rummy_turn,
-    settle,
-    stops_turn,
-    wait_turn_or_end,
-)
+from web_helpers import DESKTOP, PHONE, new_page, rummy_turn, settle, stops_turn, wait_turn_or_end
 
 from rummoli.games import family_of
 
-# One look at the page as a player sees it: its scroll sizes, whether the main parts are in the viewport, the
-# smallest font of any visible text (card faces are drawings, not text) and where the focus is.
-LOOK = """() => {
-  const se = document.scrollingElement;
-  const inView = (sel) => {
-    const el = document.querySelector(sel);
-    if (!el) return null;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
-  };
-  let min = 999, smallest = "";
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walk.nextNode()) {
-    const t = walk.currentNode, el = t.parentElement;
-    if (!t.textContent.trim() || !el || el.closest("svg, .sr-only, #fx, dialog:not([open])")) continue;
-    const range = document.createRange();
-    range.selectNodeContents(t);
-    const seen = [...range.getClientRects()].some((r) => r.width > 0 && r.height > 0 && r.bottom > 0
-      && r.top < innerHeight && r.right > 0 && r.left < innerWidth);
-    if (!seen || getComputedStyle(el).visibility === "hidden") continue;
-    const size = parseFloat(getComputedStyle(el).fontSize);
-    if (size < min) { min = size; smallest = `${el.className || el.tagName}: ${t.textContent.trim().slice(0, 30)}`; }
-  }
-  const tableau = document.querySelector(".tableau");
-  // The table's parts one below the other never overlap: the seats above the board, the board and the choices above
-  // your hand (a part drawn under another would be cut off).
-  const box = (sel) => document.querySelector(sel)?.getBoundingClientRect();
-  const above = (a, b) => !box(a) || !box(b) || box(a).bottom <= box(b).top + 1;
-  const overlaps = [[".table-page > .table-body .seats", ".board, .piles"], [".board, .piles", ".my-hand"],
-    [".phase", ".my-hand"], [".tableau", ".my-hand"]]
-    .filter(([a, b]) => !above(a, b)).map((pair) => pair.join(" over "));
-  return {
-    scrollHeight: se.scrollHeight, scrollWidth: se.scrollWidth, innerHeight, innerWidth,
-    hand: inView(".my-hand"), lastCard: inView(".my-hand .card-btn:last-of-type"), middle: inView(".board, .piles"),
-    choices: inView(".phase"), seats: inView(".seats"),
-    focusOnBody: !document.activeElement || document.activeElement === document.body,
-    focus: document.activeElement?.dataset?.key || document.activeElement?.tagName,
-    minFont: min, smallest, animations: document.getAnimations().length,
-    tableauScrolls: !!tableau && tableau.scrollHeight > tableau.clientHeight + 1, overlaps,
-    // What the table's middle holds fits its width: a line wider than it is cut off (the middle scrolls only down).
-    tableauSideways: !!tableau && tableau.scrollWidth > tableau.clientWidth + 1,
-    seatsOverflowing: (""" + SEATS_OVERFLOWING + """)(),
-    showdownSqueezed: (""" + SHOWDOWN_SQUEEZED + """)(),
-    deadwood: inView(".my-hand .deadwood-count"), handNo: inView(".hand-no"),
-  };
-}"""
-
-# Rummoli and Rummy at 2, 4 and 8 seats (Rummy seats at most 6); every other game once, at a table of its usual size
-# or its largest. Each table's hand is played once and looked at in both sizes at every step.
-CASES = [(family, seats) for family, counts in (("rummoli", (2, 4, 8)), ("rummy", (2, 4, 6))) for seats in counts]
-CASES += [("michigan", 8), ("tripoley", 4), ("rummoli-tripoley", 8), ("gin-rummy", 2), ("knock-rummy", 4),
-          ("500-rum", 3), ("block-rummy", 6), ("boathouse-rummy", 4), ("rummy-aces-high", 4), ("poch", 6),
-          ("poch-hoyle", 4)]
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
-
-
-def check(page: Any, where: str, phone: bool, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    look: dict[str, Any] = page.evaluate(LOOK)
-    steps.append(look)
-    what = f"{where}: {look}"
-    if look["scrollHeight"] > look["innerHeight"] or look["scrollWidth"] > look["innerWidth"]:
-        failed = Path(__file__).resolve().parents[2] / "test-artifacts" / "room-failed.png"
-        page.screenshot(path=str(failed), full_page=True)
-    assert look["scrollHeight"] <= look["innerHeight"], f"the page scrolls down: {what}"
-    assert look["scrollWidth"] <= look["innerWidth"], f"the page scrolls sideways: {what}"
-    assert look["middle"] and look["choices"] and look["seats"], f"the table is not all in sight: {what}"
-    assert not look["overlaps"], f"parts of the table are drawn over each other: {what}"
-    assert not look["tableauSideways"], f"something in the table's middle is wider than it: {what}"
-    assert not look["seatsOverflowing"], f"a seat's lines run over its tile: {what}"
-    assert look["deadwood"] is not False, f"your deadwood's count is out of sight: {what}"
-    assert look["handNo"], f"which hand of the evening this is is not shown: {what}"
-    assert not look["showdownSqueezed"], f"a showdown row's cards wrap or its hand's name is squeezed: {what}"
-    if look["hand"] is not None:
-        assert look["hand"] and look["lastCard"] is not False, f"the hand is not in sight: {what}"
-    if phone:
-        assert look["minFont"] >= 14, f"text under 14 px on the phone: {what}"
-    assert look["animations"] == 0, f"motion under prefers-reduced-motion: {what}"
-    return look
-
-
-def resize(page: Any, size: str) -> None:
-    """The window at ``size``; back once the page has had a frame (its resize handlers run before the frame's)."""
-    page.set_viewport_size(SIZES[size])
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
-
-
-def check_both(page: Any, where: str, steps: dict[str, list[dict[str, Any]]], last: str) -> dict[str, Any]:
-    """Look at the page at both sizes, ``last`` the second: the one the window is left at."""
-    looks = {}
-    for size in sorted(SIZES, key=lambda name: name == last):
-        if page.viewport_size != SIZES[size]:
-            resize(page, size)
-        looks[size] = check(page, f"{where} at {size} size", size == "phone", steps[size])
-    return looks
-
-
-def shoot_both(page: Any, artifacts: Path, name: str, moment: str) -> None:
-    """Screenshots at both sizes, the window left at the phone's."""
-    for size in ("desktop", "phone"):
-        resize(page, size)
-        page.screenshot(path=str(artifacts / f"{name}-{size}-{moment}.png"))
+# Rummoli and Rummy at their smaller tables, 2 and 4 seats: each ruleset's evening at its largest usual table is
+# played through the page and looked at in the same way by tests/web/test_web_results.py.
+CASES = [(family, seats) for family in ("rummoli", "rummy") for seats in (2, 4)]
 
 
 def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: dict[str, int], seed: str,
@@ -144,43 +36,21 @@ def open_table(browser: Any, server: Any, ruleset: str, seats: int, viewport: di
 
 @pytest.mark.parametrize(("family", "seats"), CASES, ids=[f"{f}-{n}" for f, n in CASES])
 def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, family: str, seats: int) -> None:
-    """One hand played on a phone and looked at on the phone and on a desktop at every step: before each action
-    the window is turned from the desktop's size to the phone's, after it back (the desktop's own play is the
-    other browser tests')."""
+    """One hand played on a phone and looked at on the phone and on a desktop at every step (room_look.Walk)."""
     page, _ = open_table(browser, server, family, seats, PHONE, f"room-{family}-{seats}")
     turn = stops_turn if family_of(family).has_board else rummy_turn
-    steps: dict[str, list[dict[str, Any]]] = {size: [] for size in SIZES}
+    walk = Walk(page, artifacts, f"room-{family}-{seats}")
+    walk.deal()
     seen: set[str] = set()
-    name = f"room-{family}-{seats}"
-    check_both(page, "the deal", steps, last="phone")
-    shoot_both(page, artifacts, name, "deal")
-    shot_mid = False
-    for count in range(200):
+    for _ in range(200):
         if wait_turn_or_end(page, 90) == "over":
             break
-        check_both(page, f"turn {count}", steps, last="phone")
-        turn(page, seen)
-        settle(page)
-        looks = check_both(page, f"after action {count}", steps, last="desktop")
-        for size, look in looks.items():
-            assert not look["focusOnBody"], f"the focus fell to the page's body after an action ({size}): {look}"
-        if not shot_mid and (page.locator(".run .laid, .melds .meld").count() or count >= 15):
-            shoot_both(page, artifacts, name, "play")
-            shot_mid = True
+        walk.act(lambda: turn(page, seen))
     else:
         raise AssertionError("the hand did not end")
     page.wait_for_selector(".result")
-    looks = check_both(page, "the result", steps, last="phone")
-    assert page.locator(".result").is_visible()
-    assert not any(look["focusOnBody"] for look in looks.values()), looks
-    shoot_both(page, artifacts, name, "result")
-    for size, looked in steps.items():
-        measured = {"steps": len(looked), "max_scroll_height": max(s["scrollHeight"] for s in looked),
-                    "max_scroll_width": max(s["scrollWidth"] for s in looked), "viewport": SIZES[size],
-                    "min_font": min(s["minFont"] for s in looked),
-                    "tableau_scrolled_steps": sum(1 for s in looked if s["tableauScrolls"])}
-        # One file per case: the cases run in parallel workers, which must not read each other's half-written file.
-        (artifacts / f"room-metrics-{family}-{seats}-{size}.json").write_text(json.dumps(measured, indent=1))
+    walk.result("the result")
+    walk.write_metrics()
     assert not page.errors, page.errors
     page.context.close()
 
