@@ -110,6 +110,9 @@ def test_the_sound_sleeps_between_sounds(browser: Any, server: Any) -> None:
           this.addEventListener("statechange", () => window.__states.push(this.state)); }
         createOscillator() { window.__notes++; return super.createOscillator(); } }; })()"""
     page, _ = open_table(browser, server, "gin-rummy", 2, DESKTOP, "room-sleep", init=spy)
+    # At this seat's turn before the first touch: when the bot moves first, the turn it hands back would otherwise
+    # sound just after the touch (once seen on a loaded machine), and the touch alone must make no sound.
+    assert wait_turn_or_end(page, 30) == "turn"
     page.keyboard.press("Shift")
     page.wait_for_function("() => window.__ctx && window.__ctx.state === 'suspended'", timeout=5000)
     assert page.evaluate("() => window.__states") == ["running", "suspended"]
