@@ -1,7 +1,8 @@
 """Bot speed against the code before issue 16, both measured in one run.
 
     python -m bench.bots_speed [--baseline COMMIT] [--rounds R] [--games G] [--hard-hands H] [--budget S]
-                               [--decide-hands D] [--only easy,normal,hard,decide] [--instructions]
+                               [--decide-hands D] [--gin-hands N] [--straight-hands N]
+                               [--only easy,normal,hard,decide,rummy-hard] [--instructions]
 
 The baseline is the tree of ``--baseline`` (default ``47582e5``, the last commit before the work of issue 16),
 taken with ``git archive`` into a temporary folder.  Each measurement runs in a fresh process whose
@@ -16,6 +17,13 @@ not the wall clock.
 * **hard**: the hard stops bot in seat 0 of ``--hard-hands`` 4-player Rummoli hands (normal bots in the other
   seats), with its time budget (``--budget`` seconds, wall clock): worlds searched per CPU second, and per
   decision.
+* **rummy-hard** (only when asked for: ``--only rummy-hard``): the hard Rummy-family bot in seat 0 of
+  ``--gin-hands`` two-player Gin hands and then ``--straight-hands`` straight Rummy hands against a normal bot,
+  the same seeded deals in both trees, at its time budget (``--budget``): the worlds it samples (each
+  ``rummy_search.sample_world`` that returns one, counted by wrapping that function, whose name both trees
+  share) per CPU second of its decisions that sampled any, and per such decision; then the same over its
+  draw decisions alone, where both trees roll every candidate out in every world (this tree's Gin discard
+  weighs up to 48 worlds without rollouts, which the older tree rolled out like a draw).
 
 * **decide**: normal's decisions (those with a choice) over ``--decide-hands`` 4-player Rummoli hands of four
   normal bots, the same deals in both trees: CPU time per decision, p50 and p95 over all rounds (issue 16:
@@ -72,6 +80,36 @@ if mode == "sim":
             pass
     cpu = time.process_time() - start
     print(json.dumps({"hands": json.loads(out.getvalue())["hands"], "cpu": cpu}))
+elif mode == "rummy-hard":
+    import functools
+    from rummoli.bots import make_bot, rummy_search
+    from rummoli.bots.driver import play_out
+    from rummoli.rummy import RummyGame
+    sample = rummy_search.sample_world
+    sampled = [0]
+    def counted(*args, **kwargs):
+        world = sample(*args, **kwargs)
+        sampled[0] += world is not None
+        return world
+    rummy_search.sample_world = counted  # the bot looks the name up in its module at each world
+    out = dict.fromkeys(("worlds", "decisions", "cpu", "draw worlds", "draw decisions", "draw cpu"), 0.0)
+    def timed(view, choose):
+        before, start = sampled[0], time.process_time()
+        choice = choose(view)
+        spent, worlds = time.process_time() - start, sampled[0] - before
+        if worlds:  # as in hard: only the decisions that sampled a world
+            for prefix in ("", "draw ") if view["phase"] == "draw" else ("",):
+                out[prefix + "worlds"] += worlds
+                out[prefix + "decisions"] += 1
+                out[prefix + "cpu"] += spent
+        return choice
+    gin, straight, budget = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+    for ruleset, i in [("gin-rummy", i) for i in range(gin)] + [("rummy", i) for i in range(straight)]:
+        hard = make_bot("rummy", "hard", seed=i, budget=budget)
+        hard.choose = functools.partial(timed, choose=hard.choose)
+        hand = RummyGame(ruleset, ["Ann", "Bob"], seed=f"speed-{ruleset}-{i}").deal()
+        play_out(hand, [hard, make_bot("rummy", "normal", seed=i)])
+    print(json.dumps(out))
 else:
     import random
     from rummoli.bots.driver import view_for
@@ -158,6 +196,29 @@ def round_ratios(per_round: dict[tuple[str, str], list[float]], kind: str) -> st
     return f"each round's ratio: median {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]"
 
 
+def worlds_round(sums: dict[tuple[str, str], list[float]], per_round: dict[tuple[str, str], list[float]],
+                 kind: str, name: str, out: dict[str, float], r: int, prefix: str = "") -> None:
+    """One round's worlds of a hard bot (``prefix`` picks a subset of the child's figures): added to the sums and
+    printed."""
+    worlds, cpu, decisions = out[prefix + "worlds"], out[prefix + "cpu"], out[prefix + "decisions"]
+    acc = sums.setdefault((kind, name), [0.0, 0.0, 0.0])
+    acc[0] += worlds
+    acc[1] += cpu
+    acc[2] += decisions
+    per_round.setdefault((kind, name), []).append(worlds / cpu)
+    print(f"  round {r + 1} {kind} {name:9}: {worlds / cpu:7.0f} worlds per CPU s, {worlds / max(1, decisions):5.0f}"
+          f" per decision ({decisions:.0f} decisions, {cpu:.1f} s)", flush=True)
+
+
+def worlds_ratio(sums: dict[tuple[str, str], list[float]], per_round: dict[tuple[str, str], list[float]],
+                 kind: str) -> None:
+    new, old = sums[(kind, "this tree")], sums[(kind, "baseline")]
+    print(f"  {kind} worlds: {new[0] / new[1]:7.0f} against {old[0] / old[1]:7.0f} per CPU s"
+          f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x; per decision {new[0] / new[2]:.0f}"
+          f" against {old[0] / old[2]:.0f} = {(new[0] / new[2]) / (old[0] / old[2]):.2f}x;"
+          f" {round_ratios(per_round, kind)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bots_speed")
     parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
@@ -167,8 +228,10 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per decision")
     parser.add_argument("--decide-hands", type=int, default=100,
                         help="4-player Rummoli hands of four normal bots per decision-time run")
+    parser.add_argument("--gin-hands", type=int, default=4, help="Gin hands per rummy-hard run")
+    parser.add_argument("--straight-hands", type=int, default=2, help="straight Rummy hands per rummy-hard run")
     parser.add_argument("--only", default="easy,normal,hard,decide",
-                        help="which measurements (easy, normal, hard, decide)")
+                        help="which measurements (easy, normal, hard, decide; rummy-hard only when named)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count the sim's instructions per hand in each tree under valgrind (one run each)")
     args = parser.parse_args()
@@ -204,14 +267,12 @@ def main() -> None:
             if "hard" in only:
                 for name, src in trees.items():
                     out = child(src, "hard", str(args.hard_hands), str(args.budget))
-                    acc = sums.setdefault(("hard", name), [0.0, 0.0, 0.0])
-                    acc[0] += out["worlds"]
-                    acc[1] += out["cpu"]
-                    acc[2] += out["decisions"]
-                    per_round.setdefault(("hard", name), []).append(out["worlds"] / out["cpu"])
-                    print(f"  round {r + 1} hard {name:9}: {out['worlds'] / out['cpu']:7.0f} worlds per CPU s,"
-                          f" {out['worlds'] / max(1, out['decisions']):5.0f} per decision"
-                          f" ({out['decisions']:.0f} decisions, {out['cpu']:.1f} s)", flush=True)
+                    worlds_round(sums, per_round, "hard", name, out, r)
+            if "rummy-hard" in only:
+                for name, src in trees.items():
+                    out = child(src, "rummy-hard", str(args.gin_hands), str(args.straight_hands), str(args.budget))
+                    worlds_round(sums, per_round, "rummy-hard", name, out, r)
+                    worlds_round(sums, per_round, "rummy-hard draws", name, out, r, "draw ")
         if args.instructions:
             for level in ("easy", "normal"):
                 if level in only:
@@ -239,11 +300,10 @@ def main() -> None:
             print(f"  normal's decision p95, each round's ratio: {', '.join(f'{r:.2f}' for r in ratios)}; median"
                   f" {ratios[len(ratios) // 2]:.2f}x")
         if "hard" in only:
-            new, old = sums[("hard", "this tree")], sums[("hard", "baseline")]
-            print(f"  hard worlds: {new[0] / new[1]:7.0f} against {old[0] / old[1]:7.0f} per CPU s"
-                  f" = {(new[0] / new[1]) / (old[0] / old[1]):.2f}x; per decision {new[0] / new[2]:.0f}"
-                  f" against {old[0] / old[2]:.0f} = {(new[0] / new[2]) / (old[0] / old[2]):.2f}x;"
-                  f" {round_ratios(per_round, 'hard')}")
+            worlds_ratio(sums, per_round, "hard")
+        if "rummy-hard" in only:
+            worlds_ratio(sums, per_round, "rummy-hard")
+            worlds_ratio(sums, per_round, "rummy-hard draws")
 
 
 if __name__ == "__main__":
