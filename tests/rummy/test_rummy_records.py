@@ -9,6 +9,7 @@ import pytest
 from rummy_helpers import act, deal, rules, throw_back_until_over, twenty_each
 from typer.testing import CliRunner
 
+from rummoli.cards import CARDS
 from rummoli.cli import app
 from rummoli.errors import MalformedInput
 from rummoli.games import replay as replay_any
@@ -32,6 +33,32 @@ def test_R_NOTE_4_records_replay_to_the_same_scores(name: str) -> None:
         result = replay_any(json.loads(json.dumps(record)))
         assert result["chips"] == hand.deltas and result["pots"] == {}
         assert hand.record() == record
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_R_NOTE_4_a_replay_without_state_marks_reaches_the_same_hand(name: str) -> None:
+    """The search bots' worlds are replayed without the event stream's marks: every state on the way is the same,
+    and an illegal action is refused just the same."""
+    for seed in range(4):
+        record = random_hand_record(name, 2 if name == "gin-rummy" else 2 + seed, f"unmarked-{seed}")
+        for cut in (len(record["actions"]) // 3, len(record["actions"]) * 2 // 3, len(record["actions"])):
+            part = {**record, "actions": record["actions"][:cut]}
+            marked, unmarked = replay_hand(part), replay_hand(part, marks=False)
+            for field in ("hands", "stock", "pile", "melds", "points", "deltas", "log", "phase", "turn"):
+                assert getattr(unmarked, field) == getattr(marked, field), (name, seed, cut, field)
+            assert unmarked.moves() == marked.moves() and unmarked.record() == marked.record()
+        # Halfway through, a discard of a card another seat holds then: refused the same way, at the same action.
+        k = len(record["actions"]) // 2
+        seat = record["actions"][k]["seat"]
+        other = replay_hand({**record, "actions": record["actions"][:k]}).hands[(seat + 1) % len(record["players"])]
+        bad = json.loads(json.dumps(record))
+        bad["actions"][k] = {"seat": seat, "action": "discard", "card": str(CARDS[other.bit_length() - 1])}
+        refusals = []
+        for marks in (True, False):
+            with pytest.raises(RecordError) as refused:
+                replay_hand(bad, marks=marks)
+            refusals.append((refused.value.index, refused.value.rule, str(refused.value)))
+        assert refusals[0] == refusals[1] and refusals[0][0] == k, refusals
 
 
 def test_R_NOTE_3_forced_draws_may_be_omitted_or_written() -> None:

@@ -129,7 +129,8 @@ def sample_world(k: Known, rng: random.Random, reader: Reader | None = None) -> 
         except MalformedInput:
             k.read_actions = ()
     try:
-        world = replay_hand(record, reader, k.read_actions if len(k.read_actions) == len(k.actions) else None)
+        world = replay_hand(record, reader, k.read_actions if len(k.read_actions) == len(k.actions) else None,
+                            marks=False)  # a world is searched, never read as a stream
     except RecordError:
         if rummy_view.STRICT:
             raise

@@ -420,6 +420,12 @@ class RummyHand(SearchPath, Views):
         self._do(self._checked_move(action))
         self._mark()
 
+    def make_unmarked(self, action: Action) -> None:
+        """:meth:`make` without the state marks, from now on: for a hand nobody reads as a stream (a search bot's
+        sampled world), where marking each move (its legal moves listed) was a tenth of the world's cost."""
+        self._tracking = False
+        self._do(self._checked_move(action))
+
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:
         """Play a legal move (unchecked: callers check with :meth:`refusal` or list with :meth:`moves`)."""

@@ -69,13 +69,15 @@ def hand_from_record(record: dict[str, Any]) -> RummyHand:
 
 
 def replay_hand(record: dict[str, Any], before: Callable[[RummyHand, Action], None] | None = None,
-                read: Sequence[Action] | None = None) -> RummyHand:
+                read: Sequence[Action] | None = None, marks: bool = True) -> RummyHand:
     """Replay a record's actions; the first illegal or unreadable one raises ``RecordError``.  ``before``, if
     given, sees the hand just before each action the record writes is applied (the hard bot reads the
     other players' choices with it: :mod:`rummoli.bots.rummy_infer`). ``read``, if given, is the record's
     actions already read (``Action.from_json`` of each), for a caller that replays the same actions over many
-    deals: the hard bot's worlds, where reading them again for every world was a fifth of a world's time."""
+    deals: the hard bot's worlds, where reading them again for every world was a fifth of a world's time.
+    ``marks=False`` leaves out the state marks of the hand's event stream (a hand no one reads as a stream)."""
     hand = hand_from_record(record)
+    make = hand.make if marks else hand.make_unmarked
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("'actions' must be a list", rule="R-NOTE-3")
@@ -97,7 +99,7 @@ def replay_hand(record: dict[str, Any], before: Callable[[RummyHand, Action], No
         if before is not None:
             before(hand, action)
         try:
-            hand.make(action)  # the events each action caused are in the hand's log; nobody here reads them per actor
+            make(action)  # the events each action caused are in the hand's log; nobody here reads them per actor
         except IllegalAction as error:
             raise RecordError(error.message, index=index, rule=error.rule) from None
         cursor = applied_at + 1
