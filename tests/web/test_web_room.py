@@ -64,6 +64,7 @@ def test_a_whole_hand_on_one_screen(browser: Any, server: Any, artifacts: Path, 
     walk.write_metrics()
     if family == "rummy":  # drawn, dragged to the pile and discarded through the page; each hand settled, counted
         assert {"draw", "drag", "discard"} <= seen, seen
+        assert "Hand over" in page.inner_text(".phase")
         assert page.locator(".result .settled").count() == seats
         assert page.locator(".result [data-result='deadwood']").count() == seats
         assert page.locator(".result [data-result='outcome']").get_attribute("data-reason") in ("out", "blocked")
