@@ -350,6 +350,21 @@ static PyObject *keep_best(PyObject *module, PyObject *const *args, Py_ssize_t n
     return PyLong_FromLong(total);
 }
 
+/* melds as a tuple of card masks, in the order given */
+static PyObject *melds_tuple(const uint64_t *melds, int count) {
+    PyObject *tuple = PyTuple_New(count);
+    if (!tuple) return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *mask = PyLong_FromUnsignedLongLong(melds[i]);
+        if (!mask) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, mask);
+    }
+    return tuple;
+}
+
 /* best_melds(packed, hand): MeldTable._best_arrangement_pure, step for step: (melded points, the melds), the melds
  * in the order the Python search nests them. The search remembers only each state's points and cover; the melds are
  * read back by walking from the whole meldable mask through each state's choice (`choose`, as the search made it),
@@ -381,17 +396,250 @@ static PyObject *best_melds(PyObject *module, PyObject *const *args, Py_ssize_t 
             rest ^= melds.mask[choice];
         }
     }
-    PyObject *tuple = PyTuple_New(count);
-    if (!tuple) return NULL;
-    for (int i = 0; i < count; i++) {
-        PyObject *mask = PyLong_FromUnsignedLongLong(chosen[i]);
-        if (!mask) {
-            Py_DECREF(tuple);
-            return NULL;
+    PyObject *tuple = melds_tuple(chosen, count);
+    return tuple ? Py_BuildValue("(iN)", (int)points, tuple) : NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * gin_knock: how a Gin knock is settled (rummoli.rummy.settle.gin_knock_pure, step for step): every arrangement of
+ * the knocker's hand that keeps `limit` or less deadwood (MeldTable.arrangements, in its order), each answered by
+ * the defender's best melds and lay-offs (MeldTable.deadwood_with_layoffs), the one that serves the knocker best.
+ *
+ * Why C: every hand a hard Gin bot plays out to its end in a sampled world ends in a knock, and settling it in
+ * Python was a sixth of the bot's time. The answer must be the pure function's to the card: the same arrangements
+ * in the same order, the same ties kept, the same cards laid off; tests/core/test_speedups.py holds the two
+ * together. Only for a table whose melds count their cards' points (MeldTable.deadwood_counter is not None). */
+
+#define MAX_ARRANGED 17 /* melds in one arrangement: 52 cards make at most 17 */
+
+typedef struct {
+    int32_t dead;
+    int32_t count;
+    Py_ssize_t order; /* the order found, so that sorting by deadwood keeps ties as the Python sort does */
+    uint64_t melds[MAX_ARRANGED];
+} Arrangement;
+
+typedef struct {
+    Arrangement *items;
+    Py_ssize_t count, capacity;
+    int failed; /* out of memory: the search stops */
+} Arrangements;
+
+static void arrange(const MeldPack *t, const Melds *m, uint64_t rest, int32_t dead, int32_t limit, uint64_t *stack,
+                    int depth, Arrangements *out) {
+    if (out->failed) return;
+    if (!rest) {
+        if (out->count == out->capacity) {
+            Py_ssize_t capacity = out->capacity ? 2 * out->capacity : 64;
+            Arrangement *grown = PyMem_Realloc(out->items, (size_t)capacity * sizeof(Arrangement));
+            if (!grown) {
+                out->failed = 1;
+                return;
+            }
+            out->items = grown;
+            out->capacity = capacity;
         }
-        PyTuple_SET_ITEM(tuple, i, mask);
+        Arrangement *a = &out->items[out->count];
+        a->dead = dead;
+        a->count = depth;
+        a->order = out->count++;
+        memcpy(a->melds, stack, (size_t)depth * sizeof(uint64_t));
+        return;
     }
-    return Py_BuildValue("(iN)", (int)points, tuple);
+    uint64_t low = rest & -rest;
+    int32_t left = dead + t->card_value[lowest(low)];
+    if (left <= limit) arrange(t, m, rest ^ low, left, limit, stack, depth, out);
+    for (int i = m->first[lowest(low)]; i >= 0; i = m->next[i]) {
+        uint64_t mask = m->mask[i];
+        if ((mask & rest) != mask) continue;
+        stack[depth] = mask;
+        arrange(t, m, rest ^ mask, dead, limit, stack, depth + 1, out);
+    }
+}
+
+static int by_deadwood(const void *x, const void *y) {
+    const Arrangement *a = x, *b = y;
+    if (a->dead != b->dead) return a->dead < b->dead ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* MeldTable.fits of a legal meld: the cards that may be laid off on it (meld plus card is a meld) */
+static uint64_t fits_of(const MeldPack *t, uint64_t meld) {
+    int low = lowest(meld);
+    uint64_t rank_mask = 1ull << (low % 13) | 1ull << (13 + low % 13) | 1ull << (26 + low % 13) | 1ull << (39 + low % 13);
+    if ((meld & ~rank_mask) == 0) return __builtin_popcountll(meld) == 3 ? rank_mask ^ meld : 0; /* a set */
+    int shift = 13 * (low / 13);
+    uint32_t block = (uint32_t)(meld >> shift) & SUIT_BITS;
+    int size = __builtin_popcount(block);
+    uint64_t out = 0;
+    for (int i = 0; i < t->runs; i++) {
+        uint32_t run = t->run_mask[i];
+        if ((run & block) == block && __builtin_popcount(run) == size + 1) out |= (uint64_t)(run ^ block) << shift;
+    }
+    return out;
+}
+
+/* The defender's candidates are kept as Melds whose `value` is the index of the table meld a candidate extends (-1:
+ * the defender's own meld): its own melds, then for each table meld in turn the cards that extend it
+ * (MeldTable.containing's order: by size, then mask), grouped by lowest card in the order found. */
+static uint64_t lay_memo_rest[MEMO_SIZE], lay_memo_laid[MEMO_SIZE];
+static uint32_t lay_memo_used[MEMO_SIZE], lay_memo_stamp[MEMO_SIZE];
+static int32_t lay_memo_points[MEMO_SIZE];
+static uint32_t lay_stamp;
+static int lay_memo_used_count;
+
+/* the points covered at best from `rest` with the table melds in `used` already extended, and the cards laid off */
+static int32_t lay_search(const MeldPack *t, const Melds *m, uint64_t rest, uint32_t used, uint64_t *laid) {
+    if (!rest) {
+        *laid = 0;
+        return 0;
+    }
+    uint64_t key = rest * 0x9E3779B97F4A7C15ull ^ (uint64_t)used * 0xC2B2AE3D27D4EB4Full;
+    unsigned slot = (unsigned)(key >> 52) & (MEMO_SIZE - 1);
+    while (lay_memo_stamp[slot] == lay_stamp) {
+        if (lay_memo_rest[slot] == rest && lay_memo_used[slot] == used) {
+            *laid = lay_memo_laid[slot];
+            return lay_memo_points[slot];
+        }
+        slot = (slot + 1) & (MEMO_SIZE - 1);
+    }
+    uint64_t low = rest & -rest, best_laid;
+    int32_t best = lay_search(t, m, rest ^ low, used, &best_laid);
+    for (int i = m->first[lowest(low)]; i >= 0; i = m->next[i]) {
+        uint64_t mask = m->mask[i];
+        int index = m->value[i]; /* the table meld it extends, or -1 */
+        if ((mask & rest) != mask || (index >= 0 && (used >> index & 1))) continue;
+        uint64_t under;
+        int32_t points = lay_search(t, m, rest ^ mask, index >= 0 ? used | 1u << index : used, &under);
+        points += cards_value(t, mask);
+        if (points > best) {
+            best = points;
+            best_laid = index >= 0 ? under | mask : under;
+        }
+    }
+    if (lay_memo_used_count < MEMO_FILL) {
+        slot = (unsigned)(key >> 52) & (MEMO_SIZE - 1);
+        while (lay_memo_stamp[slot] == lay_stamp) slot = (slot + 1) & (MEMO_SIZE - 1);
+        lay_memo_stamp[slot] = lay_stamp;
+        lay_memo_rest[slot] = rest;
+        lay_memo_used[slot] = used;
+        lay_memo_points[slot] = best;
+        lay_memo_laid[slot] = best_laid;
+        lay_memo_used_count++;
+    }
+    *laid = best_laid;
+    return best;
+}
+
+/* MeldTable.deadwood_with_layoffs: the defender's least deadwood when its cards may also extend `table` */
+static int32_t deadwood_with_layoffs(const MeldPack *t, uint64_t hand, const uint64_t *table, int melds,
+                                     uint64_t *laid) {
+    static Melds own, m;
+    melds_in(t, hand, &own);
+    m.count = 0;
+    for (int i = 0; i < 52; i++) m.first[i] = -1;
+    for (int i = 0; i < own.count; i++) add_meld(&m, own.mask[i], -1);
+    for (int index = 0; index < melds; index++) {
+        uint64_t meld = table[index], within = meld | hand;
+        int low = lowest(meld);
+        uint64_t rank_mask = 1ull << (low % 13) | 1ull << (13 + low % 13) | 1ull << (26 + low % 13) | 1ull << (39 + low % 13);
+        if ((meld & ~rank_mask) == 0) { /* a set: only the four of its rank contains it */
+            if (__builtin_popcountll(meld) == 3 && (rank_mask & within) == rank_mask) add_meld(&m, rank_mask ^ meld, index);
+            continue;
+        }
+        int shift = 13 * (low / 13);
+        uint32_t block = (uint32_t)(meld >> shift) & SUIT_BITS, room = (uint32_t)(within >> shift) & SUIT_BITS;
+        uint32_t found[13 * 13];
+        int count = 0;
+        for (int i = 0; i < t->runs; i++) {
+            uint32_t run = t->run_mask[i];
+            if ((run & block) != block || run == block || (run & ~room)) continue;
+            /* in order of size, then mask (the table's `containing` order) */
+            int k = count++;
+            while (k > 0 && (__builtin_popcount(found[k - 1]) > __builtin_popcount(run) ||
+                             (__builtin_popcount(found[k - 1]) == __builtin_popcount(run) && found[k - 1] > run))) {
+                found[k] = found[k - 1];
+                k--;
+            }
+            found[k] = run;
+        }
+        for (int i = 0; i < count; i++) add_meld(&m, (uint64_t)(found[i] ^ block) << shift, index);
+    }
+    uint64_t coverable = 0;
+    for (int i = 0; i < m.count; i++) coverable |= m.mask[i];
+    if (++lay_stamp == 0) {
+        memset(lay_memo_stamp, 0, sizeof lay_memo_stamp);
+        lay_stamp = 1;
+    }
+    lay_memo_used_count = 0;
+    int32_t covered = lay_search(t, &m, coverable, 0, laid);
+    return cards_value(t, hand) - covered;
+}
+
+/* gin_knock(packed, knocker, defender, limit): (knocker's deadwood, defender's, the knocker's melds, the cards laid
+ * off), or None when no arrangement keeps `limit` or less (the Python raises there). */
+static PyObject *gin_knock(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 4 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "gin_knock(packed table: bytes, knocker: int, defender: int, limit: int)");
+        return NULL;
+    }
+    MeldPack t;
+    uint64_t knocker, defender;
+    if (read_table_and_hand(args[0], args[1], &t, &knocker) < 0) return NULL;
+    if (read_table_and_hand(args[0], args[2], &t, &defender) < 0) return NULL;
+    int overflow;
+    long long wide = PyLong_AsLongLongAndOverflow(args[3], &overflow);
+    if (wide == -1 && PyErr_Occurred()) return NULL;
+    /* no hand holds more than 52 x 15 points: any limit past that allows all, any below zero none */
+    int32_t limit = overflow > 0 || wide > (1 << 28) ? 1 << 28 : overflow < 0 || wide < -1 ? -1 : (int32_t)wide;
+    static Melds melds;
+    melds_in(&t, knocker, &melds);
+    uint64_t meldable = 0;
+    for (int i = 0; i < melds.count; i++) meldable |= melds.mask[i];
+    int32_t base = cards_value(&t, knocker & ~meldable);
+    if (base > limit) Py_RETURN_NONE;
+    Arrangements shown = {NULL, 0, 0, 0};
+    uint64_t stack[MAX_ARRANGED];
+    arrange(&t, &melds, meldable, base, limit, stack, 0, &shown);
+    if (shown.failed) {
+        PyMem_Free(shown.items);
+        return PyErr_NoMemory();
+    }
+    if (!shown.count) {
+        PyMem_Free(shown.items);
+        Py_RETURN_NONE;
+    }
+    qsort(shown.items, (size_t)shown.count, sizeof(Arrangement), by_deadwood);
+    static Melds theirs_melds;
+    uint64_t their_meldable, their_cover;
+    int32_t alone = cards_value(&t, defender) - best_of(&t, defender, &theirs_melds, &their_meldable, &their_cover);
+    const Arrangement *best = &shown.items[0];
+    int32_t best_theirs = alone;
+    uint64_t best_laid = 0;
+    if (best->dead != 0) {
+        int32_t best_margin = -(1 << 30);
+        for (Py_ssize_t i = 0; i < shown.count; i++) {
+            const Arrangement *a = &shown.items[i];
+            if (alone - a->dead <= best_margin) break;
+            uint64_t reach = 0;
+            for (int j = 0; j < a->count; j++) reach |= fits_of(&t, a->melds[j]);
+            int32_t theirs = alone;
+            uint64_t laid = 0;
+            if (reach & defender) theirs = deadwood_with_layoffs(&t, defender, a->melds, a->count, &laid);
+            if (theirs - a->dead > best_margin) {
+                best_margin = theirs - a->dead;
+                best = a;
+                best_theirs = theirs;
+                best_laid = laid;
+            }
+        }
+    }
+    PyObject *tuple = melds_tuple(best->melds, best->count);
+    PyObject *result = tuple ? Py_BuildValue("(iiNK)", (int)best->dead, (int)best_theirs, tuple,
+                                             (unsigned long long)best_laid) : NULL;
+    PyMem_Free(shown.items);
+    return result;
 }
 
 /* names_of(names, mask): the names of a mask's cards in card order (rummoli.cards.names_of_pure, step for step),
@@ -1694,6 +1942,8 @@ static PyMethodDef methods[] = {
      "The names of a card mask's cards, in card order (rummoli.cards.names_of_pure)."},
     {"best_melds", (PyCFunction)(void (*)(void))best_melds, METH_FASTCALL,
      "A hand's best arrangement into melds: (points, melds) (rummoli.rummy.melds.MeldTable._best_arrangement_pure)."},
+    {"gin_knock", (PyCFunction)(void (*)(void))gin_knock, METH_FASTCALL,
+     "How a Gin knock is settled: (deadwood, defender's, melds, laid off) (rummoli.rummy.settle.gin_knock_pure)."},
     {"keep_best", (PyCFunction)(void (*)(void))keep_best, METH_FASTCALL,
      "Deadwood of the best cards of a hand, the dearest `extra` loose ones shed (rummoli.bots.rummy_race)."},
     {NULL, NULL, 0, NULL},

@@ -256,3 +256,96 @@ def test_the_compiled_names_of_refuses_what_is_not_a_card_mask() -> None:
                                (list(NAMES), 1, TypeError), (NAMES, "1", TypeError)):
         with pytest.raises(error):
             names_of(names, mask)
+
+
+# ------------------------------------------------------------------------------------------ Gin's knock settled
+def test_the_compiled_gin_knock_is_the_one_the_engine_uses_unless_pure_is_asked() -> None:
+    needs_compiled()
+    from rummoli.rummy import settle
+
+    assert settle._COMPILED_GIN_KNOCK is not None
+    assert printed_when_pure("import rummoli.rummy.settle as s; print(s._COMPILED_GIN_KNOCK)") == "None"
+
+
+@pytest.mark.parametrize(("aces", "ace_value"), [t for t in TABLES if t != ("either", 15)])
+def test_both_gin_knocks_agree_on_every_kind_of_hand(aces: str, ace_value: int) -> None:
+    # R-GIN-4/5: the same counts, the same arrangement shown (its melds in the same order) and the same cards laid
+    # off, ties included; the same refusal where no arrangement keeps the limit.
+    needs_compiled()
+    from rummoli.rummy.melds import meld_table
+    from rummoli.rummy.settle import gin_knock, gin_knock_pure
+
+    table = meld_table(aces, ace_value)
+    assert table.deadwood_counter() is not None  # the compiled settlement serves this table
+    rng = random.Random(f"gin-knock-{aces}-{ace_value}")
+    melds = sorted(table.melds)
+    seen = {"refused": 0, "gin": 0, "laid off": 0, "undercut": 0}
+    for k in range(3000):
+        size = rng.choice([10, 10, 10, 7, 11, 13])
+        if k % 3 == 0:  # a hand that can knock: melds, then loose cards
+            knocker = 0
+            for meld in rng.sample(melds, 6):
+                if not meld & knocker and (knocker | meld).bit_count() <= size:
+                    knocker |= meld
+            while knocker.bit_count() < size:
+                knocker |= 1 << rng.randrange(52)
+        else:
+            knocker = meldy_hand(rng, size) if k % 3 == 1 else sum(1 << c for c in rng.sample(range(52), size))
+        rest = [c for c in range(52) if not knocker >> c & 1]
+        defender = sum(1 << c for c in rng.sample(rest, rng.choice([10, 10, 12, 5, 0])))
+        limit = rng.choice([0, 10, 10, 10, 25, 100, -3])
+        answers = []
+        for settle in (gin_knock, gin_knock_pure):
+            try:
+                answers.append(settle(table, knocker, defender, limit))
+            except ValueError as error:
+                answers.append(str(error))
+        assert answers[0] == answers[1], (aces, ace_value, knocker, defender, limit)
+        found = answers[0]
+        if isinstance(found, str):
+            seen["refused"] += 1
+        else:
+            seen["gin"] += found.knocker == 0
+            seen["laid off"] += found.laid != 0
+            seen["undercut"] += 0 < found.defender <= found.knocker
+    assert min(seen.values()) >= 20, seen  # every way a knock can end was met
+
+
+def test_gin_knock_by_hand() -> None:
+    # R-GIN-4: shown as 4s-7s (deadwood 6), the run takes the defender's 3s and 8s (67 - 11 = 56 left: a margin of
+    # 50); shown as 5s-7s with 4s loose (deadwood 10), only 8s fits (59 left: 49). The knocker shows the long run.
+    needs_compiled()
+    from rummoli._speedups import gin_knock as raw
+    from rummoli.rummy.melds import meld_table
+    from rummoli.rummy.settle import gin_knock, gin_knock_pure
+
+    low = meld_table("low", 1)
+    knocker = mask_of(parse_cards("4s 5s 6s 7s 9h 9d 9c Ac 2d 3h"))
+    defender = mask_of(parse_cards("3s 8s Kh Qd Jc Tc 5h 5d 2c 4c"))
+    assert gin_knock(low, knocker, defender, 10) == gin_knock_pure(low, knocker, defender, 10)
+    found = gin_knock(low, knocker, defender, 10)
+    assert found.knocker == 6 and found.laid == mask_of(parse_cards("3s 8s"))
+    assert found.defender == 10 + 10 + 10 + 10 + 5 + 5 + 2 + 4  # Kh Qd Jc Tc 5h 5d 2c 4c
+    with pytest.raises(ValueError, match="no arrangement keeps 0"):
+        gin_knock(low, knocker, defender, 0)
+    # a bad table or mask is refused with one line, never read past its end
+    with pytest.raises(ValueError, match="packed meld table"):
+        raw(b"\0" * 10, knocker, defender, 10)
+    with pytest.raises(ValueError, match="52 bits"):
+        raw(low.packed, knocker, 1 << 52, 10)
+    with pytest.raises(TypeError):
+        raw(low.packed, knocker, defender)
+
+
+@pytest.mark.parametrize(("aces", "ace_value"), TABLES)
+def test_each_melds_lay_offs_and_each_cards_points_are_read_off_the_table_as_worked_out(aces: str,
+                                                                                      ace_value: int) -> None:
+    # fit_of and card_points, read by the hard bot's rollouts, hold what fits() and card_value() work out
+    from rummoli.rummy.melds import meld_table
+
+    table = meld_table(aces, ace_value)
+    assert set(table.fit_of) == table.melds
+    for meld in table.melds:
+        slow = sum(1 << c for c in range(52) if not meld >> c & 1 and (meld | 1 << c) in table.melds)
+        assert table.fit_of[meld] == slow == table.fits(meld), (aces, meld)
+    assert table.card_points == tuple(table.card_value(1 << c) for c in range(52))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from rummoli.rummy.melds import MeldTable, pack
+from rummoli.rummy.melds import MeldTable
 from rummoli.twins import compiled
 
 
@@ -46,9 +46,6 @@ def keep_best_pure(table: MeldTable, hand: int, extra: int) -> int:
     return sum(values[: max(0, len(values) - extra)])
 
 
-_packed: dict[int, tuple[MeldTable, bytes]] = {}  # id(table) -> (the table, kept alive so the id stays its, packed)
-
-
 _compiled_keep_best: Callable[[bytes, int, int], int] | None = compiled("keep_best")
 
 
@@ -57,10 +54,7 @@ def keep_best(table: MeldTable, hand: int, extra: int) -> int:
     tests/core/test_speedups.py)."""
     if _compiled_keep_best is None:
         return keep_best_pure(table, hand, extra)
-    kept = _packed.get(id(table))
-    if kept is None:
-        kept = _packed[id(table)] = (table, pack(table))
-    return _compiled_keep_best(kept[1], hand, extra)
+    return _compiled_keep_best(table.packed, hand, extra)
 
 
 def futures(seed: int, pool: list[int], draws: int, count: int) -> list[list[int]]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterable
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from itertools import combinations
 from typing import Final
 
@@ -50,7 +50,7 @@ class MeldTable:
 
     __slots__ = (
         "_best", "_best_compiled", "_counter", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low",
-        "containing", "melds", "value",
+        "card_points", "containing", "fit_of", "melds", "packed", "value",
     )
 
     def __init__(self, aces: str, ace_value: int) -> None:
@@ -94,6 +94,19 @@ class MeldTable:
                         melds[mask] = self.card_value(mask) - ace_value + 1
         self.value: Final = melds
         self.melds: Final = frozenset(melds)
+        #: each card's points by index (``card_value(1 << index)``, read without a call in a bot's inner loops)
+        self.card_points: Final = tuple(self.card_value(1 << index) for index in range(52))
+        # every meld's lay-offs, worked out once: a meld less one of its cards is a meld that card fits
+        fit_of = dict.fromkeys(melds, 0)
+        for mask in melds:
+            rest = mask
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                if mask ^ low in fit_of:
+                    fit_of[mask ^ low] |= low
+        #: a legal meld -> the cards that may be laid off on it (:meth:`fits` of a meld, as a plain dict lookup)
+        self.fit_of: Final = fit_of
         by_low: list[list[int]] = [[] for _ in range(52)]
         containing: list[list[int]] = [[] for _ in range(52)]
         for mask in sorted(melds, key=lambda m: (m.bit_count(), m)):
@@ -113,7 +126,9 @@ class MeldTable:
         # where every set's points are its cards' (tests/core/test_speedups.py holds the two searches together)
         sets_plain = all(points == self.card_value(meld) for meld, points in self.value.items()
                          if all(meld & ~(SUIT_BITS << 13 * suit) for suit in range(4)))  # not a run: a set
-        self._best_compiled = (partial(_BEST_MELDS, pack(self)) if _BEST_MELDS is not None and sets_plain
+        #: the table as the compiled searches read it (:func:`pack`)
+        self.packed: Final = pack(self)
+        self._best_compiled = (partial(_BEST_MELDS, self.packed) if _BEST_MELDS is not None and sets_plain
                                else self._best_arrangement_pure)
 
     def _runs_in_block(self, block: int) -> tuple[int, ...]:
@@ -143,6 +158,9 @@ class MeldTable:
 
     def fits(self, meld: int) -> int:
         """The mask of every card that may be laid off on ``meld`` (meld plus card is a meld)."""
+        fits = self.fit_of.get(meld)
+        if fits is not None:
+            return fits
         fits = self._fits.get(meld)
         if fits is None:
             fits = 0
@@ -284,7 +302,7 @@ class MeldTable:
         :meth:`deadwood`."""
         if self._counter is False:
             plain = all(points == self.card_value(meld) for meld, points in self.value.items())
-            self._counter = partial(_KEEP_BEST, pack(self)) if _KEEP_BEST is not None and plain else None
+            self._counter = partial(_KEEP_BEST, self.packed) if _KEEP_BEST is not None and plain else None
         return self._counter  # type: ignore[return-value]  # False only until the line above
 
     def deadwood_with_layoffs(self, hand: int, table: tuple[int, ...] | list[int]) -> tuple[int, int]:
@@ -378,7 +396,14 @@ def melds_as_laid(melds: Iterable[int]) -> list[list[str]]:
     >>> melds_as_laid([mask_of(parse_cards("2h 3h Ah")), mask_of(parse_cards("7c 7s 7d"))])
     [['Ah', '2h', '3h'], ['7s', '7d', '7c']]
     """
-    return [[str(c) for c in meld_cards(m)] for m in melds]
+    return [list(_laid_names(m)) for m in melds]
+
+
+@lru_cache(maxsize=4096)
+def _laid_names(mask: int) -> tuple[str, ...]:
+    """A meld's card names as laid, remembered: every hand a searching bot plays out ends by showing its melds,
+    and the same few hundred melds come back again and again."""
+    return tuple(str(c) for c in meld_cards(mask))
 
 
 def meld_names(cards: list[str]) -> list[str]:

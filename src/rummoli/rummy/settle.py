@@ -6,10 +6,12 @@ per payment, and closes the hand with a ``show`` event (the hands left) and an `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rummoli.cards import cards_of
+from rummoli.cards import cards_of, names_of
 from rummoli.rummy.melds import melds_as_laid
+from rummoli.twins import compiled
 
 if TYPE_CHECKING:
     from rummoli.rummy.hand import RummyHand
@@ -24,7 +26,7 @@ def finish(hand: RummyHand, reason: str, rule: str, **details: Any) -> None:
     hand.phase = "over"
     hand.end_rule = rule
     hand.outcome = {"reason": reason, **details, "deltas": list(hand.deltas)}
-    hand.events_log.append({"type": "show", "hands": [[str(c) for c in cards_of(h)] for h in hand.hands]})
+    hand.events_log.append({"type": "show", "hands": [names_of(h) for h in hand.hands]})
     hand.events_log.append({"type": "end", **hand.outcome})
 
 
@@ -127,7 +129,23 @@ class GinKnock(NamedTuple):
     laid: int  # the defender's cards laid off on them (a mask)
 
 
+_COMPILED_GIN_KNOCK: Callable[[bytes, int, int, int], tuple[int, int, tuple[int, ...], int] | None] | None = \
+    compiled("gin_knock")
+
+
 def gin_knock(table: MeldTable, knocker: int, defender: int, limit: int) -> GinKnock:
+    """:func:`gin_knock_pure` in one compiled call where there is one and the table's melds count their cards'
+    points (every Gin table: :meth:`MeldTable.deadwood_counter`), the same answer to the card and the meld's order
+    (tests/core/test_speedups.py).  Every hand a searching Gin bot plays out to its end is settled here."""
+    if _COMPILED_GIN_KNOCK is None or table.deadwood_counter() is None:
+        return gin_knock_pure(table, knocker, defender, limit)
+    found = _COMPILED_GIN_KNOCK(table.packed, knocker, defender, limit)
+    if found is None:
+        raise ValueError(f"no arrangement keeps {limit} or less deadwood")
+    return GinKnock(*found)
+
+
+def gin_knock_pure(table: MeldTable, knocker: int, defender: int, limit: int) -> GinKnock:
     """R-GIN-4/5: the knocker lays down the arrangement of ``knocker`` (a mask) that serves them best once
     ``defender`` has answered with the melds and lay-offs that serve the defender best.
 
