@@ -60,13 +60,17 @@ def choice_likelihood(hand: RummyHand, action: Action) -> float:
     if code in (DISCARD, KNOCK):
         held = hand.hands[seat]
         table = hand.melds_table
-        kept = table.deadwood(held & ~(1 << x))
+        # every world weighs every discard against each other one: the compiled count, where there is one, is
+        # the same deadwood (tests/core/test_speedups.py) without the remembered arrangements' dictionary
+        count = table.deadwood_counter()
+        deadwood = table.deadwood if count is None else lambda mask: count(mask, 0)
+        kept = deadwood(held & ~(1 << x))
         least = kept
         rest = held & ~(1 << hand.taken) if hand.taken >= 0 else held
         while rest:
             low = rest & -rest
             rest ^= low
-            least = min(least, table.deadwood(held & ~low))
+            least = min(least, deadwood(held & ~low))
         return max(FLOOR, math.exp(-DISCARD_SLOPE * (kept - least)))
     return 1.0
 

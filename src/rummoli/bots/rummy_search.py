@@ -54,6 +54,7 @@ from rummoli.errors import MalformedInput
 from rummoli.records import RecordError
 from rummoli.rummy import Action, RummyHand, replay_hand
 from rummoli.rummy.base import DISCARD, DRAW_DISCARD, DRAW_STOCK, KNOCK, LAYOFF, MELD
+from rummoli.shuffling import shuffle
 
 MAX_CANDIDATES = 4  # discards searched (the normal bot's best few)
 GIN_DISCARDS = 6  # Gin: the normal bot's best discards weighed for feeding the next player
@@ -70,7 +71,7 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
     n, me = k.n, k.me
     size = k.rules.hand_size_for(n)
     pool = bits(k.unseen)
-    rng.shuffle(pool)
+    shuffle(rng, pool)  # rng.shuffle's order and draws, compiled (every world shuffles the unseen cards)
     dealt: list[list[int]] = []
     draws: dict[int, list[int]] = {}  # seat -> the cards of its blind draws, in order
     upcard = k.turned_up if k.turned_up >= 0 else -1
@@ -112,7 +113,8 @@ def sample_deal(k: Known, rng: random.Random) -> dict[str, Any] | None:
         "chips": list(k.scores),
         "pots": {},
         "dealer": k.dealer,
-        "deal": {"hands": [[str(CARDS[c]) for c in h] for h in dealt], "stock": [str(CARDS[c]) for c in stock]},
+        # the cards themselves, not their names: the replay takes either, and a world is never written out
+        "deal": {"hands": [[CARDS[c] for c in h] for h in dealt], "stock": [CARDS[c] for c in stock]},
         "actions": k.actions,
     }
 
@@ -152,10 +154,11 @@ def fast_move(w: RummyHand) -> None:
     """One move by the player to act, by rules of thumb on its own hand and the table."""
     seat, hand, rules = w.turn, w.hands[w.turn], w.rules
     table = w.melds_table
+    fit_of = table.fit_of  # every meld on the table is a legal meld, so each is a key
     refusal = w.refusal
     if w.phase == "draw":
         pile = w.pile
-        if pile and refusal(seat, DRAW_DISCARD, pile[-1], 0) is None:
+        if pile:
             top = pile[-1]
             bit = 1 << top
             _, melds = table.best_arrangement(hand | bit)
@@ -163,9 +166,10 @@ def fast_move(w: RummyHand) -> None:
             for meld in melds:
                 cover |= meld
             useful = bool(cover & bit) or (
-                rules.style in ("straight", "500") and any(table.fits(m) & bit for m in w.melds)
+                rules.style in ("straight", "500") and any(fit_of[m] & bit for m in w.melds)
             )
-            if useful:
+            # whether it is useful first: most upcards are not, and the rules' check costs more than the look
+            if useful and refusal(seat, DRAW_DISCARD, top, 0) is None:
                 w.step((DRAW_DISCARD, top, 0))
                 return
         if refusal(seat, DRAW_STOCK, 0, 0) is None:
@@ -184,7 +188,7 @@ def fast_move(w: RummyHand) -> None:
                 return
         loose = hand & ~cover
         for index, meld in enumerate(w.melds):
-            fit = table.fits(meld) & loose
+            fit = fit_of[meld] & loose
             while fit:
                 low = fit & -fit
                 fit ^= low
@@ -202,13 +206,14 @@ def fast_move(w: RummyHand) -> None:
         loose = hand & ~(1 << w.taken) if w.taken >= 0 and hand & (hand - 1) else hand
     best, best_key, best_value = -1, -99, 0
     pairing = pair_masks(rules.aces, rules.ace_value)
+    points_of = table.card_points
     free = hand & ~cover
     rest = loose
     while rest:
         low = rest & -rest
         rest ^= low
         card = low.bit_length() - 1
-        value = table.card_value(low)
+        value = points_of[card]
         paired = pairing[card] & free & ~low
         key = value - (6 if paired else 0)  # keep a card that a pair or a run's start needs
         if key > best_key:

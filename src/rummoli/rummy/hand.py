@@ -395,9 +395,10 @@ class RummyHand(SearchPath, Views):
         quietly if it is legal."""
         self._checked_move(action)
 
-    def _checked_move(self, action: Action) -> Move:
-        """The move of ``action`` if it is well-formed and legal now (else what :meth:`verify` raises)."""
-        move = self.to_move(well_formed(action))
+    def _checked_move(self, action: Action, formed: bool = False) -> Move:
+        """The move of ``action`` if it is well-formed and legal now (else what :meth:`verify` raises); ``formed``
+        says its shape was checked already (it came from :meth:`Action.from_json`, and an action is frozen)."""
+        move = self.to_move(action if formed else well_formed(action))
         refusal = self.refusal(action.seat, *move)
         if refusal is not None:
             raise IllegalAction(*refusal)
@@ -420,11 +421,12 @@ class RummyHand(SearchPath, Views):
         self._do(self._checked_move(action))
         self._mark()
 
-    def make_unmarked(self, action: Action) -> None:
+    def make_unmarked(self, action: Action, formed: bool = False) -> None:
         """:meth:`make` without the state marks, from now on: for a hand nobody reads as a stream (a search bot's
-        sampled world), where marking each move (its legal moves listed) was a tenth of the world's cost."""
+        sampled world), where marking each move (its legal moves listed) was a tenth of the world's cost.
+        ``formed``: as :meth:`_checked_move` takes it (legality is always checked)."""
         self._tracking = False
-        self._do(self._checked_move(action))
+        self._do(self._checked_move(action, formed))
 
     # ------------------------------------------------------------------ playing moves
     def _do(self, move: Move, forced: int = 0) -> None:

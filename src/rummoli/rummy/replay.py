@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from rummoli.cards import CARDS, Card
@@ -18,6 +19,8 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 def _cards(value: object, what: str) -> list[Card]:
+    if isinstance(value, list) and all(type(v) is Card for v in value):
+        return value  # a record built in memory (a searching bot's sampled world) may hold the cards themselves
     if not isinstance(value, list) or len(value) > 52 or not all(isinstance(v, str) for v in value):
         raise RecordError(f"{what} must be a list of cards", rule="R-NOTE-2")
     try:
@@ -77,7 +80,8 @@ def replay_hand(record: dict[str, Any], before: Callable[[RummyHand, Action], No
     deals: the hard bot's worlds, where reading them again for every world was a fifth of a world's time.
     ``marks=False`` leaves out the state marks of the hand's event stream (a hand no one reads as a stream)."""
     hand = hand_from_record(record)
-    make = hand.make if marks else hand.make_unmarked
+    formed = read is not None  # Action.from_json checked each one's shape, and an action cannot change
+    make = hand.make if marks else partial(hand.make_unmarked, formed=formed)
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("'actions' must be a list", rule="R-NOTE-3")
