@@ -156,6 +156,7 @@ typedef struct {
     int next[MAX_MELDS]; /* the next meld with the same lowest card, in the order found (-1: none) */
     int first[52];
     int count;
+    int overflow; /* a meld was left out for want of room (only an absurd hand could: gin_knock then says so) */
 } Melds;
 
 /* memo of one search: rest -> (points, cover); an entry counts when its stamp is the search's */
@@ -168,7 +169,10 @@ static int memo_used;
 static int lowest(uint64_t x) { return __builtin_ctzll(x); }
 
 static void add_meld(Melds *m, uint64_t mask, int32_t value) {
-    if (m->count >= MAX_MELDS) return; /* cannot happen with 52 cards: at most 4 x 143 runs and 65 sets */
+    if (m->count >= MAX_MELDS) { /* cannot happen with one hand's melds: at most 4 x 143 runs and 65 sets */
+        m->overflow = 1;
+        return;
+    }
     int i = m->count++;
     m->mask[i] = mask;
     m->value[i] = value;
@@ -196,6 +200,7 @@ static int32_t cards_value(const MeldPack *t, uint64_t mask) {
  * the sets rank by rank, four of a kind followed by its four threes. */
 static void melds_in(const MeldPack *t, uint64_t hand, Melds *m) {
     m->count = 0;
+    m->overflow = 0;
     for (int i = 0; i < 52; i++) m->first[i] = -1;
     for (int suit = 0; suit < 4; suit++) {
         uint32_t block = (uint32_t)(hand >> (13 * suit)) & SUIT_BITS;
@@ -537,6 +542,7 @@ static int32_t deadwood_with_layoffs(const MeldPack *t, uint64_t hand, const uin
     static Melds own, m;
     melds_in(t, hand, &own);
     m.count = 0;
+    m.overflow = 0;
     for (int i = 0; i < 52; i++) m.first[i] = -1;
     for (int i = 0; i < own.count; i++) add_meld(&m, own.mask[i], -1);
     for (int index = 0; index < melds; index++) {
@@ -565,6 +571,7 @@ static int32_t deadwood_with_layoffs(const MeldPack *t, uint64_t hand, const uin
         }
         for (int i = 0; i < count; i++) add_meld(&m, (uint64_t)(found[i] ^ block) << shift, index);
     }
+    if (m.overflow) return INT32_MIN; /* too many candidates to hold: the caller hands the knock to the Python */
     uint64_t coverable = 0;
     for (int i = 0; i < m.count; i++) coverable |= m.mask[i];
     if (++lay_stamp == 0) {
@@ -577,7 +584,8 @@ static int32_t deadwood_with_layoffs(const MeldPack *t, uint64_t hand, const uin
 }
 
 /* gin_knock(packed, knocker, defender, limit): (knocker's deadwood, defender's, the knocker's melds, the cards laid
- * off), or None when no arrangement keeps `limit` or less (the Python raises there). */
+ * off), or None when no arrangement keeps `limit` or less (the Python raises there), or NotImplemented for hands
+ * with more melds than the search holds (never two hands of a deal; the Python answers those). */
 static PyObject *gin_knock(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 4 || !PyBytes_Check(args[0])) {
@@ -597,6 +605,7 @@ static PyObject *gin_knock(PyObject *module, PyObject *const *args, Py_ssize_t n
     melds_in(&t, knocker, &melds);
     uint64_t meldable = 0;
     for (int i = 0; i < melds.count; i++) meldable |= melds.mask[i];
+    if (melds.overflow) Py_RETURN_NOTIMPLEMENTED;
     int32_t base = cards_value(&t, knocker & ~meldable);
     if (base > limit) Py_RETURN_NONE;
     Arrangements shown = {NULL, 0, 0, 0};
@@ -627,6 +636,10 @@ static PyObject *gin_knock(PyObject *module, PyObject *const *args, Py_ssize_t n
             int32_t theirs = alone;
             uint64_t laid = 0;
             if (reach & defender) theirs = deadwood_with_layoffs(&t, defender, a->melds, a->count, &laid);
+            if (theirs == INT32_MIN) {
+                PyMem_Free(shown.items);
+                Py_RETURN_NOTIMPLEMENTED;
+            }
             if (theirs - a->dead > best_margin) {
                 best_margin = theirs - a->dead;
                 best = a;

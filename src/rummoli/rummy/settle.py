@@ -129,8 +129,7 @@ class GinKnock(NamedTuple):
     laid: int  # the defender's cards laid off on them (a mask)
 
 
-_COMPILED_GIN_KNOCK: Callable[[bytes, int, int, int], tuple[int, int, tuple[int, ...], int] | None] | None = \
-    compiled("gin_knock")
+_COMPILED_GIN_KNOCK: Callable[[bytes, int, int, int], Any] | None = compiled("gin_knock")
 
 
 def gin_knock(table: MeldTable, knocker: int, defender: int, limit: int) -> GinKnock:
@@ -140,6 +139,8 @@ def gin_knock(table: MeldTable, knocker: int, defender: int, limit: int) -> GinK
     if _COMPILED_GIN_KNOCK is None or table.deadwood_counter() is None:
         return gin_knock_pure(table, knocker, defender, limit)
     found = _COMPILED_GIN_KNOCK(table.packed, knocker, defender, limit)
+    if found is NotImplemented:  # hands with more melds than the compiled search holds (not a deal's two hands)
+        return gin_knock_pure(table, knocker, defender, limit)
     if found is None:
         raise ValueError(f"no arrangement keeps {limit} or less deadwood")
     return GinKnock(*found)
