@@ -31,6 +31,18 @@ SCENARIOS = [  # (ruleset, people, bots, the phase its hand is in when its owner
 ]
 
 
+def record_when_over(party: Party, within: float = 10.0) -> dict[str, object]:
+    """The evening's record from the party's own node.  The watcher that saw the evening end may be on another
+    node: this one's copy of the table follows the owner over the bus and may be a moment behind, and until it
+    has the end it answers 409, as for an evening still in play (seen once on a loaded machine)."""
+    deadline = time.monotonic() + within
+    while True:
+        answer = party.server.get(f"/api/tables/{party.table_id}/record", token=party.tokens[0])
+        if answer.status_code != 409 or time.monotonic() > deadline:
+            return answer.json()
+        time.sleep(0.05)
+
+
 def test_owner_killed_mid_hand_another_takes_over_and_nothing_changes(
         tmp_path: Path, make_cluster: Callable[..., Cluster]) -> None:
     cluster = make_cluster(3)
@@ -94,8 +106,7 @@ def test_owner_killed_mid_hand_another_takes_over_and_nothing_changes(
                     break
             party, ref = pair
             if party.watcher.view["over"]:
-                records = [p.server.get(f"/api/tables/{p.table_id}/record", token=p.tokens[0]).json()
-                           for p in (party, ref)]
+                records = [record_when_over(p) for p in (party, ref)]
                 assert records[0] == records[1] and records[0]["format"] == "rummoli-evening/1"
             else:
                 assert scenario[0] == "rummy"
