@@ -77,7 +77,8 @@ def replay_hand(record: dict[str, Any], before: Callable[[RummyHand, Action], No
     given, sees the hand just before each action the record writes is applied (the hard bot reads the
     other players' choices with it: :mod:`rummoli.bots.rummy_infer`). ``read``, if given, is the record's
     actions already read (``Action.from_json`` of each), for a caller that replays the same actions over many
-    deals: the hard bot's worlds, where reading them again for every world was a fifth of a world's time.
+    deals: the hard bot's worlds, where reading them again for every world was a fifth of a world's time (their
+    shape is then not checked again: ``from_json`` checked it; whether each is legal is checked as always).
     ``marks=False`` leaves out the state marks of the hand's event stream (a hand no one reads as a stream)."""
     hand = hand_from_record(record)
     formed = read is not None  # Action.from_json checked each one's shape, and an action cannot change
