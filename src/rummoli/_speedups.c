@@ -168,6 +168,9 @@ static int memo_used;
 
 static int lowest(uint64_t x) { return __builtin_ctzll(x); }
 
+/* the four cards of a rank */
+static uint64_t rank_cards(int rank) { return 1ull << rank | 1ull << (13 + rank) | 1ull << (26 + rank) | 1ull << (39 + rank); }
+
 static void add_meld(Melds *m, uint64_t mask, int32_t value) {
     if (m->count >= MAX_MELDS) { /* cannot happen with one hand's melds: at most 4 x 143 runs and 65 sets */
         m->overflow = 1;
@@ -214,7 +217,7 @@ static void melds_in(const MeldPack *t, uint64_t hand, Melds *m) {
     while (triples) {
         int rank = __builtin_ctz(triples);
         triples &= triples - 1;
-        uint64_t rank_mask = 1ull << rank | 1ull << (13 + rank) | 1ull << (26 + rank) | 1ull << (39 + rank);
+        uint64_t rank_mask = rank_cards(rank);
         uint64_t cards = hand & rank_mask;
         add_meld(m, cards, cards_value(t, cards));
         if (__builtin_popcountll(cards) == 4) {
@@ -471,7 +474,7 @@ static int by_deadwood(const void *x, const void *y) {
 /* MeldTable.fits of a legal meld: the cards that may be laid off on it (meld plus card is a meld) */
 static uint64_t fits_of(const MeldPack *t, uint64_t meld) {
     int low = lowest(meld);
-    uint64_t rank_mask = 1ull << (low % 13) | 1ull << (13 + low % 13) | 1ull << (26 + low % 13) | 1ull << (39 + low % 13);
+    uint64_t rank_mask = rank_cards(low % 13);
     if ((meld & ~rank_mask) == 0) return __builtin_popcountll(meld) == 3 ? rank_mask ^ meld : 0; /* a set */
     int shift = 13 * (low / 13);
     uint32_t block = (uint32_t)(meld >> shift) & SUIT_BITS;
@@ -548,7 +551,7 @@ static int32_t deadwood_with_layoffs(const MeldPack *t, uint64_t hand, const uin
     for (int index = 0; index < melds; index++) {
         uint64_t meld = table[index], within = meld | hand;
         int low = lowest(meld);
-        uint64_t rank_mask = 1ull << (low % 13) | 1ull << (13 + low % 13) | 1ull << (26 + low % 13) | 1ull << (39 + low % 13);
+        uint64_t rank_mask = rank_cards(low % 13);
         if ((meld & ~rank_mask) == 0) { /* a set: only the four of its rank contains it */
             if (__builtin_popcountll(meld) == 3 && (rank_mask & within) == rank_mask) add_meld(&m, rank_mask ^ meld, index);
             continue;

@@ -49,7 +49,7 @@ class MeldTable:
     """Every legal meld for one treatment of aces, indexed for fast listing and search."""
 
     __slots__ = (
-        "_best", "_best_compiled", "_counter", "_fits", "_runs", "ace_value", "aces", "block_value", "by_low",
+        "_best", "_best_compiled", "_counter", "_runs", "ace_value", "aces", "block_value", "by_low",
         "card_points", "containing", "fit_of", "melds", "packed", "value",
     )
 
@@ -119,7 +119,6 @@ class MeldTable:
         self.by_low: Final = tuple(tuple(ms) for ms in by_low)
         self.containing: Final = tuple(tuple(ms) for ms in containing)
         self._runs: dict[int, tuple[int, ...]] = {}  # a suit's 13-bit block -> the runs inside it
-        self._fits: dict[int, int] = {}  # a meld -> the cards that may be laid off on it
         self._best: dict[int, tuple[int, tuple[int, ...]]] = {}  # a hand -> its best arrangement
         self._counter: Callable[[int, int], int] | bool | None = False  # deadwood_counter's answer (False: not yet)
         # The compiled search reads a run's points from the packed table and counts a set's as its cards': used
@@ -159,16 +158,12 @@ class MeldTable:
     def fits(self, meld: int) -> int:
         """The mask of every card that may be laid off on ``meld`` (meld plus card is a meld)."""
         fits = self.fit_of.get(meld)
-        if fits is not None:
-            return fits
-        fits = self._fits.get(meld)
-        if fits is None:
+        if fits is None:  # not a legal meld (no caller asks this today): worked out, not remembered
             fits = 0
             for index in range(52):
                 bit = 1 << index
                 if not meld & bit and (meld | bit) in self.melds:
                     fits |= bit
-            self._fits[meld] = fits
         return fits
 
     def melds_in(self, hand: int) -> list[int]:
