@@ -295,6 +295,33 @@ def test_inferences_from_the_view_are_facts(ruleset: str) -> None:
             hand.apply(Action.from_json(bots[seat].choose(view)))
 
 
+@pytest.mark.parametrize("ruleset", BUILTIN_RULESETS)
+def test_reading_on_from_the_events_already_read_gives_what_a_fresh_read_gives(ruleset: str) -> None:
+    """A seat that decides again in a hand reads only the events new since its last view (stops_infer.Told):
+    what it then knows is what reading the whole view afresh gives, at every decision of every seat; and a view
+    whose events are copies, not the ones read, is read from its start."""
+    from rummoli.bots.driver import fast_view_for
+
+    folded = 0
+    for seed in range(10):
+        players = 3 + seed % 6
+        hand = deal(ruleset, players, seed)
+        bots = [NormalStopsBot(seed) if s % 2 else RandomBot(seed) for s in range(players)]
+        told: dict[int, Any] = {}
+        while not hand.over:
+            seat = hand.to_act()[0]
+            view = fast_view_for(hand, seat, copy=False)  # the events shared with the stream, as the lab's
+            fresh = read_view(view)
+            on = read_view(view, told.get(seat))
+            folded += told.get(seat) is not None and on.told is told[seat]
+            assert on == fresh and on.forced == fresh.forced and list(on.forced) == list(fresh.forced)
+            told[seat] = on.told
+            copied = read_view(view_for(hand, seat), on.told)  # copies: not the events read, so read whole
+            assert copied == fresh and copied.told is not on.told
+            hand.apply(Action.from_json(bots[seat].choose(view)))
+    assert folded > 0  # the reading went on from earlier views, not only from scratch
+
+
 def test_the_swapper_knows_the_widow_and_worlds_keep_it() -> None:
     hand = made_hand("rummoli", 4, 0, {0: "Ks 5s 6h 8d 9c Jc Qh 6c 9h 3d"})
     given_up = hand.hands[0]

@@ -35,7 +35,7 @@ from typing import Any
 from rummoli.bots.base import ActionJSON, Bot, View, legal_actions, register, require_legal, with_amount
 from rummoli.bots.estimate import Estimate
 from rummoli.bots.stops_chance import LOWNESS, WorthPlan, poker_chance_pure, widow_worth_pure
-from rummoli.bots.stops_infer import Known, card_index, counted_lead_score, mask_of_texts, read_view
+from rummoli.bots.stops_infer import Known, Told, card_index, counted_lead_score, mask_of_texts, read_view
 from rummoli.bots.stops_memory import UNINFORMED, BettingMemory, learns_from
 from rummoli.bots.stops_policy import (
     Table,
@@ -271,6 +271,13 @@ class NormalStopsBot(StopsBot):
         self.memory = BettingMemory()
         #: samples behind the last win chance (for benchmarks)
         self.last_poker_samples = 0
+        #: what the events of the hand it last decided in told it (stops_infer.Told: read again only from there)
+        self._told: Told | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A bot sent to a worker process and back goes without the events it has read (a view is read whole
+        when its events are not the ones folded)."""
+        return {**self.__dict__, "_told": None}
 
     def observe(self, view: View) -> None:
         self.memory.observe(view)
@@ -280,7 +287,8 @@ class NormalStopsBot(StopsBot):
 
     def known(self, view: dict[str, Any]) -> Known:
         """The view's facts, with how far this bot believes each opponent's bets."""
-        k = read_view(view)
+        k = read_view(view, self._told)
+        self._told = k.told  # the next decision in this hand reads only the events new since this one
         k.credibility = self.memory.by_seat(view)
         return k
 

@@ -90,6 +90,8 @@ class Known:
     unpaid_combos: list[tuple[int, ...]] = field(default_factory=list)
     #: what the world sampler works out once per decision, not once per world (``stops_search._place``)
     place_cache: dict[int | str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: what the view's events told, for reading the next view of the same hand (:class:`Told`)
+    told: Told | None = field(default=None, repr=False, compare=False)
 
     @property
     def widow_unknown(self) -> int:
@@ -120,10 +122,84 @@ class Known:
         return caps[self.n] / free
 
 
-def read_view(view: dict[str, Any]) -> Known:
-    """Everything a seat can count from its view (see the module's list of inferences)."""
+class Told:
+    """What a seat's events have told it so far, folded in order (:func:`read_view` finishes it against the view).
+
+    A bot that decides several times in a hand reads the same events again at every decision: its view holds
+    the whole history. Events never change once read (rummoli.streams), and a fast-path view shares them with
+    the stream, so the events a fold has read are the very objects at the head of the next view's list; a view
+    whose head is not (a copy, another hand) is read from its start. The facts that depend on the view's
+    present (which cards are still unseen, who holds the former widow) are kept raw and settled by
+    :func:`read_view` each time."""
+
+    __slots__ = ("aggression", "bar_seats", "count", "head", "last", "musts", "opened", "paid_on_hold",
+                 "refused", "soft", "stopped")
+
+    def __init__(self, n: int, head: Any) -> None:
+        self.head = head  # the first event read (the hand's start), held: the same object proves the same hand
+        self.count = 0  # how many events are folded
+        self.last: Any = None  # the last of them
+        #: the cards seen placed, in the order learnt: ``(cards, seat)`` dealt to ``seat`` (a pay on hold), or
+        #: ``(card, -1)`` the card above a stop (in the widow unless played since)
+        self.musts: list[tuple[Any, int]] = []
+        self.refused = [0] * n  # per seat, cards the restart rule asked for when it could not lead
+        self.soft = [0] * n  # per seat, cards below a lead it made (the lowest-lead inference)
+        self.aggression = [0] * n
+        self.bar_seats: list[int] = []  # seats that bid or swapped under ``widow_bar`` (dealt no pay card)
+        self.paid_on_hold: set[int] = set()
+        self.stopped = -1
+        self.opened = False
+
+    def fold(self, events: list[Any], t: Table) -> None:
+        """Take ``events[self.count:]`` in (the rest were folded before)."""
+        rules = t.rules
+        bar = rules.widow_bar == "pay_card_holders"
+        two_of_clubs = rules.opening_lead == "two_of_clubs"
+        pots_def = rules.board.pots
+        musts, soft = self.musts, self.soft
+        for ev in events[self.count:]:
+            kind = ev["type"]
+            if kind == "chips":
+                if ev.get("reason") == "on_hold":
+                    j = t.pot_ids.index(ev["from"][4:])
+                    self.paid_on_hold.add(j)
+                    musts.append((pots_def[j].cards, int(ev["to"][5:])))
+            elif kind == "stop":
+                c = card_index(ev["after"])
+                musts.append((c, -1))
+                self.stopped = c // 13
+            elif kind == "cannot_lead":
+                if self.stopped >= 0:
+                    self.refused[int(ev["seat"])] |= restart_set(rules.restart, self.stopped)
+            elif kind == "action":
+                act = ev["action"]
+                seat = int(ev["seat"])
+                if act == "bet" or act == "raise":
+                    self.aggression[seat] += 1
+                elif bar and (act == "bid" or act == "swap"):
+                    self.bar_seats.append(seat)
+                elif act == "lead":
+                    c = card_index(ev["card"])
+                    if not self.opened and two_of_clubs and c // 13 == 3:
+                        soft[seat] |= SUIT_MASK[3] & _lower_ranks(c % 13)  # R-PLAY-2C: the lowest club in play
+                    else:
+                        soft[seat] |= _lead_floor(rules.lead, rules.restart, c, self.stopped if self.opened else -1)
+                    self.opened = True
+        self.count = len(events)
+        self.last = events[-1] if events else None
+
+    def holds(self, events: list[Any]) -> bool:
+        """Whether ``events`` begin with the events folded so far (the same objects: see the class)."""
+        count = self.count
+        return (len(events) >= count > 0 and events[0] is self.head and events[count - 1] is self.last)
+
+
+def read_view(view: dict[str, Any], told: Told | None = None) -> Known:
+    """Everything a seat can count from its view (see the module's list of inferences).
+
+    ``told``: what an earlier view of the same hand's events told (:class:`Told`); only the events after them
+    are read, and :attr:`Known.told` is what all of them told (for the next view)."""
     t = table_for(view["ruleset"])
-    rules = t.rules
     n = len(view["players"])
     me = int(view["seat"])
     hand = mask_of_texts(view["hand"] or [])
@@ -142,76 +218,54 @@ def read_view(view: dict[str, Any]) -> Known:
     k = Known(t, n, me, int(view["dealer"]), view["phase"], hand, list(view["hand_sizes"]),
               int(view["widow_size"]), played, played_by, swapped, known_widow, unseen,
               list(view["chips"]), pots)
-    k.forbid = [0] * (n + 1)
-    k.soft = [0] * (n + 1)
-    k.aggression = [0] * n
-    k.credibility = [1.0] * n
+    events = view.get("events", [])
+    if told is None or not told.holds(events):
+        told = Told(n, events[0] if events else None)
+    told.fold(events, t)
+    k.told = told
     widow = n
+    forced = k.forced
 
     def dealt_loc(seat: int) -> int:
         return widow if seat == swapped else seat
 
-    def must(card: int, loc: int) -> None:
-        if unseen >> card & 1:
-            k.forced.setdefault(card, loc)
-
-    # Showdown cards are held until played.
+    # Showdown cards are held until played; then what the events placed, in the order they told it.
     for seat_text, cards in (view.get("showdown") or {}).items():
         for c in (card_index(x) for x in cards):
-            must(c, int(seat_text))
-
-    pot_index = {pid: j for j, pid in enumerate(t.pot_ids)}
-    pots_def = rules.board.pots
-    paid_on_hold: set[int] = set()
-    stopped = -1
-    opened = False
-    bar = rules.widow_bar == "pay_card_holders"
-    for ev in view.get("events", []):
-        kind = ev.get("type")
-        if kind == "chips":
-            if ev.get("reason") == "on_hold":
-                j = pot_index[ev["from"][4:]]
-                seat = int(ev["to"][5:])
-                paid_on_hold.add(j)
-                pot = pots_def[j]
-                for c in pot.cards:
-                    must(c, dealt_loc(seat))
-        elif kind == "stop":
-            c = card_index(ev["after"])
-            if c % 13 != 12 and not played >> (c + 1) & 1:
-                must(c + 1, widow)
-            stopped = c // 13
-        elif kind == "cannot_lead":
-            if stopped >= 0:
-                k.forbid[int(ev["seat"])] |= restart_set(rules.restart, stopped)
-        elif kind == "action":
-            act = ev["action"]
-            seat = int(ev["seat"])
-            if act in ("bet", "raise"):
-                k.aggression[seat] += 1
-            elif bar and act in ("bid", "swap"):
-                k.forbid[dealt_loc(seat)] |= t.pay_mask
-            elif act == "lead":
-                c = card_index(ev["card"])
-                if not opened and rules.opening_lead == "two_of_clubs" and c // 13 == 3:
-                    k.soft[seat] |= SUIT_MASK[3] & _lower_ranks(c % 13)  # R-PLAY-2C: the lowest club in play
-                else:
-                    k.soft[seat] |= _lead_floor(rules.lead, rules.restart, c, stopped if opened else -1)
-                opened = True
+            if unseen >> c & 1:
+                forced.setdefault(c, int(seat_text))
+    for cards, seat in told.musts:
+        if seat < 0:  # the card above a stop, unless it was played since: it was in the widow
+            cards = () if cards % 13 == 12 or played >> (cards + 1) & 1 else (cards + 1,)
+            seat = widow
+        else:
+            seat = dealt_loc(seat)
+        for c in cards:
+            if unseen >> c & 1:
+                forced.setdefault(c, seat)
+    forbid = [*told.refused, 0]
+    for seat in told.bar_seats:
+        forbid[dealt_loc(seat)] |= t.pay_mask
+    k.aggression = list(told.aggression)
+    k.credibility = [1.0] * n
+    soft = [*told.soft, 0]
+    rules = t.rules
     if rules.pay == "on_hold":
         with_ante = bool(view.get("start", {}).get("ante", True))
         start_pots = view.get("start", {}).get("pots", {})
-        for j, pot in enumerate(pots_def):
-            if j in paid_on_hold or not ((with_ante and pot.ante > 0) or start_pots.get(pot.id, 0) > 0):
+        for j, pot in enumerate(rules.board.pots):
+            if j in told.paid_on_hold or not ((with_ante and pot.ante > 0) or start_pots.get(pot.id, 0) > 0):
                 continue
             if pot.kind == "card":
-                must(pot.cards[0], swapped if swapped >= 0 else widow)
+                c = pot.cards[0]
+                if unseen >> c & 1:
+                    forced.setdefault(c, swapped if swapped >= 0 else widow)
             elif pot.kind == "combo":
                 k.unpaid_combos.extend(masks for jj, masks in t.combos if jj == j)
-    k.forbid = [m & unseen for m in k.forbid]
-    k.soft = [m & unseen for m in k.soft]
+    k.forbid = [m & unseen for m in forbid]
+    k.soft = [m & unseen for m in soft]
     # A card forced somewhere is forbidden nowhere else.
-    for c, loc in k.forced.items():
+    for c, loc in forced.items():
         k.forbid[loc] &= ~(1 << c)
         k.soft[loc] &= ~(1 << c)
     return k
