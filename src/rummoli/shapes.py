@@ -241,6 +241,8 @@ class RummyResult(ResultBase, total=False):
     #: what the winner did, in words beside its name: "wins the hand"; in 500 Rum, where every seat scores what it
     #: laid and going out only ends the hand, "goes out"
     winner_did: Required[str]
+    #: the knocker's tag in words ("knocked", or "goes gin" for a knock with no deadwood), ``None`` without a knock
+    knocker_did: Required[str | None]
     hands: Required[list[SettledHand]]
     points: Required[list[dict[str, Any]]]
     hand_no: int

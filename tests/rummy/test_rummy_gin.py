@@ -82,12 +82,14 @@ def test_R_GIN_4_undercut_gives_the_defender_the_difference_and_a_bonus() -> Non
     theirs = 2 + 2 + 3 + 3 + 5 + 10 + 10  # 2c 2d 3c 3d 5c Qc Kc: no meld of their own
     assert out["counts"] == [theirs, 9]
     assert theirs > 9 and hand.deltas == [0, theirs - 9]
+    assert hand.result()["knocker_did"] == "knocked"
     undercut = deal(GIN, ["4c 5c 6c 2d 3d 4d 8h 8s 8d As", knocker], "Kh Ks 9c")
     act(undercut, 1, "pass")
     act(undercut, 0, "pass")
     act(undercut, 1, "knock", "Ks")
     assert undercut.outcome["counts"] == [1, 9] and undercut.outcome["winner"] == 0
     assert undercut.deltas == [8 + 25, 0]
+    assert undercut.result()["knocker"] == 1 and undercut.result()["knocker_did"] == "knocked"
 
 
 def test_R_GIN_5_gin_earns_the_bonus_and_allows_no_lay_offs() -> None:
@@ -100,6 +102,8 @@ def test_R_GIN_5_gin_earns_the_bonus_and_allows_no_lay_offs() -> None:
     assert hand.outcome["reason"] == "gin" and hand.outcome["laid_off"] == []
     theirs = 8 + 9 + 2 + 2 + 10 + 3 + 1 + 3 + 10 + 5
     assert hand.deltas == [0, theirs + 25]
+    # the result's tag beside the knocker (the web page shows it as it is) says gin, not "knocked"
+    assert hand.result()["knocker"] == 1 and hand.result()["knocker_did"] == "goes gin"
 
 
 def test_R_GIN_4_melds_are_shown_as_they_are_laid_a_run_from_its_ace() -> None:

@@ -42,7 +42,7 @@ def card_value(card: str, ace_value: int) -> int:
 def hand_figures(evening: dict[str, Any], hand_no: int) -> Figures:
     """The figures of hand ``hand_no`` as the page hooks name them:
     ``("outcome", reason)`` -> the winner's change (0: nobody won), ``("hand-change", seat)``,
-    ``("pot-win", pot, seat, hand)`` (stops, Poch) and ``("deadwood", seat)`` (Rummy)."""
+    ``("pot-win", pot, seat, hand)`` (stops, Poch), ``("deadwood", seat)`` and ``("knocker", seat)`` (Rummy)."""
     record = evening["hands"][hand_no - 1]
     seats = [evening["players"].index(name) for name in record["players"]]
     result = replay(record)
@@ -75,6 +75,9 @@ def hand_figures(evening: dict[str, Any], hand_no: int) -> Figures:
                           for count, cards in zip(counts, shown, strict=True)]
         for hand_seat, count in enumerate(counts):
             figures[("deadwood", str(seats[hand_seat]))] = str(count)
+        knocker = end.get("knocker")
+        if isinstance(knocker, int):  # the knocker's tag: going gin is a knock with nothing left, called gin
+            figures[("knocker", str(seats[knocker]))] = "goes gin" if reason == "gin" else "knocked"
     figures[("outcome", reason)] = signed(changes[winner]) if winner is not None else "0"
     return figures
 

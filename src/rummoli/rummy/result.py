@@ -78,6 +78,9 @@ def hand_result(hand: RummyHand) -> RummyResult:
         "winner": winner if isinstance(winner, int) else None,
         "knocker": knocker if isinstance(knocker, int) else None,
         "winner_did": "goes out" if hand.rules.style == "500" else "wins the hand",
+        # the tag beside the knocker's name: going gin is a knock with nothing left, and players call it gin
+        "knocker_did": None if not isinstance(knocker, int) else "goes gin" if outcome.get("reason") == "gin"
+        else "knocked",
         "headline": speak.ending(outcome),
         "hands": hands,
         "points": scores,

@@ -6,6 +6,7 @@
 //   data-result="hand-change" data-seat                  each seat's change for the hand
 //   data-result="pot-win"     data-pot data-seat data-hand | data-settlement   chips a pot paid a seat
 //   data-result="deadwood"    data-seat                  Rummy: the count of a hand at its end
+//   data-result="knocker"     data-seat                  Knock and Gin: the knocker's tag ("knocked", "goes gin")
 //   data-result="standing"    data-seat                  the evening's chips or points
 // Seats are evening seats.
 import { h } from "./dom.js";
@@ -85,7 +86,7 @@ function rummyParts(view, r) {
   return [
     h("div", { class: "settled-hands" }, r.hands.map((hand) => h("div", { class: `settled${hand.seat === r.winner ? " winner" : ""}` },
       h("div", { class: "who" }, nameOf(view, hand.seat),
-        hand.seat === r.knocker ? h("span", { class: "tag" }, "knocked") : null,
+        hand.seat === r.knocker ? h("span", { class: "tag", "data-result": "knocker", "data-seat": hand.seat }, r.knocker_did || "knocked") : null,
         hand.seat === r.winner ? h("b", { class: "badge" }, ` ${r.winner_did || "wins the hand"}`) : null),
       h("div", { class: "settled-cards" },
         hand.melds.map((m, k) => h("span", { class: "group meld-shown", title: "meld" }, k ? null : h("small", {}, "melds"), m.map(mini))),
