@@ -297,3 +297,24 @@ def test_records_module_reads_no_file_from_a_record(monkeypatch: pytest.MonkeyPa
         with pytest.raises(RecordError):
             games.replay({**good_record(), "ruleset": ruleset})
     assert not any("secret" in p for p in opened)
+
+
+@pytest.mark.parametrize("key", ["name", "title", "description"])
+@pytest.mark.parametrize("text", ["two\nlines", "nul\x00", "colour \x1b[31mred", "\u202egnol", "tab\there"])
+def test_a_rulesets_names_and_words_are_one_line_of_plain_text(key: str, text: str) -> None:
+    """A ruleset's name, title and description reach lobbies, pages, terminals and logs: a control character (a
+    newline that forges a log line, a terminal's escape, a right-to-left override) is refused in one line, in
+    every family; text with an emoji's joiner is not."""
+    from rummoli.poch.ruleset import load_ruleset as load_poch
+
+    families = [("stops", lambda d: load_stops({"game": "stops", "board": "copp-clark", **d})),
+                ("rummy", lambda d: load_rummy({"game": "rummy", "style": "gin", "hand_size": {"2": 10}, **d})),
+                ("poch", lambda d: load_poch({"game": "poch", **d}))]
+    for family, load in families:
+        if key == "description" and family == "stops":
+            continue  # a stops ruleset has no description (an unknown key is refused as such)
+        with pytest.raises(MalformedInput) as refused:
+            load({key: text})
+        message = str(refused.value)
+        assert "\n" not in message and "\x1b" not in message and "plain text" in message, (family, message)
+        assert load({key: "Gin for the 👨‍👩‍👧 family"}) is not None, family

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_ANTE, MAX_BET, MAX_NAME, MAX_START_CHIPS
+from rummoli.limits import MAX_ANTE, MAX_BET, MAX_DESCRIPTION, MAX_START_CHIPS, text_line
 
 GAME: Final = "poch"
 BUILTIN_RULESETS: Final = ("poch", "poch-hoyle")
@@ -100,12 +100,6 @@ def _whole(value: object, where: str, low: int, high: int) -> int:
     return value
 
 
-def _name(value: object, where: str) -> str:
-    if not isinstance(value, str) or not 1 <= len(value) <= MAX_NAME:
-        raise MalformedInput(f"{where} must be text of 1 to {MAX_NAME} characters, got {quote(value)}")
-    return value
-
-
 def _pools(data: object) -> tuple[Pool, ...]:
     if not isinstance(data, list) or not 1 <= len(data) <= len(POOL_KINDS):
         raise MalformedInput(f"Poch 'pools' lists 1 to {len(POOL_KINDS)} pools")
@@ -116,7 +110,8 @@ def _pools(data: object) -> tuple[Pool, ...]:
         kind = entry.get("kind")
         if kind not in POOL_KINDS:
             raise MalformedInput(f"Poch pool kind {quote(kind)} is not one of {', '.join(POOL_KINDS)}")
-        pools.append(Pool(_name(entry.get("id"), "a pool's id"), _name(entry.get("name"), "a pool's name"),
+        pools.append(Pool(text_line(entry.get("id"), "a pool's id", shortest=1),
+                          text_line(entry.get("name"), "a pool's name", shortest=1),
                           str(kind), _whole(entry.get("ante", 1), "a pool's ante", 0, MAX_ANTE)))
     if len({p.id for p in pools}) < len(pools) or len({p.kind for p in pools}) < len(pools):
         raise MalformedInput("Poch pools need distinct ids and distinct kinds")
@@ -157,8 +152,9 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
         options[key] = _whole(data.get(key, default), f"Poch option {key!r}", low, high)
     if options["min_players"] > options["max_players"]:
         raise MalformedInput("Poch ruleset: min_players is above max_players")
-    name = _name(data.get("name", "custom"), "ruleset name")
-    rules = Ruleset(name=name, title=_name(data.get("title", name), "ruleset title"), builtin=builtin,
+    name = text_line(data.get("name", "custom"), "ruleset name", shortest=1)
+    text_line(data.get("description", ""), "ruleset description", MAX_DESCRIPTION)  # read, never shown
+    rules = Ruleset(name=name, title=text_line(data.get("title", name), "ruleset title", shortest=1), builtin=builtin,
                     pools=_pools(data.get("pools", DEFAULT_POOLS)), **options)
     if rules.starting_chips < rules.ante_per_seat():
         raise MalformedInput(f"Poch ruleset: starting_chips ({rules.starting_chips}) is below one hand's ante "

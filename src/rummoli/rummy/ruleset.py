@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_NAME
+from rummoli.limits import MAX_DESCRIPTION, MAX_NAME, text_line
 
 #: The ``game`` a ruleset of this engine names (rummoli.games finds the engine by it).
 GAME: Final = "rummy"
@@ -158,10 +158,7 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
     def fail(message: str) -> MalformedInput:
         return MalformedInput(f"ruleset {name!r}: {message}")
 
-    given = data.get("name", name)
-    if not isinstance(given, str) or len(given) > MAX_NAME:
-        raise MalformedInput(f"a ruleset's name is text of at most {MAX_NAME} characters, not {quote(given)}")
-    name = given
+    name = text_line(data.get("name", name), "a ruleset's name")
     unknown = sorted(str(key) for key in set(data) - _KNOWN)
     if unknown:
         raise fail(f"unknown option {quote(unknown[0])}")
@@ -201,9 +198,8 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1 or players * size > 50:
             raise fail(f"'hand_size' for {players} players must leave at least 2 cards for the stock")
         hand_size.append((players, size))
-    title = data.get("title", name)
-    if not isinstance(title, str) or len(title) > MAX_NAME:
-        raise fail(f"'title' is text of at most {MAX_NAME} characters, not {quote(title)}")
+    title = text_line(data.get("title", name), f"ruleset {name!r}: 'title'")
+    text_line(data.get("description", ""), f"ruleset {name!r}: 'description'", MAX_DESCRIPTION)  # read, never shown
     ruleset = Ruleset(
         name=name,
         title=title,

@@ -26,7 +26,7 @@ from typing import Any, Final
 from rummoli.cards import RANK_CHARS, Card, CardError
 from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_ANTE, MAX_BET, MAX_NAME, MAX_POTS, MAX_START_CHIPS
+from rummoli.limits import MAX_ANTE, MAX_BET, MAX_POTS, MAX_START_CHIPS, text_line
 
 CENTRE, POKER, CARD, COMBO = "centre", "poker", "card", "combo"
 #: The ``game`` a ruleset of this engine names (rummoli.games finds the engine by it; the default here).
@@ -194,13 +194,6 @@ def _int(value: object, where: str, minimum: int = 0, maximum: int | None = None
     return value
 
 
-def _text(value: object, where: str) -> str:
-    """A name or a title: text of at most :data:`~rummoli.limits.MAX_NAME` characters."""
-    if not isinstance(value, str) or len(value) > MAX_NAME:
-        raise MalformedInput(f"{where} must be text of at most {MAX_NAME} characters, got {quote(value)}")
-    return value
-
-
 def _table_of(source: object, what: str, trusted: bool) -> tuple[dict[str, Any], bool]:
     """The TOML table ``source`` stands for, and whether it is a built-in: an inline table, a built-in's
     plain name, or (``trusted`` only: the local user's own) the path of a ``.toml`` file."""
@@ -268,7 +261,7 @@ def _pot(data: object, index: int) -> Pot:
         if "card" in data or "cards" in data:
             raise MalformedInput(f"{where}: a {kind} pot names no cards")
         ranks, suit, pot_id = (), None, str(kind)
-    name = _text(data.get("name", pot_id), f"{where} name")
+    name = text_line(data.get("name", pot_id), f"{where} name")
     return Pot(pot_id, name, str(kind), ante, ranks, suit)
 
 
@@ -292,8 +285,8 @@ def load_board(source: str | Path | dict[str, Any], *, trusted: bool = False) ->
         raise MalformedInput("board: needs exactly one centre pot (the first player out takes it)")
     if kinds.count(POKER) > 1:
         raise MalformedInput("board: at most one poker pot")
-    name = _text(data.get("name", "custom"), "board name")
-    return Board(name, _text(data.get("title", name), "board title"), pots)
+    name = text_line(data.get("name", "custom"), "board name")
+    return Board(name, text_line(data.get("title", name), "board title"), pots)
 
 
 def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool = False) -> Ruleset:
@@ -338,8 +331,8 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
         options[key] = _int(data.get(key, default), f"ruleset option {key!r}", low, high)
     if options["min_players"] > options["max_players"]:
         raise MalformedInput("ruleset: min_players is above max_players")
-    name = _text(data.get("name", "custom"), "ruleset name")
-    title = _text(data.get("title", name), "ruleset title")
+    name = text_line(data.get("name", "custom"), "ruleset name")
+    title = text_line(data.get("title", name), "ruleset title")
     rules = Ruleset(name=name, title=title, board=board, builtin=builtin, **options)
     ante = rules.ante_per_seat() * (2 if rules.dealer_ante == "double" else 1)
     if rules.starting_chips < ante:
