@@ -114,6 +114,9 @@ def test_chat_refuses_long_lines_spectators_bad_reactions_and_a_flood_in_one_lin
     assert chat_lines(ann, 1)[0]["code"] == "malformed"
     ann.send({"type": "chat"})
     assert chat_lines(ann, 1)[0]["code"] == "malformed"
+    ann.send({"type": "chat", "text": "hello", "reaction": "oops"})  # not the reaction alone, its words dropped
+    both = chat_lines(ann, 1)[0]
+    assert both["code"] == "malformed" and "not both" in both["message"]
     watcher.send({"type": "chat", "text": "may I?"})
     refused = watcher.until(lambda m: m["type"] == "error", 5)
     assert refused["code"] == "unauthorized" and "spectators" in refused["message"]

@@ -94,6 +94,8 @@ async def keep(room: Room, seat: int, text: str | None, reaction: str | None) ->
         raise ServerError("malformed", f"reaction: one of {', '.join(REACTIONS)}")
     if reaction is None and not text:
         raise ServerError("malformed", "a chat message needs a text or a reaction")
+    if reaction is not None and text:  # one would be lost: say which, rather than drop the words unsaid
+        raise ServerError("malformed", "a chat message is a text or a reaction, not both: nothing was sent")
     try:
         talk = await talk_of(room)
     except Exception:
