@@ -128,6 +128,35 @@ def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     assert not listed() - before
 
 
+def test_wrong_json_types_are_refused_not_coerced(server: Server) -> None:
+    """A value of the wrong JSON type is refused in one line naming its field, as the websocket refuses
+    ``"seq": "29"``: ``"150"`` is not a number and ``true`` is not 1 (they used to be taken as 150 and 1).
+    A whole number where seconds are asked is still a number."""
+    def listed() -> set[str]:
+        return {t["id"] for t in server.get("/api/tables").json()["tables"]}
+
+    before = listed()
+    base = {"name": "T", "ruleset": "rummoli", "seats": [{}, {}]}
+    wrong = {"hands": (True, "valid integer"), "chips": ("150", "valid integer"),
+             "turn_timer": ("30", "valid number"), "creator_seat": ("1", "valid integer")}
+    for field, (value, words) in wrong.items():
+        message = error_of(server.post("/api/tables", {**base, field: value}), 422, "malformed")
+        assert message.startswith(f"{field}: ") and words in message, (field, message)
+    # The QA pass's body, all at once: refused as a whole, naming one of its wrong fields.
+    everything = {**base, **{field: value for field, (value, _) in wrong.items()}}
+    assert error_of(server.post("/api/tables", everything), 422, "malformed").split(": ")[0] in wrong
+    assert not listed() - before
+    table = server.create(seats=[{}, {}, {}], chips=150, hands=2, turn_timer=30)["id"]  # JSON numbers: taken
+    summary = server.get(f"/api/tables/{table}").json()
+    assert (summary["chips"], summary["hands"], summary["turn_timer"]) == (150, 2, 30)
+    for seat in ("1", True, 1.0):
+        message = error_of(server.post(f"/api/tables/{table}/seats", {"name": "Eve", "seat": seat}), 422, "malformed")
+        assert message == "seat: Input should be a valid integer", (seat, message)
+    assert [s["open"] for s in server.get(f"/api/tables/{table}").json()["seats"]] == [False, True, True]
+    joined = server.post(f"/api/tables/{table}/seats", {"name": "Eve", "seat": 1})
+    assert joined.status_code == 201 and joined.json()["seat"] == 1, joined.text
+
+
 def test_unknown_tables_and_routes_are_404(server: Server) -> None:
     error_of(server.get("/api/tables/nope"), 404, "not_found")
     error_of(server.post("/api/tables/nope/seats", {"name": "Bob"}), 404, "not_found")

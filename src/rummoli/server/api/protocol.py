@@ -65,7 +65,11 @@ def clean_line(text: str) -> str:
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_max_length=4096)
+    """What a client sends (a REST body, a websocket message), read strictly: no field it does not know, and each
+    field of exactly the JSON type the published schema gives it: ``"29"`` is not the integer 29 and ``true`` is
+    not 1 (a whole number is still a number where one with a fraction may be given)."""
+
+    model_config = ConfigDict(extra="forbid", str_max_length=4096, strict=True)
 
 
 # ============================================================================================ REST
@@ -171,10 +175,7 @@ class ErrorResponse(BaseModel):
 
 # ============================================================================================ websocket
 class Message(Strict):
-    """A client's websocket message, read strictly: each field has exactly the JSON type the published schema
-    gives it (``"29"`` is not the integer 29, ``true`` is not 1)."""
-
-    model_config = ConfigDict(extra="forbid", str_max_length=4096, strict=True)
+    """A client's websocket message, read strictly (:class:`Strict`)."""
 
 
 class Hello(Message):
