@@ -61,8 +61,8 @@ def test_one_address_has_a_bounded_allowance(tmp_path: Path) -> None:
         # A table that starts no longer waits: its creator may open another.
         started = server.post(f"/api/tables/{waiting[0]['id']}/start", token=waiting[0]["token"])
         assert started.status_code == 200, started.text
-        # 4 of the burst of 10 are spent (a refused request spends one too): 6 more, give or take the refill.
-        assert 6 <= create_until_refused(server, PLAYING) <= 7
+        # 3 of the burst of 10 are spent (a refused creation spends none): 7 more, give or take the refill.
+        assert 7 <= create_until_refused(server, PLAYING) <= 8
         # A header claiming another address does not make one (no trusted proxy here): asked at once, before
         # the allowance refills.
         assert post(server, "/api/tables", {"ruleset": "rummoli", "seats": PLAYING, "name": "Ann"},
@@ -91,5 +91,45 @@ def test_a_trusted_proxy_names_the_client(tmp_path: Path) -> None:
         assert 10 <= first <= 11
         # Another client behind the same proxy, and the nearest untrusted hop counts (not what a client wrote).
         assert create_until_refused(server, PLAYING, **{"X-Forwarded-For": "203.0.113.7, 198.51.100.2"}) >= 10
+    finally:
+        server.stop()
+
+
+def test_only_a_table_made_spends_the_allowance(tmp_path: Path) -> None:
+    """A creation refused for what it asks (an unknown ruleset, a malformed body, the address's waiting tables)
+    makes nothing and spends none of the address's tables: ten of them, then a valid one is made (it used to be
+    429). The allowance still counts the tables made."""
+    server = Server(tmp_path, *DEFAULTS, "--max-waiting", "1").start()
+    try:
+        for _ in range(10):
+            answer = post(server, "/api/tables", {"ruleset": "nope", "seats": [{}, {}], "name": "Ann"})
+            assert answer.status_code == 400 and "Traceback" not in answer.text, answer.text
+        for bad in ({"ruleset": "rummoli", "seats": [{}], "name": "Ann"}, {"ruleset": "rummoli", "hands": True}):
+            assert post(server, "/api/tables", bad).status_code == 422
+        made = post(server, "/api/tables", {"ruleset": "gin-rummy", "seats": [{}, {}], "name": "Ann"})
+        assert made.status_code == 201, made.text
+        # A second waiting table is over --max-waiting: refused (429), and that refusal spends nothing either.
+        for _ in range(3):
+            assert "1 tables waiting" in refused(post(server, "/api/tables", {"seats": WAITING, "name": "Ann"}),
+                                                 timed=False)
+        started = server.post(f"/api/tables/{made.json()['id']}/start", token=made.json()["token"])
+        assert started.status_code == 200, started.text
+        # One of the burst of 10 is spent: 9 more, give or take the refill; then the next is refused.
+        assert 9 <= create_until_refused(server, PLAYING) <= 10
+        assert "Traceback" not in server.log()
+    finally:
+        server.stop()
+
+
+def test_a_flood_of_refused_creations_is_still_bounded(tmp_path: Path) -> None:
+    """A refused creation spends none of the tables' allowance but one of the other requests' (each is read, an
+    inline ruleset too): an address that sends bad creations without end is answered 429 once those are spent."""
+    server = Server(tmp_path, *DEFAULTS).start()
+    try:
+        codes = [post(server, "/api/tables", {"ruleset": "nope", "seats": [{}, {}], "name": "Ann"}).status_code
+                 for _ in range(60)]
+        assert codes[0] == 400 and 429 in codes, codes
+        assert codes.count(400) < 45, codes  # the burst of 30 and what refills while they are sent
+        assert "Traceback" not in server.log()
     finally:
         server.stop()

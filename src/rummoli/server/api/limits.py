@@ -4,8 +4,11 @@ Each address has two token buckets (:class:`~rummoli.server.buckets.RateLimit`):
 tables (``table_rate`` a second on average, ``table_burst`` at once), one shared by the other endpoints that
 write or cost CPU: taking and leaving seats, starting, ending and resuming, a seat's history, the evening's record and
 replays (``request_rate``, ``request_burst``). A request over its allowance is answered ``429`` in one line
-with ``Retry-After`` (seconds until a token is back) before anything is read or done. An address also has at
-most ``max_waiting_per_ip`` of its tables waiting for players at once (counted by this process).
+with ``Retry-After`` (seconds until a token is back) before anything is read or done. Only a table made spends
+the tables' allowance: a creation refused (an unknown ruleset, a malformed body, too many tables waiting) spends
+one of the other requests' instead, so that mistakes do not lock a person out and a flood of them is still
+bounded. An address also has at most ``max_waiting_per_ip`` of its tables waiting for players at once (counted
+by this process).
 
 The address is the connection's peer. Behind a reverse proxy that is the proxy, shared by every client:
 name it with ``rummoli serve --trusted-proxy ADDRESS`` and the client's address is taken from the
@@ -21,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummoli.server.buckets import RateLimit
 from rummoli.server.jsontext import dumps
@@ -101,6 +104,12 @@ class Limits:
             return None
         return (1.0 - limit.tokens) / limit.rate
 
+    def give_back(self, bucket: str, address: str) -> None:
+        """Return the token a request took (a table creation that made no table)."""
+        limit = self.buckets[bucket].get(address)
+        if limit is not None:
+            limit.tokens = min(limit.burst, limit.tokens + 1.0)
+
     @staticmethod
     def forget_full(buckets: dict[str, RateLimit], now: float) -> None:
         for address, limit in list(buckets.items()):
@@ -133,19 +142,50 @@ class Limits:
 
 
 class RateLimits:
-    """ASGI middleware: a request over its address's allowance is answered 429 before it is read."""
+    """ASGI middleware: a request over its address's allowance is answered 429 before it is read. A request
+    for a table takes its token first (so that requests at once cannot all pass), and gets it back unless its
+    answer is a success: only a table made counts."""
 
     def __init__(self, app: ASGIApp, limits: Limits) -> None:
         self.app, self.limits = app, limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         bucket = bucket_of(scope["method"], scope["path"]) if scope["type"] == "http" else None
-        if bucket is not None:
-            wait = self.limits.spend(bucket, self.limits.address(scope), time.monotonic())
+        if bucket is None:
+            await self.app(scope, receive, send)
+            return
+        address = self.limits.address(scope)
+        limits, now = self.limits, time.monotonic()
+        # A creation takes a token of both allowances and gives one back when it is answered: a table made keeps
+        # the tables' token, a creation refused keeps the other's instead, so that a few mistakes never lock a
+        # person out of making a table while a flood of bad ones is still bounded (each is read, a ruleset too).
+        for spent in ((REQUESTS, TABLES) if bucket == TABLES else (bucket,)):
+            wait = limits.spend(spent, address, now)
             if wait is not None:
-                await refuse(send, self.limits.refusal(bucket), math.ceil(wait))
+                if spent == TABLES:  # refused for the tables' allowance: the requests' token taken goes back
+                    limits.give_back(REQUESTS, address)
+                await refuse(send, limits.refusal(spent), math.ceil(wait))
                 return
-        await self.app(scope, receive, send)
+        if bucket != TABLES:
+            await self.app(scope, receive, send)
+            return
+        settled = False
+
+        def settle(made: bool) -> None:
+            nonlocal settled
+            if not settled:
+                settled = True
+                limits.give_back(REQUESTS if made else TABLES, address)
+
+        async def answer(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                settle(200 <= message["status"] < 300)  # before the client can hear it and ask again
+            await send(message)
+
+        try:
+            await self.app(scope, receive, answer)
+        finally:
+            settle(False)  # no answer at all (an error on the way): no table either
 
 
 async def refuse(send: Send, message: str, retry: int) -> None:
