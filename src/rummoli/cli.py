@@ -314,6 +314,7 @@ def serve(
         help="Requests per second one address may make to endpoints that write or cost CPU (5)."),
 ) -> None:
     """Start the game server: tables with friends and bots, in the browser or any websocket client."""
+    from rummoli.server.run import listen_problem
     from rummoli.server.run import serve as run_server
     from rummoli.server.settings import Settings
 
@@ -336,6 +337,9 @@ def serve(
         Addresses(settings.host, settings.port, settings.public_url)  # a bad --public-url is one line
     except (TypeError, ValueError) as error:
         raise fail("serve", error) from None
+    problem = listen_problem(settings.host, settings.port)  # before announcing an address or making any data
+    if problem is not None:
+        raise fail("serve", problem)
     run_server(settings)
 
 

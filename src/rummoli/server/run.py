@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 from types import FrameType
@@ -48,6 +50,38 @@ def _server_class() -> type:
                     loop.call_soon_threadsafe(stop.set)
 
     return Server
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why this process cannot listen on ``host`` and ``port``, in one line, or None when it can.
+
+    Each address ``host`` names is bound as uvicorn's server will bind it (asyncio's ``create_server``: address
+    reuse on, so a port a stopped server left in TIME_WAIT is free; an IPv6 socket for IPv6 alone), and let go at
+    once. Asked before anything is announced or made, so a port another server holds is one line, not our
+    address printed over someone else's server and a data folder made for nothing.
+    """
+    where = host or "every address"
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"cannot listen on {where}: {error.strerror}"
+    for family, kind, proto, _name, address in dict.fromkeys(found):
+        try:
+            probe = socket.socket(family, kind, proto)
+        except OSError:  # a family this machine lacks (IPv6): asyncio passes it by too
+            continue
+        with probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    return f"port {port} on {where} is already in use (another server?); choose another with --port"
+                hint = "; choose another with --port" if error.errno == errno.EACCES else ""
+                return f"cannot listen on {where} port {port}: {error.strerror or error}{hint}"
+    return None
 
 
 def serve(settings: Settings, announce: bool = True) -> None:
