@@ -42,6 +42,7 @@ def test_kill_9_mid_hand_and_restart_loses_nothing(tmp_path: Path) -> None:
             assert pair[0].watcher.view["hand"]["phase"] == scenario[3]
         before = [(pair[0].views(), pair[0].histories()) for pair in pairs]
         secure_before = (secure.views(), secure.histories())
+        summaries = a.get("/api/tables").json()  # the lobby: each table as anyone may see it
         for party in [*(p[0] for p in pairs), secure]:
             party.close()
         workers = a.children()
@@ -58,6 +59,9 @@ def test_kill_9_mid_hand_and_restart_loses_nothing(tmp_path: Path) -> None:
             party.settle()
             assert party.views() == views  # the same cards, chips and legal actions
             assert party.histories() == histories  # every event kept, none made twice
+        # The lobby says what it said: a restored table keeps the very time it was made at (it moved by milliseconds)
+        assert {t["id"]: t["created_at"] for t in a.get("/api/tables").json()["tables"]} == \
+            {t["id"]: t["created_at"] for t in summaries["tables"]}
         # From here A must play exactly as the uninterrupted B: the same cards and the same bots' choices
         # (the stops evenings to their end and their records; 30 more Rummy turns, each drawing a card).
         for pair, rng, scenario in zip(pairs, rngs, SCENARIOS, strict=True):

@@ -182,12 +182,14 @@ class Store:
 
     # ------------------------------------------------------------------------------------- tables
     def create_table(self, table_id: str, game: str, ruleset: str, options: dict[str, Any], creator_seat: int,
-                     seats: list[SeatRow], owner: str | None = None, lease: float = 0.0) -> int | None:
+                     seats: list[SeatRow], owner: str | None = None, lease: float = 0.0,
+                     created_at: float | None = None) -> int | None:
         """A new table, waiting for its people (``start_table`` deals its first hand). With ``owner`` (several
         processes) the row is born with that owner's lease for ``lease`` seconds, fence 1 (returned): claimed in
         a transaction of its own, the table was for a moment without an owner, and another process's upkeep
-        could take it, leaving two processes that each thought they drove it."""
-        now = time.time()
+        could take it, leaving two processes that each thought they drove it. ``created_at``: the time the table's
+        room took as its own (now by default), so that a restored room says the same."""
+        now = time.time() if created_at is None else created_at
         lease_values: dict[str, Any] = {} if owner is None else {"owner": owner, "fence": 1,
                                                                   "lease_until": self.now + lease}
         with self.engine.begin() as conn:

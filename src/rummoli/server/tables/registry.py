@@ -179,7 +179,7 @@ class Registry:
         full = all(s.token_hash is not None for s in seats if s.person)
         fence = await asyncio.to_thread(self.store.create_table, room.id, str(options["game"]),
                                         str(options["ruleset_name"]), options, creator, seats, self.placement.owner,
-                                        self.settings.lease_seconds)
+                                        self.settings.lease_seconds, room.created_at)
         host = Host(room, fence)
         room.keeper = host
         self.rooms[room.id] = room
