@@ -50,10 +50,11 @@ def keys_table(ascii: bool = False) -> Table:
 
 def cards_note(ascii: bool = False) -> Text:
     """How the table writes a card: the hand and the piles give every card two characters, so a ten is ``T``,
-    while the log's sentences (the engines' words, shared with the web table) write ``10``."""
+    while sentences (the log and the line saying what happens now: the engines' words, shared with the web table)
+    write ``10``."""
     if ascii:
-        return Text("Cards: Td is the ten of diamonds, suits s h d c (a ten is T in your hand, 10 in the log).")
-    return Text("Cards: T♦ is the ten of diamonds (a ten is T in your hand and on the piles, 10 in the log).")
+        return Text("Cards: Td is the ten of diamonds, suits s h d c (a ten is T in your hand, 10 in sentences).")
+    return Text("Cards: T♦ is the ten of diamonds (T in your hand and on the piles, 10 in sentences).")
 
 
 def rules_of(ruleset: Any) -> str:
