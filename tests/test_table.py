@@ -256,8 +256,11 @@ def test_the_evening_record_replays(ruleset: str) -> None:
     assert record["format"] == "rummoli-evening/1" and len(record["hands"]) == table.hand_no
     result = replay(record)
     assert result["hands"] == table.hand_no
+    # the standings the players were shown at the end, after any settlement, beside the stacks the hands left
+    assert result["standings"] == json.loads(json.dumps(table.standings()))
     if table.settlement:  # the board was shared out after the last hand: the replay ends before that
         assert sum(result["chips"].values()) + sum(result["pots"].values()) == 40 * len(table.seats)
+        assert result["settlement"] == json.loads(json.dumps(table.settlement))
     else:
         final = {row["name"]: row["chips"] for row in table.standings()}
         assert result["chips"] == final

@@ -57,8 +57,9 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     The record's ``ledger`` lists, in order, each hand and the evening's own moves between hands (a
     player who could not ante leaves and their chips go to the centre; Gin's end-of-game bonuses).  Each
     hand must start with the stacks (by player name) and the board that the ledger leaves before it.  The
-    result gives the stacks and the board at the end and each hand's result; a settlement of the board at
-    the end of the evening is reported as recorded (it deals cards of its own).
+    result gives the stacks and the board at the end of the last hand and each hand's result; a settlement of the
+    board at the end of the evening (it deals cards of its own) and the final standings it leaves are reported as
+    recorded, so that ``chips`` (before the settlement) and the standings a player was shown can be told apart.
     """
     hands = record.get("hands")
     ledger = record.get("ledger")
@@ -103,4 +104,4 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     if len(results) != len(hands):
         raise RecordError("the ledger does not name every hand", rule="R-NOTE-2")
     return {"format": EVENING_FORMAT, "hands": len(hands), "chips": chips, "pots": pots, "results": results,
-            "settlement": record.get("settlement", [])}
+            "settlement": record.get("settlement", []), "standings": record.get("standings", [])}
