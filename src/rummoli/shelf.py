@@ -155,7 +155,10 @@ class HandShelf:
 
     def hand(self, index: int) -> Any:
         """The engine hand ``index`` (unpacked if it was packed)."""
-        return self.get(("hand", index), self._hands[index], self._piece(index, "hand"))
+        kept = self._hands[index]
+        if kept is not ON_FILE and not isinstance(kept, bytes):  # the hand in play: a table's seq asks at every update
+            return kept
+        return self.get(("hand", index), kept, self._piece(index, "hand"))
 
     def start(self, index: int) -> dict[str, Any]:
         """The table's ``hand_start`` event of hand ``index``."""
@@ -373,8 +376,12 @@ class Blocks(Sequence[tuple[int, str, Any]]):
         self._first = array("q")  # the hand index (start, end, hand) or the place in _events (event)
         self._second = array("q")  # a hand block's hand seq
         self._events: list[dict[str, Any]] = []
+        #: the block appended last, as it was given (None before the first): a table's ``seq`` reads it at every
+        #: update, and rebuilding it from the arrays each time was most of that read
+        self.last: tuple[int, str, Any] | None = None
 
     def append(self, block: tuple[int, str, Any]) -> None:
+        self.last = block
         base, kind, payload = block
         self.bases.append(base)
         self._kinds.append(KINDS.index(kind))

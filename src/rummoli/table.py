@@ -489,9 +489,9 @@ class Table:
     @property
     def seq(self) -> int:
         """The number of the last event (table events and every hand's events, in one numbering)."""
-        if not self._blocks:
+        if (last := self._blocks.last) is None:
             return 0
-        base, kind, payload = self._blocks[-1]
+        base, kind, payload = last
         if kind == "hand":
             index, start = payload
             return base + int(self._hands.hand(index).seq) - int(start)

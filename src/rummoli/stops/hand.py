@@ -501,7 +501,8 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
 
     def forced_action(self) -> Action | None:
         """The only legal action now, if there is exactly one."""
-        opt = self._forced(self._options()) if self.phase != OVER else None
+        # the mark's options when nothing moved since (a server asks this several times an update)
+        opt = self._forced(self._options_now()) if self.phase != OVER else None
         if opt is None:
             return None
         field = KINDS[opt[1]]
