@@ -17,7 +17,7 @@ from typer._click.exceptions import ClickException, UsageError  # typer 0.29 car
 
 app = typer.Typer(
     name="rummoli",
-    help="Rummoli, Tripoley, Michigan and the Rummy family.",
+    help="Rummoli, Tripoley, Michigan, Poch and the Rummy family.",
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: flags show no "<bool>"
@@ -37,7 +37,7 @@ def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
-    """Rummoli, Tripoley, Michigan and the Rummy family.  `rummoli rules` explains how to play them."""
+    """Rummoli, Tripoley, Michigan, Poch and the Rummy family.  `rummoli rules` explains how to play them."""
 
 
 def fail(command: str, message: object, code: int = 2) -> typer.Exit:

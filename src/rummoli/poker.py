@@ -159,6 +159,11 @@ _RANK_PLURALS: Final = ("twos", "threes", "fours", "fives", "sixes", "sevens", "
                         "tens", "jacks", "queens", "kings", "aces")
 
 
+def rank_plural(rank: int) -> str:
+    """A rank (0 = two ... 12 = ace) in the plural, as a player says it: ``'sixes'``, ``'tens'``."""
+    return _RANK_PLURALS[rank]
+
+
 @total_ordering
 class HandValue:
     """The worth of a poker hand: totally ordered, hashable, with its best five cards."""

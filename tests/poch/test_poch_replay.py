@@ -83,3 +83,13 @@ def test_a_broken_poch_record_is_one_line(tmp_path: Path) -> None:
     assert refused.exit_code != 0
     assert len(refused.output.strip().splitlines()) == 1 and "action 0" in refused.output
     assert "Traceback" not in refused.output
+
+
+def test_a_set_shown_at_the_vying_is_named_in_words_as_poker_hands_are() -> None:
+    from rummoli.poch.words import set_name
+
+    # A QA pass read "three 8s" beside "a pair of aces" in the same summary.
+    assert set_name(["8s", "8d", "8c"]) == "three eights"
+    assert set_name(["Ts", "Td"]) == "a pair of tens"
+    assert set_name(["6h", "6c", "6d", "6s"]) == "four sixes"
+    assert set_name(["Ah", "Ac"]) == "a pair of aces"

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rummoli.cards import RANK_NAMES, SUIT_NAMES, Card
+from rummoli.cards import SUIT_NAMES, Card
+from rummoli.poker import rank_plural
 from rummoli.wording import card_word, cards_word, chips, said, sentence, whom
 
 if TYPE_CHECKING:
@@ -30,8 +31,7 @@ def set_name(cards: Sequence[str]) -> str:
     """A combination shown at the vying, in words: ``a pair of kings``, ``the ace``."""
     if not cards:
         return "nothing"
-    rank = RANK_NAMES[Card.parse(cards[0]).rank]
-    plural = {"J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}.get(rank, f"{rank}s")
+    plural = rank_plural(Card.parse(cards[0]).rank)  # "three eights", as the poker words say it, not "three 8s"
     return f"{_SETS[len(cards)]} {plural}" if len(cards) > 1 else f"only {card_word(cards[0])}"
 
 
