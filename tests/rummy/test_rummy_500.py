@@ -90,6 +90,9 @@ def test_R_500_5_hand_ends_when_the_stock_runs_out_and_is_scored() -> None:
     throw_back_until_over(hand)
     assert hand.flips == 0 and hand.outcome["reason"] == "blocked"
     assert hand.deltas[0] == -hand.melds_table.card_value(hand.hands[0]) < 0
+    # The words say what the scores do: a QA pass read "nobody scores" above changes of +40, -51 and +214
+    headline = hand.result()["headline"]  # type: ignore[index]
+    assert "nobody scores" not in headline and "each player scores what they laid less what they hold" in headline
 
 
 def test_R_500_6_game_to_500_highest_wins() -> None:

@@ -126,6 +126,8 @@ class Speaker:
         if reason == "blocked":
             if won:
                 return sentence(f"The hand is blocked: {said(won, 'has the lowest count')}{scored}")
+            if self.style == "500":  # 500 Rum scores every hand as it ends, out or not (R-500: melds as laid)
+                return "The stock is empty and the hand ends: each player scores what they laid less what they hold."
             return "The hand is blocked: nobody scores."
         return sentence(f"the hand ends ({reason})")
 
