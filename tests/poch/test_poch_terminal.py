@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.tui.test_play import first_of, options, play_hand
@@ -29,11 +30,23 @@ def test_a_hand_of_poch_at_the_terminal(tmp_path: Path, ruleset: str) -> None:
     assert sum(result["chips"]) + sum(result["pots"].values()) == 400
 
 
+def random_move(hand: Any, rng: random.Random) -> None:
+    """One legal move of the seat to act, at random (an amount at its least)."""
+    from rummoli.poch import Action
+
+    seat = hand.to_act()[0]
+    choice = dict(rng.choice(hand.view(seat)["legal_actions"]))
+    if "min" in choice:
+        choice["amount"] = choice.pop("min")
+        choice.pop("max")
+    hand.apply(Action.from_json(choice))
+
+
 @pytest.mark.parametrize("ruleset", ["poch", "poch-hoyle"])
 def test_the_table_lines_fit_the_terminals_column_at_every_step(ruleset: str) -> None:
     """The table's two lines (trumps and pools, then the run) fit the 53 cells beside the side panel at 80x24: a
     long run lost its last cards past the edge, what the player plays on."""
-    from rummoli.poch import Action, load_ruleset
+    from rummoli.poch import load_ruleset
     from rummoli.table import Seat, Table
     from rummoli.tui.poch_screen import PochScreen
 
@@ -50,10 +63,29 @@ def test_the_table_lines_fit_the_terminals_column_at_every_step(ruleset: str) ->
                 if line.plain.startswith("Run:"):
                     longest = max(longest, line.plain.count(" · ") + 1)
                     assert line.plain.rstrip().split(" ")[-1] in ("You", "Bob", "Cy", "Dee"), line.plain
-            seat = hand.to_act()[0]
-            choice = dict(rng.choice(hand.view(seat)["legal_actions"]))
-            if "min" in choice:
-                choice["amount"] = choice.pop("min")
-                choice.pop("max")
-            hand.apply(Action.from_json(choice))
+            random_move(hand, rng)
         assert longest >= 2
+
+
+def test_the_trump_line_says_when_its_holder_has_laid_it() -> None:
+    """A QA pass read "Trumps: 8♠ (Bob)" as Bob still holding the 8♠ long after he had laid it."""
+    from rummoli.poch import load_ruleset
+    from rummoli.table import Seat, Table
+    from rummoli.tui.poch_screen import PochScreen
+
+    rng = random.Random(2)
+    seen = set()
+    for deal in range(12):
+        table = Table("poch", [Seat(name) for name in ("You", "Bob", "Cy", "Dee")], seed=f"trump-{deal}", hands=1)
+        hand = table.hand
+        screen = PochScreen(False, load_ruleset("poch"))
+        while not hand.over:
+            view = dict(hand.view(0, history=True))
+            trump = view["trump"]
+            if trump["holder"] is not None:
+                first = screen.table_text(view).plain.split("\n")[0]
+                laid = any(p["card"] == trump["card"] for p in view["played"])
+                assert (f"(laid by {view['players'][trump['holder']]})" in first) == laid, first
+                seen.add(laid)
+            random_move(hand, rng)
+    assert seen == {False, True}  # both cases were met

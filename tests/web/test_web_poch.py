@@ -6,11 +6,16 @@ board, seven places round its centre, shows the trump card in the ring's eighth 
 from __future__ import annotations
 
 import json
+import random
+import sys
 from pathlib import Path
 from typing import Any
 
 from test_web_table import open_seat
 from web_helpers import DESKTOP, PHONE, assert_no_foreign_cards, click_first, new_page, play_together, settle
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_helpers import play_until
 
 
 def poch_turn(page: Any, seen: set[str]) -> None:
@@ -119,3 +124,27 @@ def test_hoyles_board_shows_the_trump_card_where_no_place_is(browser: Any, serve
             assert page.locator(".board-trump .pot-tag").inner_text() in cell["label"], cell
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_trump_cards_holder_is_tagged_only_while_it_holds_the_card(browser: Any, server: Any) -> None:
+    # A QA pass saw "holds J♦" on a seat at the hand's end, the J♦ laid in the play long before.
+    created = server.create(ruleset="poch", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}],
+                            hands=1, seed=TRUMP_SEED, pace="instant")
+    ann = server.client(created["id"], created["token"])
+    play_until(ann, lambda c: bool(c.view.get("over")), random.Random(3), timeout=120)
+    hand = ann.view["hand"]
+    ann.close()
+    trump, holder = hand["trump"]["card"], hand["trump"]["holder"]
+    # this seed's hand: a seat held the trump card and laid it (the case the page got wrong), by the server's view
+    assert holder is not None and any(p["card"] == trump for p in hand["played"]), hand["trump"]
+    page = new_page(browser)
+    page.goto(f"{server.url}/tables/{created['id']}")  # a spectator of the finished hand
+    page.wait_for_selector(".trump-line")
+    tags = page.evaluate("() => [...document.querySelectorAll('.seat .tag')].map((t) => t.textContent)")
+    assert not [t for t in tags if t.startswith("holds")], tags
+    assert "laid in the play" in page.inner_text(".trump-line")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+TRUMP_SEED = "poch-trump-1"
