@@ -89,3 +89,28 @@ def test_the_trump_line_says_when_its_holder_has_laid_it() -> None:
                 seen.add(laid)
             random_move(hand, rng)
     assert seen == {False, True}  # both cases were met
+
+
+def test_the_players_panel_names_its_column_of_chips_put_in_during_the_vying() -> None:
+    """A QA pass read the vying's "+0 +6 +16", under no heading, as gains: the column is headed "in"."""
+    from rummoli.poch import load_ruleset
+    from rummoli.table import Seat, Table
+    from rummoli.tui.poch_screen import PochScreen
+
+    table = Table("poch", [Seat(name) for name in ("You", "Bob", "Cy", "Dee")], seed="panel-1", hands=1)
+    hand, screen, rng = table.hand, PochScreen(False, load_ruleset("poch")), random.Random(4)
+    checked = 0
+    while not hand.over:
+        view = dict(hand.view(0, history=True))
+        lines = screen.side_text(view).plain.split("\n")
+        header = next(line for line in lines if line.startswith("Players"))
+        assert header.endswith("  in") == bool(view.get("vie")), header
+        assert len(header) <= 25  # the side panel's width
+        if view.get("vie"):
+            rows = lines[lines.index(header) + 1:lines.index(header) + 5]
+            for s, row in enumerate(rows):
+                put = view["vie"]["put"][s]
+                assert "+" not in row and (row.endswith("fold") or row.endswith(f" {put}")), row
+            checked += 1
+        random_move(hand, rng)
+    assert checked

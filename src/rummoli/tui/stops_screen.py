@@ -156,15 +156,16 @@ class StopsScreen(TableScreen):
         for pot in view["board"]:
             out.append(f"{pot_label(pot, self.ascii)[:16]:<16}{view['pots'][pot['id']]:>5}\n")
         out.append("\n")
-        out.append("Players   chips cards\n", style="bold underline")
         betting = view.get("betting") or view.get("vie")  # a stops poker round, or Poch's vying
+        # "in": the chips each has put into the betting (or the vying) so far, as the web table's tag says it
+        out.append("Players   chips cards" + ("  in" if betting else "") + "\n", style="bold underline")
         arrow = ">" if self.ascii else "▶"
         for s, name in enumerate(view["players"]):
             mark = arrow if s in view["to_act"] and view["phase"] != "over" else " "
             tag = "D" if s == view["dealer"] else " "
             extra = ""
             if betting:
-                extra = " fold" if s in betting["folded"] else f" +{betting['put'][s]}"
+                extra = " fold" if s in betting["folded"] else f"{betting['put'][s]:>4}"
             if view.get("swapped") == s:
                 tag += "W"
             style = "bold cyan" if s == view["seat"] else ""
