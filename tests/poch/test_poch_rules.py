@@ -259,15 +259,16 @@ def test_R_PO_14_the_evening_shares_the_board_at_its_end() -> None:
 
 
 def test_cards_left_are_paid_in_the_players_own_grammar() -> None:
-    """The player's own seat is 'You': 'You get 5 chips from Ann', 'Ann gets 3 chips from you'."""
+    """The player's own seat is 'You': 'Ann pays you 5 chips', 'You pay Ann 3 chips', as the stops games say it
+    (a QA pass read "Bob gets 5 chips from Ann for the cards left in their hand" as Bob's hand)."""
     from rummoli.poch.ruleset import load_ruleset as load
     from rummoli.poch.words import Speaker
 
     speaker = Speaker(load("poch"), ["You", "Ann"])
     assert speaker.line({"type": "chips", "reason": "cards", "to": "seat:0", "from": "seat:1", "amount": 5}) == \
-        "You get 5 chips from Ann for the cards left in their hand."
+        "Ann pays you 5 chips for the cards left in their hand."
     assert speaker.line({"type": "chips", "reason": "cards", "to": "seat:1", "from": "seat:0", "amount": 3}) == \
-        "Ann gets 3 chips from you for the cards left in your hand."
+        "You pay Ann 3 chips for the cards left in your hand."
 
 
 def test_R_PO_6_R_PO_7_the_vying_prompt_offers_only_what_the_seat_may_do() -> None:

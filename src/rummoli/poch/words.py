@@ -68,11 +68,13 @@ class Speaker:
             if event["reason"] in ("ante", "meld", "bet", "raise", "call"):
                 return None
             why = _REASONS.get(event["reason"], "")
-            payer = whom(self.party(event["from"]))  # "You get 5 chips from Ann", "Ann gets 5 from you"
-            if payer == "you":
-                why = why.replace("their", "your")
+            tail = f" {why}" if why else ""
+            if event["from"].startswith("seat:"):  # "Ann pays Bob 5 chips for the cards left in their hand", as
+                # the stops games say it: "Bob gets 5 chips from Ann for ... their hand" read as Bob's hand
+                verb = f"pays {whom(self.party(event['to']))} {chips(event['amount'])}{tail}"
+                return sentence(said(self.party(event["from"]), verb))
             return sentence(f"{said(self.party(event['to']), 'gets')} {chips(event['amount'])} from "
-                            f"{payer}{' ' + why if why else ''}")
+                            f"{whom(self.party(event['from']))}{tail}")
         if kind == "showdown":
             return sentence(f"{said(who, 'shows')} {set_name(event['cards'])}")
         if kind == "no_vie":
