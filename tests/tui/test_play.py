@@ -306,3 +306,8 @@ def test_q_in_the_middle_of_a_hand_asks_first(tmp_path: Path) -> None:
     asked, stayed, said = asyncio.run(run())
     assert "Leave the table?" in asked and "will not be saved" in asked, asked
     assert stayed and said is not None and "not finished" in said
+    # The standings are those before the unsaved hand: its ante taken (94, not 100) read as chips lost for good
+    start = app.table.table.hand.start_chips  # the stacks before the hand's ante
+    assert said.splitlines()[-1].split() == [w for place, name, value in app.table.standings(True)
+                                             for w in (f"{place}.", name, value)]
+    assert sorted(int(v) for _p, _n, v in app.table.standings(True)) == sorted(start), said

@@ -201,9 +201,10 @@ class PlayApp(App[str]):
         table = self.table
         table.quit = True
         lines = [table.goodbye()]
-        if table.hand is not None and not table.hand.over:
-            lines.insert(0, "The hand in play was not finished and is not saved.")
-        lines.append(" ".join(f"{place}. {name} {value}" for place, name, value in table.standings()))
+        unfinished = table.hand is not None and not table.hand.over
+        if unfinished:
+            lines.insert(0, "The hand in play was not finished and is not saved: the standings are those before it.")
+        lines.append(" ".join(f"{place}. {name} {value}" for place, name, value in table.standings(unfinished)))
         self.exit("\n".join(lines))
 
 

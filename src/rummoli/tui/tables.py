@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rummoli.bots.base import LEVELS, make_bot, seats_to_act
+from rummoli.evening import amount
 from rummoli.games import game_of
 from rummoli.records import ruleset_reference
 from rummoli.table import Seat, Table
@@ -204,9 +205,11 @@ class TerminalTable:
         """R-SESSION-2's settlement, made by the table at the agreed end (not when the player walks away)."""
         return self.table.settlement
 
-    def standings(self) -> list[tuple[int, str, str]]:
-        """(place, name, chips or score) from the best down."""
-        return [(row["place"], row["name"], str(row["chips"])) for row in self.table.standings()]
+    def standings(self, finished: bool = False) -> list[tuple[int, str, str]]:
+        """(place, name, chips or score) from the best down; ``finished``: as the finished hands left them (a hand
+        left unfinished is not saved, so its ante is not counted either)."""
+        rows = self.table.evening.standings() if finished else self.table.standings()
+        return [(row["place"], row["name"], str(amount(row["chips"]))) for row in rows]
 
     def goodbye(self) -> str:
         """What the command prints when the evening ends or the player quits; at the evening's end its record
