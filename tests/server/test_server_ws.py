@@ -144,7 +144,10 @@ def test_stale_out_of_turn_and_illegal_actions_name_the_problem_and_change_nothi
     # Out of turn: the other seat tries the same kind of move.
     waiter.act({k: v for k, v in legal[0].items() if k != "seat"})
     out = waiter.until(lambda m: m["type"] == "error")
-    assert out["code"] == "not_your_turn" and out["rule"], out
+    assert out["code"] == "not_your_turn" and out["rule"] == "R-TURN", out
+    # whom the table waits for, not the rules of the move it was not theirs to make
+    mover_name = mover.view["seats"][mover.view["hand"]["seat"]]["name"]
+    assert out["message"] == f"it is not your turn: the table is waiting for {mover_name}", out
     # Illegal: a discard before drawing names its rule.
     card = mover.view["hand"]["hand"][0]
     mover.act({"action": "discard", "card": card})
@@ -154,6 +157,10 @@ def test_stale_out_of_turn_and_illegal_actions_name_the_problem_and_change_nothi
     mover.act({**legal[0], "seat": 1 - mover.view["hand"]["seat"]})
     other = mover.until(lambda m: m["type"] == "error")
     assert other["code"] == "malformed"
+    # A badly shaped action names the rule that gives the shape, as its message does (it said null)
+    mover.act({"action": "draw", "from": "stock", "x": 1})
+    shaped = mover.until(lambda m: m["type"] == "error")
+    assert shaped["code"] == "malformed" and shaped["rule"] == "R-NOTE-3" and "R-NOTE-3" in shaped["message"], shaped
     for client in (ann, bob):
         client.drain()
         assert client.seq == seq

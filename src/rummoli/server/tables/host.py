@@ -31,6 +31,17 @@ from rummoli.server.tables.names import bot_name, clash, new_token
 from rummoli.server.tables.room import Room
 from rummoli.server.tables.schedule import Schedule
 
+
+def waiting_for(table: Any) -> str:
+    """What a seat that acted out of turn is told: whom the table waits for (every seat sees that). The move's
+    own rule said what the phase allowed, and listed the legal moves of the seat whose turn it was."""
+    names = [table.names[s] for s in table.to_act()]
+    if names:
+        return f"it is not your turn: the table is waiting for {' and '.join(names)}"
+    if table.hand_over:
+        return "it is not your turn: the hand is over and the next one is not dealt yet"
+    return "it is not your turn: a forced play is being made"
+
 log = logging.getLogger("rummoli.server")
 
 
@@ -200,10 +211,11 @@ class Host:
                 raise ServerError("stale", f"stale action: sent for seq {seq}, the table is at seq {t.seq}",
                                   seq=int(t.seq)) from None
             except IllegalAction as error:
-                code = "not_your_turn" if seat not in t.to_act() else "illegal"
-                raise ServerError(code, str(error), rule=error.rule, seq=int(t.seq)) from None
+                if seat not in t.to_act():  # the rules of a move that was not this seat's to make say little
+                    raise ServerError("not_your_turn", waiting_for(t), rule="R-TURN", seq=int(t.seq)) from None
+                raise ServerError("illegal", str(error), rule=error.rule, seq=int(t.seq)) from None
             except MalformedInput as error:
-                raise ServerError("malformed", str(error), seq=int(t.seq)) from None
+                raise ServerError("malformed", str(error), rule=error.rule, seq=int(t.seq)) from None
             except Exception:
                 log.exception("table %s: an action raised", room.id)
                 await room.rebuild()
