@@ -61,7 +61,7 @@ def hand_result(hand: Views) -> StopsResult:
                            "pots_won": won, "payments": payments, "showdown": showdown,
                            "showdown_won": "wins the vying",
                            "board": hand.pot_balances(), "changes": changes, "lines": []}
-    lines = [headline]
+    lines = [headline] + (["At the vying, before the play:"] if showdown else [])  # when, as the stops games say
     lines += [said(s["player"], f"shows {cards_word(s['cards'])}: {s['name']}{' (wins)' if s['won'] else ''}.")
               for s in showdown]
     lines += [w["text"] for w in won] + [p["text"] for p in payments if p["text"]]

@@ -104,7 +104,7 @@ def hand_result(hand: Hand) -> StopsResult:
         "changes": changes,
         "lines": [],
     }
-    result["lines"] = _lines(speak, result, board)
+    result["lines"] = _lines(speak, result, board, hand.rules.poker)
     return result
 
 
@@ -128,9 +128,12 @@ def _headline(speak: Speaker, winner: int | None, pots_won: list[PotWon], board:
     return sentence(said(speak.who(winner), f"goes out first{took}"))
 
 
-def _lines(speak: Speaker, result: StopsResult, board: dict[str, Any]) -> list[str]:
-    """The result in sentences, in the order a player tells it."""
+def _lines(speak: Speaker, result: StopsResult, board: dict[str, Any], poker: str) -> list[str]:
+    """The result in sentences, in the order a player tells it: the showdown's lines say when it was (told after
+    the headline, a showdown before the play read as cards shown after they were laid)."""
     lines = [result["headline"]]
+    if result["showdown"]:
+        lines.append(f"At the showdown, {'before' if poker == 'before_play' else 'after'} the play:")
     for shown in result["showdown"]:
         mark = " (wins)" if shown["won"] else ""
         five = f"shows {cards_word(shown['cards'])}: {shown['name'].lower()}{mark}."

@@ -132,6 +132,10 @@ class PlayApp(App[str]):
         body.append(self.said(result["headline"]) + "\n", style="bold green")
         body.append_text(self.standings_text())
         body.append("\n\n")
+        if table.evening_over:  # the evening's own end first: the box shows what fits, the last hand's detail after
+            self.settlement_text(body)
+            label = self.hand_label_done()
+            body.append(f"{label[0].upper()}{label[1:]}, the last:\n", style="bold")
         for line in result["lines"][1:]:
             body.append(self.said(line) + "\n")
         if table.evening_over:
@@ -154,7 +158,8 @@ class PlayApp(App[str]):
         out.append("  ".join(f"{place}. {name} {value}" for place, name, value in self.table.standings()))
         return out
 
-    def evening_over(self, body: Text) -> None:
+    def settlement_text(self, body: Text) -> None:
+        """The evening's end: the board's settlement with its fives, the bonuses, and what the end adds in words."""
         table = self.table
         for row in table.settle():
             body.append(self.said(row["text"]) + "\n", style="bold")
@@ -166,6 +171,11 @@ class PlayApp(App[str]):
             body.append(self.said(bonus["text"]) + "\n", style="bold")
         if table.end_note():
             body.append(self.said(table.end_note()) + "\n")
+        if body.plain.strip():
+            body.append("\n")
+
+    def evening_over(self, body: Text) -> None:
+        table = self.table
         body.append("\n" + table.goodbye(), style="dim")
         self.push_screen(Notice("The evening is over", body, "Enter or q: leave the table"),
                          lambda _: self.leave())
