@@ -170,7 +170,7 @@ class Connection:
             parsed: Hello | Act | Next | Ping | Chat = client_message.validate_json(text)
         except ValidationError as error:
             self.send(error_message("malformed", first_problem(
-                error.errors(include_url=False, include_input=False), "a message is one JSON object")))
+                error.errors(include_url=False), "a message is one JSON object")))
             return None
         return parsed
 
