@@ -40,7 +40,7 @@ class StaleAction(RummoliError):
     """An action sent for a state that has moved on: the ``seq`` it carries is not the table's."""
 
     def __init__(self, sent: int, current: int) -> None:
-        super().__init__(f"stale action: it was sent at seq {sent}, the table is at seq {current}")
+        super().__init__(f"stale action: it was sent at seq {quote(sent)}, the table is at seq {current}")
         self.sent = sent
         self.current = current
 

@@ -162,6 +162,14 @@ def test_a_refusal_quotes_what_was_sent_as_json_spells_it(server: Server) -> Non
         assert error["message"].startswith(words), (message, error["message"])
         assert error["message"].isprintable(), error["message"]
         assert not re.search(r"\bTrue\b|\bNone\b|'|Input should", error["message"]), error["message"]
+    # A seq of 4300 digits (the most JSON is read with) is stale, and quoted by its length, not in 4300 characters.
+    client.send('{"type": "act", "seq": %s, "action": {"action": "pass"}}' % ("9" * 4300))
+    stale = client.until(lambda m: m["type"] == "error", 10)
+    assert stale["code"] == "stale" and stale["message"] == (
+        f"stale action: sent for seq a whole number of 4300 digits, the table is at seq {seq}"), stale
+    client.send('{"type": "act", "seq": %s, "action": {"action": "pass"}}' % ("9" * 4400))
+    longer = client.until(lambda m: m["type"] == "error", 10)
+    assert longer["message"] == "a message is one JSON object: a number in it has too many digits", longer
     client.drain(0.3)
     assert client.seq == seq and server.get(f"/api/tables/{created['id']}").json()["seq"] == seq
     client.close()

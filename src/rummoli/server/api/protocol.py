@@ -434,7 +434,9 @@ def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
     first = errors[0]
     kind = str(first.get("type", ""))
     if kind == "json_invalid":
-        return not_json
+        # A number of over 4300 digits is refused by the parser (as Python would not write it back either).
+        too_long = "number out of range" in str((first.get("ctx") or {}).get("error", ""))
+        return f"{not_json}: a number in it has too many digits" if too_long else not_json
     if tuple(first.get("loc", ())) == ("body",):
         # pydantic's words here ("Input should be a valid dictionary or object to extract fields from") name
         # its own machinery, not what the client sent.
