@@ -159,11 +159,15 @@ def _whole(value: int) -> str:
     size = int.__abs__(value)
     if size.bit_length() <= _LONG_BITS:
         return int.__repr__(value)
-    # log10 reads a number of any size in microseconds; only right next to a power of ten is it compared exactly.
+    # log10 reads a number of any size in microseconds; only right next to a power of ten is it compared exactly,
+    # with the power made (a millisecond at 50,000 digits; past them the count may be one too few: "about").
     log = math.log10(size)
     near = round(log)
-    digits = (near + 1 if size >= 10**near else near) if abs(log - near) < 1e-6 else math.floor(log) + 1
-    return f"a whole number of {digits} digits"
+    if abs(log - near) >= 1e-6:
+        return f"a whole number of {math.floor(log) + 1} digits"
+    if near > 50_000:
+        return f"a whole number of about {near} digits"
+    return f"a whole number of {near + 1 if size >= 10**near else near} digits"
 
 
 def _kind(value: object) -> str:
@@ -199,7 +203,7 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         writer.value(value, 0)
     except _Full:
         pass
-    except Exception:  # a custom type that fails to be read (a dict whose items raise): name its type only
+    except Exception:  # a value that cannot be read (its __class__ raises, a dict changed meanwhile): its type only
         return _kind(value)[:limit]
     text = "".join(writer.parts)
     return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."[:limit]

@@ -67,7 +67,7 @@ def test_huge_values_are_cut_before_they_are_written() -> None:
         inner.append([])
         inner = inner[0]
     huge: list[Any] = ["x" * 50_000_000, list(range(1_000_000)), {str(i): i for i in range(1_000_000)}, deep,
-                       [["y" * 50_000_000] * 1000], 10**10_000, -(7**1_200_000)]
+                       [["y" * 50_000_000] * 1000], 10**10_000, -(7**1_200_000), 10**1_000_000]
     for value in huge:
         start = time.perf_counter()
         text = quote(value)
@@ -78,15 +78,15 @@ def test_huge_values_are_cut_before_they_are_written() -> None:
     assert quote(-(10**5000)) == "a whole number of 5001 digits"
     assert quote(-(7**1_200_000)) == f"a whole number of {math.floor(1_200_000 * math.log10(7)) + 1} digits"
     assert quote([10**100]) == "[a whole number of 101 digits]"
+    assert quote(10**1_000_000) == "a whole number of about 1000000 digits"  # next to a power of ten, and huge
     assert quote(2**200 - 1) == str(2**200 - 1)  # up to 200 bits (61 digits): the digits themselves
     assert quote(2**200) == "a whole number of 61 digits"
 
 
 def test_exact_digit_counts_next_to_powers_of_ten() -> None:
-    for n in range(60, 1200):
-        for value in (10**n - 1, 10**n, 10**n + 1, -(10**n)):
-            if value.bit_length() > 200:
-                assert quote(value) == f"a whole number of {len(str(abs(value)))} digits", value
+    for n in [*range(61, 1200), 49_999, 50_000]:
+        for value, digits in ((10**n - 1, n), (10**n, n + 1), (10**n + 1, n + 1), (-(10**n), n + 1)):
+            assert quote(value) == f"a whole number of {digits} digits", n
 
 
 class Hostile:
