@@ -130,7 +130,7 @@ class Card:
             return known  # the usual case (records, journals, actions): a card's own name
         match = _TOKEN.match(text.strip()) if isinstance(text, str) and len(text) < 40 else None
         if match is None or match.group(2) not in _SUIT_INPUT:
-            raise CardError(f"not a card: {quote(text)} (write rank then suit, e.g. 'Td', '10d', 'T♦')")
+            raise CardError(f'not a card: {quote(text)} (write rank then suit, e.g. "Td", "10d", "T♦")')
         return CARDS[13 * _SUIT_INPUT[match.group(2)] + _RANK_INPUT[match.group(1)]]
 
     @property
@@ -193,7 +193,7 @@ def parse_cards(text: str, *, distinct: bool = True) -> list[Card]:
     >>> parse_cards("2c, 2C")
     Traceback (most recent call last):
     ...
-    rummoli.cards.CardError: card named twice: '2C' (in '2c, 2C')
+    rummoli.cards.CardError: card named twice: "2C" (in "2c, 2C")
     """
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     if not tokens:
@@ -219,7 +219,7 @@ def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:
         if mask & card.bit:
-            raise CardError(f"card named twice: {str(card)!r}")
+            raise CardError(f"card named twice: {quote(str(card))}")
         mask |= card.bit
     return mask
 

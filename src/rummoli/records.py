@@ -116,12 +116,12 @@ def check_envelope(record: object) -> None:
     if not isinstance(record, dict):
         raise RecordError("a hand record is one JSON object", rule="R-NOTE-2")
     if record.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, got {quote(record.get('format'))}", rule="R-NOTE-2")
+        raise RecordError(f"format must be {quote(FORMAT)}, got {quote(record.get('format'))}", rule="R-NOTE-2")
     for key in ("ruleset", "players", "deal", "actions"):
         if key not in record:
-            raise RecordError(f"missing {key!r}", rule="R-NOTE-2")
+            raise RecordError(f"missing {quote(key)}", rule="R-NOTE-2")
     if not isinstance(record["actions"], list):
-        raise RecordError("'actions' must be a list", rule="R-NOTE-3")
+        raise RecordError('"actions" must be a list', rule="R-NOTE-3")
 
 
 def record_cards(value: object, where: str) -> list[Card]:

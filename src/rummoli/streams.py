@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummoli.cards import CARDS, Card
-from rummoli.errors import MalformedInput
+from rummoli.errors import MalformedInput, quote
 from rummoli.shapes import Event
 
 T = TypeVar("T")
@@ -40,21 +40,21 @@ def check_seat(seats: int, seat: object) -> int | None:
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        raise MalformedInput(f"no seat {seat!r}: a seat is a whole number from 0 to {seats - 1}, or none")
+        raise MalformedInput(f"no seat {quote(seat)}: a seat is a whole number from 0 to {seats - 1}, or none")
     return seat
 
 
 def check_whole(value: object, what: str) -> int:
     """``value`` if it is a whole number (an ``int``, not a ``bool``); else MalformedInput naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedInput(f"{what} must be a whole number, got {str(value)[:80]!r}")
+        raise MalformedInput(f"{what} must be a whole number, got {quote(value)}")
     return value
 
 
 def check_seq(seq: object) -> int:
     """``seq`` if it is a whole number of at least 0; else MalformedInput."""
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise MalformedInput(f"seq must be a whole number of at least 0, got {seq!r}")
+        raise MalformedInput(f"seq must be a whole number of at least 0, got {quote(seq)}")
     return seq
 
 

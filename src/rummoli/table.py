@@ -39,7 +39,7 @@ from typing import Any, Protocol, cast
 from rummoli.bots.base import LEVELS, Bot, make_bot
 from rummoli.bots.driver import bot_decision, show_hand_over, view_for
 from rummoli.cards import Card, shuffled_deck
-from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAction
+from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAction, quote
 from rummoli.evening import Ledger, amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
@@ -102,7 +102,7 @@ class Table:
             if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME:
                 raise MalformedInput(f"a seat's name is 1 to {MAX_NAME} characters")
             if seat.bot is not None and seat.bot not in LEVELS:
-                raise MalformedInput(f"unknown bot level {str(seat.bot)[:80]!r} (levels: {', '.join(LEVELS)})")
+                raise MalformedInput(f"unknown bot level {quote(seat.bot)} (levels: {', '.join(LEVELS)})")
         if chips is not None:
             check_whole(chips, "starting chips")
         if hands is not None and check_whole(hands, "the evening's length in hands") < 1:
@@ -163,7 +163,7 @@ class Table:
         """A bot takes ``seat`` over (a player who is away), or hands it back to its person (``None``)."""
         seat = self._seat(seat)
         if level is not None and level not in LEVELS:
-            raise MalformedInput(f"unknown bot level {str(level)[:80]!r}")
+            raise MalformedInput(f"unknown bot level {quote(level)}")
         if self.level(seat) == level:
             return
         seed: int | str = secrets.randbits(64) if self.seed is None else f"{self.seed}-bot{seat}-{len(self.journal)}"
@@ -250,7 +250,7 @@ class Table:
 
     def _seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise MalformedInput(f"no seat {str(seat)[:80]!r} at this table (seats 0 to {len(self.seats) - 1})")
+            raise MalformedInput(f"no seat {quote(seat)} at this table (seats 0 to {len(self.seats) - 1})")
         return seat
 
     def act(self, seat: int, action: object, seq: int | None = None, *, timed_out: bool = False) -> None:
@@ -288,7 +288,7 @@ class Table:
         hand_seat = self.hand_seats.index(seat)
         given = action.get("seat", hand_seat)
         if given != hand_seat or isinstance(given, bool):
-            raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {str(given)[:80]}")
+            raise MalformedInput(f"an action is for your own seat ({hand_seat} in this hand), not {quote(given)}")
         return self.family.read_action({**action, "seat": hand_seat})
 
     def play(self, seat: int, action: dict[str, Any]) -> None:

@@ -54,7 +54,7 @@ def test_player_count_out_of_range_is_refused() -> None:
 def test_rummoli_hand_refuses_a_bad_table_with_a_message_not_a_traceback() -> None:
     for args, words in (
         (["--ruleset", "gin-rummy", "--players", "3"], "seats 2 players, not 3"),
-        (["--ruleset", "no-such-game"], "unknown ruleset 'no-such-game'"),
+        (["--ruleset", "no-such-game"], 'unknown ruleset "no-such-game"'),
         (["--ruleset", "/nonexistent/mine.toml"], "cannot read ruleset file"),
     ):
         result = runner.invoke(app, ["hand", *args])

@@ -181,7 +181,7 @@ def test_R_POKER_4_fewer_than_five_or_duplicates_refused() -> None:
         evaluate("As Ks Qs Js")
     with pytest.raises(PokerError, match="distinct"):
         evaluate([Card.parse("As")] * 5)
-    with pytest.raises(ValueError, match="'Zz'"):
+    with pytest.raises(ValueError, match='"Zz"'):
         evaluate("As Ks Qs Js Zz")
 
 

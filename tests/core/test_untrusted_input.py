@@ -135,7 +135,7 @@ def good_record() -> dict[str, Any]:
     ({"ruleset": {"game": "stops", "starting_chips": 1}}, "below one hand's ante"),
     ({"ruleset": {"game": "stops", "board": {"pots": [{"kind": "centre", "ante": 10**7}]}}}, "at most"),
     ({"deal": {"hands": [["Ts" * 25_000_000]], "widow": []}}, "not a card"),
-    ({"deal": {"hands": [], "widow": [], "stock": []}}, "'hands' and 'widow' only"),
+    ({"deal": {"hands": [], "widow": [], "stock": []}}, '"hands" and "widow" only'),
 ])
 def test_R_NOTE_6_a_bad_record_gets_one_short_line(tmp_path: Path, change: dict[str, Any], words: str) -> None:
     path = tmp_path / "bad.json"

@@ -136,11 +136,11 @@ def test_rulesets_are_data_and_bad_ones_are_refused(tmp_path: Path) -> None:
     path.write_text('game = "rummy"\nname = "mine"\naces = "around"\nboathouse = true\n', encoding="utf-8")
     assert load_ruleset(str(path), trusted=True).boathouse is True
     for bad, message in (
-        ({"game": "stops"}, "'game' must be 'rummy'"),
-        ({"game": "rummy", "aces": "up"}, "'aces' must be one of"),
-        ({"game": "rummy", "target": 0}, "'target' must be a whole number"),
+        ({"game": "stops"}, '"game" must be "rummy"'),
+        ({"game": "rummy", "aces": "up"}, '"aces" must be one of'),
+        ({"game": "rummy", "target": 0}, '"target" must be a whole number'),
         ({"game": "rummy", "hand_size": {"2": 30}}, "at least 2 cards"),
-        ({"game": "rummy", "colour": "red"}, "unknown option 'colour'"),
+        ({"game": "rummy", "colour": "red"}, 'unknown option "colour"'),
         ({"game": "rummy", "style": "knock", "boathouse": True}, "boathouse"),
         ({"game": "rummy", "boathouse": "yes"}, "true or false"),
         ({"game": "rummy", "style": "500", "boathouse": True}, "no legal move"),

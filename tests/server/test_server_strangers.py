@@ -9,6 +9,7 @@ import re
 import socket
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 from server_helpers import HTTP, Server, choose, play_until
@@ -125,6 +126,52 @@ def test_a_seq_sent_as_text_is_refused_and_changes_nothing(server: Server) -> No
     assert client.seq == before and server.get(f"/api/tables/{created['id']}").json()["seq"] == before
     client.send(json.dumps({"type": "act", "seq": before, "action": action}))  # the same, as the schema says
     assert client.until(lambda m: m["type"] in ("error", "update"))["type"] == "update"
+    client.close()
+
+
+def test_a_refusal_quotes_what_was_sent_as_json_spells_it(server: Server) -> None:
+    """A web client sent JSON, so its error line quotes what it sent as JSON spells it: ``true``, ``null``,
+    ``{"x": 1}``, never Python's ``True``, ``None`` or ``{'x': 1}``; and in our words, not pydantic's. A key or a
+    value holding a newline, a terminal's escape or a right-to-left override is quoted with JSON escapes: the line
+    stays one line of printable text. Nothing changes."""
+    created = server.create(name="Ann", ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            seed="strangers-json")
+    client = server.client(created["id"], created["token"])
+    play_until(client, lambda c: c.my_turn(), random.Random(2))
+    seq = client.seq
+    sent: list[tuple[dict[str, Any], str]] = [
+        ({"type": "act", "seq": True, "action": {"action": "pass"}}, "act.seq: must be a whole number, got true"),
+        ({"type": "act", "seq": None, "action": {"action": "pass"}}, "act.seq: must be a whole number, got null"),
+        ({"type": "act", "seq": "7", "action": {"action": "pass"}}, 'act.seq: must be a whole number, got "7"'),
+        ({"type": "act", "seq": seq, "action": ["pass"]}, 'act.action: must be a JSON object, got ["pass"]'),
+        ({"type": "act", "seq": seq, "action": {"action": {"x": 1}}}, 'R-NOTE-3: unknown stops action {"x": 1} ('),
+        ({"type": "act", "seq": seq, "action": {"action": None}}, "R-NOTE-3: unknown stops action null ("),
+        ({"type": "act", "seq": seq, "action": {"action": "pass", "seat": True}},
+         "an action is for your own seat (0 in this hand), not true"),
+        ({"type": "act", "seq": seq, "action": {"action": "play", "card": "Z\n\u202e\x1b[2J"}},
+         'R-NOTE-1: "play": "Z\\n\\u202e\\u001b[2J" is not a card'),
+        ({"type": "act", "seq": seq, "action": {"action": "pass"}, "x\ny": 1}, 'act."x\\ny": no such field'),
+        ({"type": "dance\u202e"}, 'unknown message type "dance\\u202e" (hello, act, next, ping, chat)'),
+        ({"type": "chat", "reaction": "wow"},
+         'chat.reaction: must be one of "thumbs_up", "good_hand", "well_played", "oops", got "wow"'),
+    ]
+    for message, words in sent:
+        client.send(message)
+        error = client.until(lambda m: m["type"] in ("error", "update"), 10)
+        assert error["type"] == "error" and error["code"] == "malformed", (message, error)
+        assert error["message"].startswith(words), (message, error["message"])
+        assert error["message"].isprintable(), error["message"]
+        assert not re.search(r"\bTrue\b|\bNone\b|'|Input should", error["message"]), error["message"]
+    # A seq of 4300 digits (the most JSON is read with) is stale, and quoted by its length, not in 4300 characters.
+    client.send('{"type": "act", "seq": %s, "action": {"action": "pass"}}' % ("9" * 4300))
+    stale = client.until(lambda m: m["type"] == "error", 10)
+    assert stale["code"] == "stale" and stale["message"] == (
+        f"stale action: sent for seq a whole number of 4300 digits, the table is at seq {seq}"), stale
+    client.send('{"type": "act", "seq": %s, "action": {"action": "pass"}}' % ("9" * 4400))
+    longer = client.until(lambda m: m["type"] == "error", 10)
+    assert longer["message"] == "a message is one JSON object: a number in it has too many digits", longer
+    client.drain(0.3)
+    assert client.seq == seq and server.get(f"/api/tables/{created['id']}").json()["seq"] == seq
     client.close()
 
 

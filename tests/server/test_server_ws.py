@@ -111,6 +111,64 @@ def test_malformed_oversized_and_binary_messages_change_nothing(server: Server) 
     ann.close()
 
 
+TOO_LARGE = "a message holds at most 8192 bytes"  # the server's max_message, 8 KiB by default
+
+
+def test_a_large_frame_gets_our_line_and_the_connection_goes_on(server: Server) -> None:
+    """A message of 100 KiB, over ``max_message`` and within the largest frame read (1 MiB), gets one ``too_large``
+    line naming the limit, changes nothing and ends nothing: the client is answered after it, and so is everyone
+    else (under the old frame limit, 64 KiB, it was closed with 1009 and websockets' words). 1 MiB exactly too."""
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}])
+    ann = server.client(created["id"], created["token"])
+    watcher = server.client(created["id"])
+    while not ann.my_turn():
+        ann.recv(20)
+    seq = ann.seq
+    for size in (100 * 1024, (1 << 20) - 100):
+        ann.send(json.dumps({"type": "act", "seq": seq, "action": {"action": "pass", "pad": "x" * size}}))
+        error = ann.until(lambda m: m["type"] == "error")
+        assert (error["code"], error["message"]) == ("too_large", TOO_LARGE), error
+        ann.send({"type": "ping"})
+        ann.until(lambda m: m["type"] == "pong", 10)
+    watcher.send({"type": "ping"})
+    watcher.until(lambda m: m["type"] == "pong", 10)
+    ann.drain()
+    assert ann.seq == seq and server.get(f"/api/tables/{created['id']}").json()["seq"] == seq
+    ann.act(choose(ann.view, random.Random(1)))
+    ann.until(lambda m: m["type"] == "update" and m["seq"] > seq)  # and the game goes on
+    check_schema(ann)
+    ann.close()
+    watcher.close()
+
+
+def test_a_frame_over_the_largest_read_is_closed_with_our_sentence(server: Server) -> None:
+    """A frame over 1 MiB is never read: the server closes the connection with 1009 as soon as the frame's header
+    gives its length, and the reason is our sentence, not websockets' ("frame with 2097152 bytes exceeds limit of
+    ..."). Only the header is sent here, so that the close is read before any reset of the connection. The
+    server goes on serving everyone else. A first message that large (a hello) gets the same close."""
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}])
+    header = bytes([0x81, 0x80 | 127]) + (2 << 20).to_bytes(8, "big") + b"mask"  # a masked text frame of 2 MiB
+    ann = server.client(created["id"], created["token"])
+    watcher = server.client(created["id"])
+    from websockets.sync.client import connect
+
+    with connect(server.ws_url(created["id"])) as stranger:
+        for ws in (ann.ws, stranger):
+            ws.socket.sendall(header)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(10)
+            assert closed.value.rcvd is not None, closed.value
+            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1009, TOO_LARGE)
+    watcher.send({"type": "ping"})
+    watcher.until(lambda m: m["type"] == "pong", 10)
+    again = server.client(created["id"], created["token"])
+    assert again.welcome["seat"] == 0
+    assert server.get("/healthz").status_code == 200 and "Traceback" not in server.log()
+    again.close()
+    watcher.close()
+
+
 def test_too_many_messages_are_refused_then_the_socket_closed(server: Server) -> None:
     created = server.create(seats=[{}, {"bot": "easy"}])
     ann = server.client(created["id"], created["token"])

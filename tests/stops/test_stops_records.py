@@ -133,7 +133,7 @@ def test_cli_replay_of_a_bad_record_fails_naming_index_and_rule(tmp_path: Path) 
 
 @pytest.mark.parametrize(("change", "problem"), [
     ({"colour": "red"}, "unknown ruleset option"),
-    ({"restart": "sideways"}, "cannot be 'sideways'"),
+    ({"restart": "sideways"}, 'cannot be "sideways"'),
     ({"max_bet": 0}, "at least 1"),
     ({"min_players": 6, "max_players": 4}, "min_players"),
     ({"board": {"pots": [{"kind": "centre", "ante": -1}]}}, "at least 0"),

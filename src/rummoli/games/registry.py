@@ -39,9 +39,9 @@ def family_of(ruleset: object) -> Family:
                               rule="R-NOTE-2")
         game = data.get("game")
     else:
-        raise RecordError("'ruleset' must be a built-in name or an object", rule="R-NOTE-2")
+        raise RecordError('"ruleset" must be a built-in name or an object', rule="R-NOTE-2")
     found = FAMILIES.get(game) if isinstance(game, str) else None
     if found is None:
-        raise RecordError(f"ruleset game must be one of {', '.join(map(repr, FAMILIES))}, got {quote(game)}",
+        raise RecordError(f"ruleset game must be one of {', '.join(map(quote, FAMILIES))}, got {quote(game)}",
                           rule="R-NOTE-2")
     return found

@@ -64,7 +64,7 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     hands = record.get("hands")
     ledger = record.get("ledger")
     if not isinstance(hands, list) or not hands or not isinstance(ledger, list):
-        raise RecordError("an evening record lists its 'hands' and its 'ledger'", rule="R-NOTE-2")
+        raise RecordError('an evening record lists its "hands" and its "ledger"', rule="R-NOTE-2")
     chips: dict[str, Any] = {}
     pots: dict[str, int] = {}
     results: list[dict[str, Any]] = []

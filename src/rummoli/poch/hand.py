@@ -18,7 +18,7 @@ from random import Random
 from typing import Any
 
 from rummoli.cards import CARDS, Card
-from rummoli.errors import IllegalAction, MalformedInput
+from rummoli.errors import IllegalAction, MalformedInput, quote
 from rummoli.poch.cards import best_run, best_set, next_up
 from rummoli.poch.ruleset import HONOUR_RANK, Ruleset, load_ruleset
 from rummoli.poch.views import Views
@@ -47,7 +47,7 @@ class PochHand(Views):
         self.dealer = dealer
         ids = [p.id for p in self.rules.pools]
         if set(pots) - set(ids):
-            raise MalformedInput(f"no pool {sorted(set(pots) - set(ids))[0]!r} on this board", "R-PO-1")
+            raise MalformedInput(f"no pool {quote(sorted(map(str, set(pots) - set(ids)))[0])} on this board", "R-PO-1")
         self.start_chips = [int(c) for c in chips]
         self.start_pots = [int(pots.get(i, 0)) for i in ids]
         self.chips = list(self.start_chips)

@@ -38,14 +38,14 @@ def hand_from_record(record: dict[str, Any], *, auto: bool = True) -> PochHand:
             or not all(type(c) is int and c >= 0 for c in chips) or not isinstance(pots, dict) \
             or not all(type(v) is int and v >= 0 for v in pots.values()) or type(dealer) is not int \
             or not isinstance(deal, dict) or not isinstance(ante, bool):
-        raise RecordError("a Poch record has 'players' (names), 'chips' (whole numbers), 'pots', 'dealer', 'deal'",
+        raise RecordError('a Poch record has "players" (names), "chips" (whole numbers), "pots", "dealer", "deal"',
                           rule="R-NOTE-2")
     if set(deal) != {"hands", "stock", "turned"}:
-        raise RecordError(f"deal: a Poch deal holds 'hands', 'stock' and 'turned', not {quote(sorted(map(str, deal)))}",
+        raise RecordError(f'deal: a Poch deal holds "hands", "stock" and "turned", not {quote(sorted(map(str, deal)))}',
                           rule="R-NOTE-2")
     hands_raw = deal["hands"]
     if not isinstance(hands_raw, list) or len(hands_raw) > 6 or not isinstance(deal["turned"], str):
-        raise RecordError("deal: 'hands' is a list of hands, one per player, and 'turned' a card", rule="R-NOTE-2")
+        raise RecordError('deal: "hands" is a list of hands, one per player, and "turned" a card', rule="R-NOTE-2")
     hands = [record_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
     stock = record_cards(deal["stock"], "deal stock")
     turned = record_cards([deal["turned"]], "deal turned")[0]

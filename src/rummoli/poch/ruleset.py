@@ -8,7 +8,7 @@
 >>> load_ruleset({"game": "poch", "vie": "shout"})
 Traceback (most recent call last):
 ...
-rummoli.errors.MalformedInput: Poch option 'vie' cannot be 'shout' (one of: raise, no_raise)
+rummoli.errors.MalformedInput: Poch option "vie" cannot be "shout" (one of: raise, no_raise)
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _whole(value: object, where: str, low: int, high: int) -> int:
 
 def _pools(data: object) -> tuple[Pool, ...]:
     if not isinstance(data, list) or not 1 <= len(data) <= len(POOL_KINDS):
-        raise MalformedInput(f"Poch 'pools' lists 1 to {len(POOL_KINDS)} pools")
+        raise MalformedInput(f'Poch "pools" lists 1 to {len(POOL_KINDS)} pools')
     pools = []
     for entry in data:
         if not isinstance(entry, dict) or set(entry) - {"id", "name", "kind", "ante"}:
@@ -146,10 +146,10 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
     for key, allowed in CHOICES.items():
         value = data.get(key, allowed[0])
         if value not in allowed:
-            raise MalformedInput(f"Poch option {key!r} cannot be {quote(value)} (one of: {', '.join(allowed)})")
+            raise MalformedInput(f"Poch option {quote(key)} cannot be {quote(value)} (one of: {', '.join(allowed)})")
         options[key] = value
     for key, (default, low, high) in NUMBERS.items():
-        options[key] = _whole(data.get(key, default), f"Poch option {key!r}", low, high)
+        options[key] = _whole(data.get(key, default), f"Poch option {quote(key)}", low, high)
     if options["min_players"] > options["max_players"]:
         raise MalformedInput("Poch ruleset: min_players is above max_players")
     name = text_line(data.get("name", "custom"), "ruleset name", shortest=1)

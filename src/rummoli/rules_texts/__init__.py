@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from rummoli.errors import MalformedInput
+from rummoli.errors import MalformedInput, quote
 
 # The order people meet them in: the stops games, the Rummy family, then Poch.
 ORDER = (
@@ -34,7 +34,7 @@ def names() -> list[str]:
 def text(name: str) -> str:
     """The whole Markdown text of ``name``; an unknown name raises ``MalformedInput`` listing the names."""
     if name not in names():
-        raise MalformedInput(f"no rules for {name!r} (rulesets: {', '.join(names())})")
+        raise MalformedInput(f"no rules for {quote(name)} (rulesets: {', '.join(names())})")
     return resources.files(__name__).joinpath(f"{name}.md").read_text(encoding="utf-8")
 
 

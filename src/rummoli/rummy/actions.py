@@ -8,7 +8,7 @@
 >>> Action.from_json({"seat": 0, "action": "fly"})
 Traceback (most recent call last):
 ...
-rummoli.errors.MalformedInput: R-NOTE-3: unknown Rummy action 'fly' (draw, meld, layoff, discard, knock, pass)
+rummoli.errors.MalformedInput: R-NOTE-3: unknown Rummy action "fly" (draw, meld, layoff, discard, knock, pass)
 """
 
 from __future__ import annotations
@@ -76,12 +76,12 @@ class Action:
         if extra:
             raise MalformedInput(f"{kind} takes no {quote(sorted(map(str, extra)))}", "R-NOTE-3")
         if "forced" in data and not isinstance(data["forced"], bool):
-            raise MalformedInput(f"'forced' is true or false, not {quote(data['forced'])}", "R-NOTE-3")
+            raise MalformedInput(f'"forced" is true or false, not {quote(data["forced"])}', "R-NOTE-3")
 
         def card(key: str) -> Card:
             text = data.get(key)
             if not isinstance(text, str):
-                raise MalformedInput(f"{kind} needs {key!r} naming a card, got {quote(text)}", "R-NOTE-3")
+                raise MalformedInput(f"{kind} needs {quote(key)} naming a card, got {quote(text)}", "R-NOTE-3")
             try:
                 return Card.parse(text)
             except CardError:
@@ -91,7 +91,7 @@ class Action:
         if kind == "draw":
             source = data.get("from")
             if source not in SOURCES:
-                raise MalformedInput(f"draw needs 'from' = 'stock' or 'discard', got {quote(source)}", "R-NOTE-3")
+                raise MalformedInput(f'draw needs "from": "stock" or "discard", got {quote(source)}', "R-NOTE-3")
             deepest = card("card") if "card" in data else None
             return check_action(Action(seat, "draw", source=str(source), card=deepest))
         if kind == "pass":
@@ -99,7 +99,7 @@ class Action:
         if kind == "meld":
             texts = data.get("cards")
             if not isinstance(texts, list) or not 0 < len(texts) <= 52 or not all(isinstance(t, str) for t in texts):
-                raise MalformedInput(f"meld needs 'cards', a list of cards, got {quote(texts)}", "R-NOTE-3")
+                raise MalformedInput(f'meld needs "cards", a list of cards, got {quote(texts)}', "R-NOTE-3")
             try:
                 cards = tuple(Card.parse(t) for t in texts)
             except CardError:

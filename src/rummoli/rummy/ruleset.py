@@ -12,7 +12,7 @@ names what differs from straight Rummy.
 >>> load_ruleset({"game": "rummy", "style": "straight", "aces": "sideways"})
 Traceback (most recent call last):
 ...
-rummoli.errors.MalformedInput: ruleset 'custom': 'aces' must be one of low, high, around, either, not 'sideways'
+rummoli.errors.MalformedInput: ruleset "custom": "aces" must be one of low, high, around, either, not "sideways"
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class Ruleset:
             if n == players:
                 return size
         raise MalformedInput(
-            f"ruleset {self.name!r} seats {self.min_players} to {self.max_players} players, not {players}"
+            f"ruleset {quote(self.name)} seats {self.min_players} to {self.max_players} players, not {players}"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -135,7 +135,7 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
     >>> load_ruleset("../../rulesets/rummy")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rummoli.errors.MalformedInput: unknown Rummy ruleset '../../rulesets/rummy' (built-ins: ...)
+    rummoli.errors.MalformedInput: unknown Rummy ruleset "../../rulesets/rummy" (built-ins: ...)
     """
     if isinstance(source, Ruleset):
         return source
@@ -156,31 +156,31 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
 
 def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
     def fail(message: str) -> MalformedInput:
-        return MalformedInput(f"ruleset {name!r}: {message}")
+        return MalformedInput(f"ruleset {quote(name)}: {message}")
 
     name = text_line(data.get("name", name), "a ruleset's name")
     unknown = sorted(str(key) for key in set(data) - _KNOWN)
     if unknown:
         raise fail(f"unknown option {quote(unknown[0])}")
     if data.get("game") != GAME:
-        raise fail(f"'game' must be 'rummy', got {quote(data.get('game'))}")
+        raise fail(f'"game" must be "rummy", got {quote(data.get("game"))}')
 
     def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or value not in allowed:
-            raise fail(f"{key!r} must be one of {', '.join(allowed)}, not {quote(value)}")
+            raise fail(f"{quote(key)} must be one of {', '.join(allowed)}, not {quote(value)}")
         return value
 
     def integer(key: str, default: int, low: int, high: int) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise fail(f"{key!r} must be a whole number from {low} to {high}, not {quote(value)}")
+            raise fail(f"{quote(key)} must be a whole number from {low} to {high}, not {quote(value)}")
         return value
 
     def flag(key: str, default: bool) -> bool:
         value = data.get(key, default)
         if not isinstance(value, bool):
-            raise fail(f"{key!r} must be true or false, not {quote(value)}")
+            raise fail(f"{quote(key)} must be true or false, not {quote(value)}")
         return value
 
     style = choice("style", STYLES, "straight")
@@ -188,18 +188,19 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
     default_sizes = {"2": 10} if style == "gin" else {str(n): s for n, s in _DEFAULT_SIZES.items()}
     sizes = data.get("hand_size", default_sizes)
     if not isinstance(sizes, dict) or not sizes:
-        raise fail("'hand_size' must be a table of players = cards, e.g. { 2 = 10, 3 = 7 }")
+        raise fail('"hand_size" must be a table of players = cards, e.g. { 2 = 10, 3 = 7 }')
     hand_size: list[tuple[int, int]] = []
     for key, size in sizes.items():
         text = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
         if text not in ("2", "3", "4", "5", "6", "7", "8"):
-            raise fail(f"'hand_size' seats 2 to 8 players: a key is a number of players, not {quote(key)}")
+            raise fail(f'"hand_size" seats 2 to 8 players: a key is a number of players, not {quote(key)}')
         players = int(text)
         if isinstance(size, bool) or not isinstance(size, int) or size < 1 or players * size > 50:
-            raise fail(f"'hand_size' for {players} players must leave at least 2 cards for the stock")
+            raise fail(f'"hand_size" for {players} players must leave at least 2 cards for the stock')
         hand_size.append((players, size))
-    title = text_line(data.get("title", name), f"ruleset {name!r}: 'title'")
-    text_line(data.get("description", ""), f"ruleset {name!r}: 'description'", MAX_DESCRIPTION)  # read, never shown
+    title = text_line(data.get("title", name), f'ruleset {quote(name)}: "title"')
+    # read, never shown
+    text_line(data.get("description", ""), f'ruleset {quote(name)}: "description"', MAX_DESCRIPTION)
     ruleset = Ruleset(
         name=name,
         title=title,
@@ -221,11 +222,11 @@ def _from_dict(data: dict[str, Any], name: str) -> Ruleset:
         box_bonus=integer("box_bonus", 25, 0, 1000),
     )
     if style in ("knock", "gin") and (ruleset.boathouse or ruleset.discard_depth):
-        raise fail("'boathouse' and 'discard_depth' need melding in play; Knock and Gin Rummy have none")
+        raise fail('"boathouse" and "discard_depth" need melding in play; Knock and Gin Rummy have none')
     if style == "500" and ruleset.boathouse:
         # A card taken from the pile must be melded at once (R-500-2) but boathouse forbids going out by
         # melding: a player whose last cards are that meld would have no legal move.
-        raise fail("'boathouse' does not combine with 500 Rum: a player could be left with no legal move")
+        raise fail('"boathouse" does not combine with 500 Rum: a player could be left with no legal move')
     if style == "gin" and (ruleset.hand_size != ((2, ruleset.hand_size[0][1]),) or ruleset.aces != "low"):
         raise fail("Gin Rummy is for two players (hand_size = { 2 = 10 }) with aces low")
     return ruleset

@@ -83,8 +83,18 @@ def peer_host(transport: Any) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else ""
 
 
-def protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
-    """uvicorn's HTTP and websocket protocols (whichever it would choose) with ``gate`` in front."""
+#: The close code of a websocket message over the largest frame read (RFC 6455: "message too big").
+MESSAGE_TOO_BIG = 1009
+
+
+def protocols(gate: Gate, too_big: str = "") -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """uvicorn's HTTP and websocket protocols (whichever it would choose) with ``gate`` in front.
+
+    ``too_big``: the reason, in our words, of the close that ends a websocket whose message is over the largest
+    frame uvicorn reads (``ws_max_size``). websockets closes it with code 1009 as soon as the frame's header gives
+    its length, without reading the frame, and gives as its reason its own sentence ("frame with 2097152 bytes
+    exceeds limit of 1048576 bytes"); uvicorn offers no way to set it, so it is replaced here, where the close is
+    made. Its length is checked: a close reason holds at most 123 bytes."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
@@ -138,8 +148,21 @@ def protocols(gate: Gate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol
             gate.leave(self.transport)
             super().connection_lost(exc)
 
+    assert len(too_big.encode()) <= 123, "a websocket's close reason holds at most 123 bytes"
+
     class GatedWebSocket(ws_base):  # type: ignore[misc]
         timer: asyncio.TimerHandle | None = None
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            conn = getattr(self, "conn", None)  # websockets' Sans-I/O protocol (uvicorn's websockets-sansio)
+            if too_big and conn is not None and callable(getattr(conn, "fail", None)):
+                fail = conn.fail
+
+                def fail_in_our_words(code: int, reason: str = "") -> None:
+                    fail(code, too_big if code == MESSAGE_TOO_BIG else reason)
+
+                conn.fail = fail_in_our_words
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from rummoli.errors import MalformedInput
+from rummoli.errors import MalformedInput, quote
 from rummoli.games import family_of
 
 BUILTIN_ORDER = (
@@ -100,6 +100,6 @@ def rules_text(name: str) -> str:
         result: str = texts.text(name)  # MalformedInput for an unknown name
         return result
     if name not in {r["name"] for r in ruleset_catalogue()}:
-        raise MalformedInput(f"no rules for {name!r}")
+        raise MalformedInput(f"no rules for {quote(name)}")
     about = describe(name)
     return f"# {about['title']}\n\n" + "\n".join(f"- {line}" for line in about["options"]) + "\n"

@@ -84,11 +84,33 @@ def listen_problem(host: str, port: int) -> str | None:
     return None
 
 
+#: The largest websocket frame (and message) uvicorn reads. A message over ``max_message`` (8 KiB) but within it is
+#: read and answered with our one ``too_large`` error line, and the connection goes on (a hello that large closes
+#: it, as any bad hello does); one over it is closed by websockets with code 1009 as soon as the frame's header
+#: gives its length, before the frame is read, with our sentence as its reason (rummoli.server.gate.protocols).
+#: Under the old limit here, 64 KiB, a message of 100 KiB got that close with websockets' words and no line of ours.
+#: Memory: a frame is buffered only when a client sends it, and only up to this size. While it is read and checked
+#: it costs the server about 1.8 MB at its peak (the bytes as they come, unmasked, then as text), then about 1 MB
+#: until the client's next frame, at the latest its answer to the next ping, 20 s on, or the close when it gives
+#: none (websockets keeps the last frame it read; our reader keeps nothing), then nothing. One address holds at
+#: most 32 websockets at once (``max_connections_per_ip``): 32 frames of 1 MiB sent at once raised a server's peak
+#: memory by 56 MB (32 of 60 KiB: 5 MB), and 128 with that limit off by 231 MB (16 MB), all of it given back once
+#: the clients left (``python -m bench.frames``). Reading one costs 1.3-1.9 ms of CPU; the rate limit bounds how
+#: often.
+MAX_FRAME = 1 << 20
+
+
+def max_frame(max_message: int) -> int:
+    """The largest frame read: :data:`MAX_FRAME`, or more where ``max_message`` is raised past a quarter of it."""
+    return max(MAX_FRAME, 4 * max_message)
+
+
 def serve(settings: Settings, announce: bool = True) -> None:
     """Serve until interrupted; print the address to open first."""
     import uvicorn
 
     from rummoli.server.api.app import create_app
+    from rummoli.server.api.connection import too_large
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     # A thread that works (building a history, rummoli.server.api.history) keeps the GIL for a whole switch
@@ -102,9 +124,9 @@ def serve(settings: Settings, announce: bool = True) -> None:
         address = settings.public_url.rstrip("/") or f"http://{host}:{settings.port}"
         print(f"Rummoli is at {address}/  (API: {address}/docs; data: {where})", flush=True)
     gate = Gate(settings.max_open_per_ip, settings.request_timeout, settings.trusted_proxies)
-    http, ws = protocols(gate)
+    http, ws = protocols(gate, too_big=too_large(settings.max_message))
     config = uvicorn.Config(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
-                            ws_max_size=max(65536, 4 * settings.max_message), ws_ping_interval=20,
+                            ws_max_size=max_frame(settings.max_message), ws_ping_interval=20,
                             ws_ping_timeout=20, ws_per_message_deflate=settings.ws_deflate, lifespan="on",
                             server_header=False, proxy_headers=False, loop=settings.event_loop, http=http, ws=ws,
                             timeout_keep_alive=max(1, round(settings.keep_alive)),

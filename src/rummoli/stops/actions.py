@@ -54,18 +54,18 @@ class Action:
         needs = KINDS[kind]
         extra = set(data) - {"seat", "action", "forced"} - ({needs} if needs else set())
         if extra:
-            raise MalformedInput(f"{kind!r} takes no {quote(sorted(map(str, extra)))}", "R-NOTE-3")
+            raise MalformedInput(f"{quote(kind)} takes no {quote(sorted(map(str, extra)))}", "R-NOTE-3")
         if "forced" in data and not isinstance(data["forced"], bool):
-            raise MalformedInput(f"'forced' is true or false, not {quote(data['forced'])}", "R-NOTE-3")
+            raise MalformedInput(f'"forced" is true or false, not {quote(data["forced"])}', "R-NOTE-3")
         card: object = None
         if needs == "card":
             text = data.get("card")
             if not isinstance(text, str):
-                raise MalformedInput(f"{kind!r} needs a 'card' written as text, got {quote(text)}", "R-NOTE-3")
+                raise MalformedInput(f'{quote(kind)} needs a "card" written as text, got {quote(text)}', "R-NOTE-3")
             try:
                 card = Card.parse(text)
             except CardError:
-                raise MalformedInput(f"{kind!r}: {quote(text)} is not a card", "R-NOTE-1") from None
+                raise MalformedInput(f"{quote(kind)}: {quote(text)} is not a card", "R-NOTE-1") from None
         return check_action(Action(data.get("seat"), kind, card, data.get("amount")))  # type: ignore[arg-type]
 
     def __str__(self) -> str:
@@ -121,7 +121,7 @@ def check_action(action: object) -> Action:
     >>> check_action(Action(True, "pass"))  # type: ignore[arg-type]
     Traceback (most recent call last):
     ...
-    rummoli.errors.MalformedInput: R-NOTE-3: an action's seat is a whole number, not True
+    rummoli.errors.MalformedInput: R-NOTE-3: an action's seat is a whole number, not true
     """
     if not isinstance(action, Action):
         raise MalformedInput(f"not a stops action: {quote(action)}", "R-NOTE-3")
@@ -133,12 +133,12 @@ def check_action(action: object) -> Action:
     needs = KINDS[kind]
     if needs == "card":
         if not isinstance(card, Card):
-            raise MalformedInput(f"{kind!r} needs a card, not {quote(card)}", "R-NOTE-3")
+            raise MalformedInput(f"{quote(kind)} needs a card, not {quote(card)}", "R-NOTE-3")
     elif card is not None:
-        raise MalformedInput(f"{kind!r} takes no card", "R-NOTE-3")
+        raise MalformedInput(f"{quote(kind)} takes no card", "R-NOTE-3")
     if needs == "amount":
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise MalformedInput(f"{kind!r} needs a whole-number amount, not {quote(amount)}", "R-NOTE-3")
+            raise MalformedInput(f"{quote(kind)} needs a whole-number amount, not {quote(amount)}", "R-NOTE-3")
     elif amount is not None:
-        raise MalformedInput(f"{kind!r} takes no amount", "R-NOTE-3")
+        raise MalformedInput(f"{quote(kind)} takes no amount", "R-NOTE-3")
     return action

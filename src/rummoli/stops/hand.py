@@ -149,7 +149,7 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
             if key not in ids:
                 raise MalformedInput(f"pots: no pot {quote(key)} on the {board.title} board")
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
-                raise MalformedInput(f"pots: {key!r} must hold a whole number from 0 to {MAX_CHIPS:,} chips")
+                raise MalformedInput(f"pots: {quote(key)} must hold a whole number from 0 to {MAX_CHIPS:,} chips")
             pot_balance[ids.index(key)] = value
         if len(hands) != n:
             raise MalformedInput(f"deal: one hand per player ({n}), got {len(hands)}")

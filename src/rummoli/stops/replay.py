@@ -33,24 +33,24 @@ def hand_from_record(record: dict[str, Any], *, auto: bool = False) -> Hand:
     rules = record_ruleset(record, load_ruleset)
     players = record["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' must be a list of names", rule="R-NOTE-2")
+        raise RecordError('"players" must be a list of names', rule="R-NOTE-2")
     chips = record.get("chips", [rules.starting_chips] * len(players))
     pots = record.get("pots", {})
     dealer = record.get("dealer", 0)
     deal = record["deal"]
     if not isinstance(chips, list) or not isinstance(pots, dict) or not isinstance(deal, dict):
-        raise RecordError("'chips' must be a list, 'pots' and 'deal' objects", rule="R-NOTE-2")
+        raise RecordError('"chips" must be a list, "pots" and "deal" objects', rule="R-NOTE-2")
     if set(deal) - {"hands", "widow"}:
-        raise RecordError(f"deal: a stops deal holds 'hands' and 'widow' only, not "
+        raise RecordError(f'deal: a stops deal holds "hands" and "widow" only, not '
                           f"{quote(sorted(map(str, set(deal) - {'hands', 'widow'})))}", rule="R-NOTE-2")
     hands_raw = deal.get("hands")
     if not isinstance(hands_raw, list) or len(hands_raw) > 8:
-        raise RecordError("deal: 'hands' must be a list of hands, one per player", rule="R-NOTE-2")
+        raise RecordError('deal: "hands" must be a list of hands, one per player', rule="R-NOTE-2")
     hands = [record_cards(h, f"deal hand {i}") for i, h in enumerate(hands_raw)]
     widow = record_cards(deal.get("widow"), "deal widow")
     ante = record.get("ante", True)
     if not isinstance(ante, bool):
-        raise RecordError("'ante' must be true or false", rule="R-NOTE-2")
+        raise RecordError('"ante" must be true or false', rule="R-NOTE-2")
     try:
         return Hand(rules, players, chips, pots, dealer, hands, widow, ante=ante, auto=auto)
     except IllegalAction as error:

@@ -13,7 +13,7 @@ file or dict loads through the same validation, and anything wrong is refused wi
 >>> load_ruleset({"game": "stops", "board": "michigan", "lead": "highest"})
 Traceback (most recent call last):
 ...
-rummoli.errors.MalformedInput: ruleset option 'lead' cannot be 'highest' (one of: lowest_overall, lowest_in_chosen_suit)
+rummoli.errors.MalformedInput: ruleset option "lead" cannot be "highest" (one of: lowest_overall, lowest_in_chosen_suit)
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ class Ruleset:
 
 def _card(text: object, where: str) -> Card:
     if not isinstance(text, str):
-        raise MalformedInput(f"{where}: a card must be text like 'Ts', got {quote(text)}")
+        raise MalformedInput(f'{where}: a card must be text like "Ts", got {quote(text)}')
     try:
         return Card.parse(text)
     except CardError:
@@ -251,7 +251,7 @@ def _pot(data: object, index: int) -> Pot:
     suit: int | None
     if kind == CARD:
         if "card" not in data:
-            raise MalformedInput(f"{where}: a card pot names its 'card'")
+            raise MalformedInput(f'{where}: a card pot names its "card"')
         card = _card(data["card"], where)
         ranks, suit, pot_id = (card.rank,), card.suit, str(card)
     elif kind == COMBO:
@@ -274,12 +274,12 @@ def load_board(source: str | Path | dict[str, Any], *, trusted: bool = False) ->
         raise MalformedInput(f"board: unknown key(s) {sorted(unknown)}")
     raw = data.get("pots")
     if not isinstance(raw, list) or not 0 < len(raw) <= MAX_POTS:
-        raise MalformedInput(f"board: 'pots' must be a list of 1 to {MAX_POTS} tables")
+        raise MalformedInput(f'board: "pots" must be a list of 1 to {MAX_POTS} tables')
     pots = tuple(_pot(p, i) for i, p in enumerate(raw))
     ids = [p.id for p in pots]
     for pot_id in ids:
         if ids.count(pot_id) > 1:
-            raise MalformedInput(f"board: pot {pot_id!r} appears twice")
+            raise MalformedInput(f"board: pot {quote(pot_id)} appears twice")
     kinds = [p.kind for p in pots]
     if kinds.count(CENTRE) != 1:
         raise MalformedInput("board: needs exactly one centre pot (the first player out takes it)")
@@ -301,11 +301,11 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
     >>> load_ruleset({"game": "stops", "board": "copp-clark", "colour": "red"})
     Traceback (most recent call last):
     ...
-    rummoli.errors.MalformedInput: unknown ruleset option(s) ['colour']
+    rummoli.errors.MalformedInput: unknown ruleset option(s) ["colour"]
     >>> load_ruleset("../../../etc/passwd")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rummoli.errors.MalformedInput: unknown ruleset '../../../etc/passwd' (built-ins: ...)
+    rummoli.errors.MalformedInput: unknown ruleset "../../../etc/passwd" (built-ins: ...)
     """
     if isinstance(source, Ruleset):
         return source
@@ -319,16 +319,16 @@ def load_ruleset(source: str | Path | dict[str, Any] | Ruleset, *, trusted: bool
         raise MalformedInput(f"not a stops ruleset: game = {quote(data.get('game'))}")
     board_ref = data.get("board", "copp-clark")
     if not isinstance(board_ref, str | dict):
-        raise MalformedInput("ruleset 'board' must be a board name or a table")
+        raise MalformedInput('ruleset "board" must be a board name or a table')
     board = load_board(board_ref, trusted=trusted)
     options: dict[str, Any] = {}
     for key, allowed in CHOICES.items():
         value = data.get(key, allowed[0])
         if not isinstance(value, str) or value not in allowed:
-            raise MalformedInput(f"ruleset option {key!r} cannot be {quote(value)} (one of: {', '.join(allowed)})")
+            raise MalformedInput(f"ruleset option {quote(key)} cannot be {quote(value)} (one of: {', '.join(allowed)})")
         options[key] = value
     for key, (default, low, high) in NUMBERS.items():
-        options[key] = _int(data.get(key, default), f"ruleset option {key!r}", low, high)
+        options[key] = _int(data.get(key, default), f"ruleset option {quote(key)}", low, high)
     if options["min_players"] > options["max_players"]:
         raise MalformedInput("ruleset: min_players is above max_players")
     name = text_line(data.get("name", "custom"), "ruleset name")

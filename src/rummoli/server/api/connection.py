@@ -34,6 +34,12 @@ DRAIN_SECONDS = 1.0
 END = "end"
 
 
+def too_large(max_message: int) -> str:
+    """What a client is told of a message too large: the ``too_large`` error line's words, and the reason of the
+    close that ends a connection whose frame is over the largest read (rummoli.server.run.max_frame)."""
+    return f"a message holds at most {max_message} bytes"
+
+
 def error_message(code: str, message: str, rule: str | None = None, seq: int | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "rule": rule, "seq": seq}
 
@@ -161,7 +167,7 @@ class Connection:
                 self.close(CLOSE_POLICY, "too many messages")
             return None
         if len(text) > settings.max_message or len(text.encode("utf-8")) > settings.max_message:
-            self.send(error_message("too_large", f"a message holds at most {settings.max_message} bytes"))
+            self.send(error_message("too_large", too_large(settings.max_message)))
             return None
         if not text:
             self.send(error_message("malformed", "a message is one JSON object, sent as text"))
@@ -170,7 +176,7 @@ class Connection:
             parsed: Hello | Act | Next | Ping | Chat = client_message.validate_json(text)
         except ValidationError as error:
             self.send(error_message("malformed", first_problem(
-                error.errors(include_url=False, include_input=False), "a message is one JSON object")))
+                error.errors(include_url=False), "a message is one JSON object")))
             return None
         return parsed
 
@@ -252,6 +258,7 @@ class Connection:
             if text is None:
                 return
             message = self._check(text)
+            text = ""  # not kept while the next message is awaited: it may be a frame of up to 1 MiB
             if self.closing:
                 return
             if message is None:

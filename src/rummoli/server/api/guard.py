@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rummoli.errors import quote
 from rummoli.server.jsontext import dumps
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -156,7 +157,7 @@ class Guard:
             return
         host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
         if not self.addresses.allows(host):
-            await refuse(scope, receive, send, f"this server does not answer for the host {host[:100]!r}")
+            await refuse(scope, receive, send, f"this server does not answer for the host {quote(host)}")
             return
         policy = DOCS_CSP if scope.get("path") in DOCS_PATHS else CSP
 

@@ -15,11 +15,14 @@ ValueError: a name may not hold control characters
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+from rummoli.errors import quote
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
@@ -344,15 +347,81 @@ def protocol_schema() -> dict[str, Any]:
     }
 
 
+#: What a value of each JSON type is called in a message (pydantic's error types, for a value of the wrong type).
+_TYPES = {"int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+          "float_type": "a number", "float_parsing": "a number", "string_type": "text", "bool_type": "true or false",
+          "dict_type": "a JSON object", "model_type": "a JSON object", "model_attributes_type": "a JSON object",
+          "list_type": "a list"}
+#: Bounds, as ``(words, the key of the bound in pydantic's context)``.
+_BOUNDS = {"greater_than_equal": ("at least", "ge"), "greater_than": ("above", "gt"),
+           "less_than_equal": ("at most", "le"), "less_than": ("below", "lt")}
+_SIZES = {"string_too_short": ("at least", "min_length", "characters"),
+          "string_too_long": ("at most", "max_length", "characters"),
+          "too_short": ("at least", "min_length", "items"), "too_long": ("at most", "max_length", "items")}
+_QUOTED = re.compile(r"'([^']*)'")
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _where(loc: Sequence[Any], kind: str) -> list[Any]:
+    """The path to the value at fault: a list index, a field, or a key the client wrote (quoted, see
+    :func:`rummoli.errors.quote`). Where a field takes one of several types (a ruleset's name or object),
+    pydantic adds the type it tried (``constrained-str``, ``dict[str,any]``): that is left out."""
+    parts = [p for p in loc if p != "body"]
+    if parts and kind not in ("extra_forbidden", "missing") and isinstance(parts[-1], str) and (
+            "-" in parts[-1] or "[" in parts[-1]):
+        parts.pop()
+    return parts
+
+
+def _problem(error: Mapping[str, Any], errors: Sequence[Mapping[str, Any]]) -> str:
+    """One problem pydantic found, in our words, quoting what the client sent as JSON spells it."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    got = f", got {quote(error['input'])}" if "input" in error else ""
+    if kind == "value_error":  # our own validators' words
+        return str(error.get("msg", "")).removeprefix("Value error, ")
+    if kind in _TYPES:
+        # A field of several types (text or an object) has one error per type: name them all.
+        where = _where(error.get("loc", ()), kind)
+        kinds = dict.fromkeys(_TYPES[str(e.get("type"))] for e in errors
+                              if _where(e.get("loc", ()), kind) == where and e.get("type") in _TYPES)
+        return f"must be {' or '.join(kinds)}{got}"
+    if kind in _BOUNDS:
+        words, key = _BOUNDS[kind]
+        return f"must be {words} {ctx.get(key)}{got}"
+    if kind in _SIZES:
+        words, key, unit = _SIZES[kind]
+        return f"must hold {words} {ctx.get(key)} {unit}"  # the value itself is long or short: not quoted
+    if kind == "literal_error":
+        return f"must be one of {', '.join(quote(v) for v in _QUOTED.findall(str(ctx.get('expected', ''))))}{got}"
+    if kind == "missing":
+        return "is missing"
+    if kind == "extra_forbidden":
+        return "no such field"
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        key = "".join(_QUOTED.findall(str(ctx.get("discriminator", "")))) or "type"
+        sent = error.get("input")
+        tags = _QUOTED.findall(str(ctx.get("expected_tags", "")))
+        known = f" ({', '.join(tags)})" if tags else ""
+        if kind == "union_tag_not_found" or not isinstance(sent, dict):
+            return f"a message names its kind under {quote(key)}{known}"
+        return f"unknown message {key} {quote(sent.get(key))}{known}"
+    return f"is not valid here{got}"
+
+
 def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
-    """The first problem pydantic found in a request or a message, as one line naming where it is (``not_json``
-    when it is not JSON at all); our own validators' words come without pydantic's "Value error, " before them.
+    """The first problem pydantic found in a request or a message, as one line in our words naming where it is
+    and quoting what was sent (``not_json`` when it is not JSON at all); our own validators' words are kept.
 
     >>> first_problem([{"type": "value_error", "loc": ("body", "name"),
     ...                 "msg": "Value error, a name may not hold control characters"}], "not JSON")
     'name: a name may not hold control characters'
     >>> first_problem([{"type": "json_invalid", "loc": ("body", 3), "msg": "Invalid JSON"}], "not JSON")
     'not JSON'
+    >>> print(first_problem([{"type": "int_type", "loc": ("act", "seq"), "input": True}], "not JSON"))
+    act.seq: must be a whole number, got true
+    >>> print(first_problem([{"type": "extra_forbidden", "loc": ("hello", "x\\ny"), "input": None}], "not JSON"))
+    hello."x\\ny": no such field
 
     A body that is not an object at all (text sent without a JSON content type, a list, a number) or is missing:
 
@@ -365,7 +434,9 @@ def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
     first = errors[0]
     kind = str(first.get("type", ""))
     if kind == "json_invalid":
-        return not_json
+        # A number of over 4300 digits is refused by the parser (as Python would not write it back either).
+        too_long = "number out of range" in str((first.get("ctx") or {}).get("error", ""))
+        return f"{not_json}: a number in it has too many digits" if too_long else not_json
     if tuple(first.get("loc", ())) == ("body",):
         # pydantic's words here ("Input should be a valid dictionary or object to extract fields from") name
         # its own machinery, not what the client sent.
@@ -373,8 +444,9 @@ def first_problem(errors: Sequence[Mapping[str, Any]], not_json: str) -> str:
             return "the body is missing: a JSON object was expected"
         if kind.endswith("_type"):
             return "the body is not a JSON object sent as application/json"
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    message = str(first.get("msg", "invalid"))
-    if first.get("type") == "value_error":
-        message = message.removeprefix("Value error, ")
+    where = ".".join(str(p) if isinstance(p, int) or _FIELD.fullmatch(p) else quote(p)
+                     for p in _where(first.get("loc", ()), kind))
+    if not where and kind in _TYPES:  # a list, a number, text: not an object at all
+        return f"{not_json}, not {quote(first.get('input'))}"[:200]
+    message = _problem(first, errors)
     return (f"{where}: {message}" if where else message)[:200]

@@ -24,7 +24,7 @@ import contextlib
 import logging
 from typing import Any
 
-from rummoli.errors import IllegalAction, MalformedInput, StaleAction
+from rummoli.errors import IllegalAction, MalformedInput, StaleAction, quote
 from rummoli.server.storage.rows import SeatRow, StoreConflict, token_hash
 from rummoli.server.tables.errors import Moved, ServerError
 from rummoli.server.tables.names import bot_name, clash, new_token
@@ -208,7 +208,7 @@ class Host:
             try:
                 t.act(seat, action, seq=seq, timed_out=timed_out)
             except StaleAction:
-                raise ServerError("stale", f"stale action: sent for seq {seq}, the table is at seq {t.seq}",
+                raise ServerError("stale", f"stale action: sent for seq {quote(seq)}, the table is at seq {t.seq}",
                                   seq=int(t.seq)) from None
             except IllegalAction as error:
                 if seat not in t.to_act():  # the rules of a move that was not this seat's to make say little

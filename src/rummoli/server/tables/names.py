@@ -8,10 +8,10 @@ by :func:`name_key`: Unicode-normalised (NFKC), case-folded and with their space
 
 >>> name_key("  Ｂｏｔ  1 (EASY) ") == name_key("bot 1 (easy)")
 True
->>> clash("bot 2 (normal)", [])
-"the name 'bot 2 (normal)' is kept for the computer players"
->>> clash("ANN", ["Ann", "Bot 2 (easy)"])
-"someone at this table is already called 'ANN'"
+>>> print(clash("bot 2 (normal)", []))
+the name "bot 2 (normal)" is kept for the computer players
+>>> print(clash("ANN", ["Ann", "Bot 2 (easy)"]))
+someone at this table is already called "ANN"
 >>> clash("Bob", ["Ann", "Bot 2 (easy)"]) is None
 True
 """
@@ -22,6 +22,8 @@ import re
 import secrets
 import unicodedata
 from collections.abc import Iterable
+
+from rummoli.errors import quote
 
 _BOT = re.compile(r"bot \d+ \((random|easy|normal|hard)\)")
 
@@ -44,7 +46,7 @@ def clash(name: str, taken: Iterable[str]) -> str | None:
     """Why a person may not take ``name`` beside the names ``taken`` at the table (one line), or None."""
     key = name_key(name)
     if _BOT.fullmatch(key):
-        return f"the name {name!r} is kept for the computer players"
+        return f"the name {quote(name)} is kept for the computer players"
     if any(name_key(other) == key for other in taken):
-        return f"someone at this table is already called {name!r}"
+        return f"someone at this table is already called {quote(name)}"
     return None
