@@ -5,6 +5,7 @@ address keeps its own allowance; X-Forwarded-For counts only from a proxy named 
 from __future__ import annotations
 
 import functools
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,9 +73,14 @@ def test_one_address_has_a_bounded_allowance(tmp_path: Path) -> None:
         # Histories, records, seats and replays share a second allowance (30 at once, 5 a second).
         table, token = waiting[1]["id"], waiting[1]["token"]
         with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}) as client:
-            codes = [client.get(f"/api/tables/{table}/history").status_code for _ in range(80)]
-        # The start above spent one of the 30 (refilled only if a fifth of a second has passed since).
-        assert set(codes[:29]) == {200} and 429 in codes and codes.count(200) < 60, codes
+            codes, began = [], time.monotonic()
+            while 429 not in codes[-5:] and len(codes) < 300:  # past the first refusal, a few more
+                codes.append(client.get(f"/api/tables/{table}/history").status_code)
+            spent = time.monotonic() - began
+        # Of the 30, the start above spent one and the three refused creations one each (a refusal spends a
+        # request, not a table); they come back at 5 a second, also while these are asked (a loaded machine
+        # answers them slowly): how many went through depends on the time, within these bounds.
+        assert 429 in codes and codes.index(429) >= 26 and codes.count(200) <= 31 + 5 * spent, (spent, codes)
         replays = [server.post("/api/replay?seat=0", {"format": "x"}) for _ in range(20)]
         assert "too many requests" in refused(next(a for a in replays if a.status_code != 400))
         assert server.get("/healthz").status_code == 200  # never limited
