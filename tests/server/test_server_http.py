@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 
 import httpx
-from server_helpers import HTTP, Server
+from server_helpers import HTTP, Server, play_until
 
 from rummoli.server.storage.rows import token_hash
 
@@ -182,6 +183,33 @@ def test_leaving_before_the_start_opens_the_seat_again(server: Server) -> None:
     summary = server.get(f"/api/tables/{table}").json()
     assert summary["open_seats"] == 2 and summary["seats"][1]["name"] == "Seat 2"
     error_of(server.post(f"/api/tables/{table}/leave", token=bob["token"]), 403, "unauthorized")
+
+
+def test_leaving_a_finished_evening_is_refused_and_the_seat_keeps_its_evening(server: Server) -> None:
+    """Once the evening is over no bot can take the seat: a leave was answered 200 and cost the player the record,
+    the open replays and Play again of their own evening (403: the token held no seat)."""
+    created = server.create(name="Ann", ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            seed="leave-when-over")
+    table, token = created["id"], created["token"]
+    client = server.client(table, token)
+    play_until(client, lambda c: bool(c.view.get("over")), random.Random(5), timeout=120)
+    client.close()
+
+    def seats() -> list[tuple[object, ...]]:
+        infos = server.get(f"/api/tables/{table}").json()["seats"]
+        return [(s["name"], s["bot"], s["person"], s["open"]) for s in infos]
+
+    before, record = seats(), server.get(f"/api/tables/{table}/record", token=token)
+    assert record.status_code == 200, record.text
+    for _attempt in range(2):
+        message = error_of(server.post(f"/api/tables/{table}/leave", token=token), 409, "over")
+        assert message.startswith("this table's evening is over: there is no seat to leave"), message
+    assert seats() == before
+    assert server.get(f"/api/tables/{table}/record", token=token).content == record.content
+    opened = server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=token)
+    assert opened.status_code == 200 and opened.json()["can_open"] is True, opened.text
+    again = server.post(f"/api/tables/{table}/rematch", token=token)
+    assert again.status_code == 201 and again.json()["seat"] == 0, again.text
 
 
 def test_the_creator_starts_early_and_bots_take_the_open_seats(server: Server) -> None:

@@ -395,14 +395,23 @@ function livePage(root, summary, mine) {
       finished > 0 ? h("a", { href: `/tables/${tableId}/hands/${finished}` }, "Replay last hand") : null,
       v && !v.waiting ? h("details", { class: "invite-menu", "data-menu": "invite", open: open === "invite" }, h("summary", {}, "Invite"),
         h("div", {}, inviteBox(summary), ownSeatBox(tableId, mine))) : null,
-      mine ? h("button", { class: "quiet", onclick: leave }, "Leave") : null,
+      // At a finished evening there is no seat to give up (the server refuses, and the seat keeps its record and
+      // replays): the way out is back to the lobby, which leaves the seat as it is.
+      mine && (v?.over || state.status === "over") ? h("a", { href: "/", "data-key": "to-lobby" }, "Back to the lobby")
+        : mine ? h("button", { class: "quiet", "data-key": "leave", onclick: leave }, "Leave") : null,
       // Before the first deal there is no evening to end: the table is closed at once.
       mine?.creator && v && !v.over ? h("button", { class: "quiet", "data-key": "end", onclick: endEvening }, v.waiting ? "Close the table" : "End evening") : null);
   }
 
   async function leave() {
-    if (!confirm("Leave this table? A computer player takes your seat.")) return;
-    try { await api(`/api/tables/${tableId}/leave`, { method: "POST", token: mine.token }); } catch { /* gone already */ }
+    if (!confirm(state.view?.waiting ? "Leave this table? Your seat opens again for someone else."
+      : "Leave this table? A computer player takes your seat for the rest of the evening.")) return;
+    try {
+      await api(`/api/tables/${tableId}/leave`, { method: "POST", token: mine.token });
+    } catch (e) {
+      // The seat is still yours unless the server no longer knows it (401, 403) or the table (404): say why and stay.
+      if (![401, 403, 404].includes(e.status)) { state.error = e.message; render(); return; }
+    }
     saveSeatToken(tableId, null);
     socket.close();
     go("/");
