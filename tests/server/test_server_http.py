@@ -100,6 +100,33 @@ def test_display_names_are_limited_and_kept_as_text(server: Server) -> None:
     assert tricky in [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]]
 
 
+ZALGO = "a" + "\u0301\u0316\u0300\u0317" * 5 + "\u0301\u0316\u0300"  # 24 characters, 23 marks on one "a"
+
+
+def test_a_name_piling_marks_on_one_letter_is_refused_and_real_names_with_marks_are_kept(server: Server) -> None:
+    """Within the length limit, a pile of combining marks on one letter drew over the page's rows around the name:
+    refused in one line that names the problem, changing nothing; names that carry their script's marks join."""
+    created = server.create(seats=[{}, {}, {}, {}, {}])
+    table = created["id"]
+    path = f"/api/tables/{table}/seats"
+    before = server.get(f"/api/tables/{table}").json()
+    refusal = "name: a name may not stack more than 3 combining marks on one character (found 23 on 'a')"
+    assert error_of(server.post(path, {"name": ZALGO}), 422, "malformed") == refusal
+    assert error_of(server.post("/api/tables", {"name": ZALGO}), 422, "malformed") == refusal
+    assert server.get(f"/api/tables/{table}").json() == before
+    names = ["Nguyễn Thị Phương", "प्रियंका चोपड़ा", "สมศักดิ์", "مُحَمَّد"]
+    for name in names:
+        joined = server.post(path, {"name": name})
+        assert joined.status_code == 201, joined.text
+    assert [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]] == ["Ann", *names]
+    client = server.client(table, created["token"])  # a chat line is shown as a name is: the same refusal
+    client.send({"type": "chat", "text": f"hello {ZALGO}"})
+    error = client.until(lambda m: m["type"] in ("chat", "error"), 5)
+    assert error["type"] == "error" and error["code"] == "malformed", error
+    assert "a chat line may not stack more than 3 combining marks on one character" in error["message"], error
+    client.close()
+
+
 def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     def listed() -> set[str]:
         return {t["id"] for t in server.get("/api/tables").json()["tables"]}

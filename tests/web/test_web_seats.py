@@ -1,22 +1,69 @@
-"""A seat's page at a finished evening, against a real server in Chromium.
+"""A seat's page at a finished evening, and the players' names as the page draws them, against a real server in
+Chromium.
 
 Once the evening is over there is no seat to give up: the page offers the way back to the lobby instead of "Leave",
 and the seat keeps its record (the server refuses a leave then: tests/server/test_server_http.py). Before the start,
-"Leave" says what it does: the seat opens again."""
+"Leave" says what it does: the seat opens again. A name draws its combining marks inside its own box: the server
+refuses a pile of them on one letter (more than 3), and the page clips what a name it is given anyway (one kept from
+before that check, an uploaded record's) would draw over the rows around it, while the accents of real names are
+drawn whole."""
 
 from __future__ import annotations
 
+import io
+import math
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from expected import evening_figures
+from PIL import Image
 from server_helpers import Server, play
 from web_helpers import DESKTOP, PHONE, hold_seat, new_page
 
 VIETNAMESE = "Nguyễn Thị Phương"
 CAPITALS = "ĐẶNG VĂN LỄ"  # two marks on a capital letter: the tallest accents of real names
 MOST = "Z\u0316\u0317\u0318e\u0301\u0300\u0303d\u0316\u0317\u0318"  # three marks on each letter: the most allowed
+PILE = "a" + "\u0301\u0316\u0300\u0317" * 5 + "\u0301\u0316\u0300"  # the QA pass's: 23 marks on one letter, 24 long
+
+# Each text of the page holding the name, with the box that must hold its ink: the text's own element, or for an
+# inline one the block it is laid out in, grown by the clip margin where that box clips.
+INK_BOXES = """(name) => {
+  const boxes = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    if (!walk.currentNode.data.includes(name)) continue;
+    let box = walk.currentNode.parentElement;
+    while (getComputedStyle(box).display === "inline") box = box.parentElement;
+    const style = getComputedStyle(box);
+    const margin = style.overflowY === "clip" ? parseFloat(style.overflowClipMargin) || 0 : 0;
+    const r = box.getBoundingClientRect();
+    if (r.width && r.height) boxes.push([r.left - margin, r.top - margin, r.right + margin, r.bottom + margin]);
+  }
+  return boxes;
+}"""
+SHOW = """([name, shown]) => {
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    if (walk.currentNode.data.includes(name)) walk.currentNode.parentElement.style.visibility = shown ? "" : "hidden";
+  }
+}"""
+RENAME = """([from, to]) => {
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const text = walk.currentNode;
+    if (text.data.includes(from)) text.data = text.data.split(from).join(to);
+  }
+}"""
+# The boxes that clip a name (or undo that: ``clip`` false), so that the page can be drawn both ways.
+CLIPPING = """([names, clip]) => {
+  for (const el of document.querySelectorAll("body *")) {
+    if (!names.some((n) => el.textContent.includes(n))) continue;
+    if (clip) el.style.overflow = "";
+    else if (getComputedStyle(el).overflowY === "clip") el.style.overflow = "visible";
+  }
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +141,78 @@ def test_leaving_before_the_start_says_the_seat_opens_again_and_it_does(browser:
     assert page.evaluate("(k) => localStorage.getItem(k)", f"rummoli:seat:{table}") is None
     seat = server.get(f"/api/tables/{table}").json()["seats"][1]
     assert (seat["name"], seat["open"]) == ("Seat 2", True)  # as the confirm said
+
+
+def screenshot(page: Any) -> Any:
+    return np.asarray(Image.open(io.BytesIO(page.screenshot())).convert("RGB"), dtype=np.int16)
+
+
+def ink_outside(page: Any, name: str) -> int:
+    """How many pixels ``name`` draws outside the boxes it is written in: the page as it is against the page with the
+    name's texts hidden (laid out the same), counted outside those boxes."""
+    boxes = page.evaluate(INK_BOXES, name)
+    assert boxes, f"{name!r} is nowhere on the page"
+    shown = screenshot(page)
+    page.evaluate(SHOW, [name, False])
+    hidden = screenshot(page)
+    page.evaluate(SHOW, [name, True])
+    changed = np.abs(shown - hidden).max(axis=2) > 24
+    inside = np.zeros_like(changed)
+    for left, top, right, bottom in boxes:  # a pixel of antialiasing either side
+        rows = slice(max(0, math.floor(top) - 1), math.ceil(bottom) + 1)
+        inside[rows, max(0, math.floor(left) - 1):math.ceil(right) + 1] = True
+    return int((changed & ~inside).sum())
+
+
+def clipped(page: Any, names: list[str]) -> bool:
+    """Whether the page draws any of ``names`` otherwise than it would without the boxes that clip them."""
+    as_is = screenshot(page)
+    page.evaluate(CLIPPING, [names, False])
+    unclipped = screenshot(page)
+    page.evaluate(CLIPPING, [names, True])
+    return bool((np.abs(as_is - unclipped).max(axis=2) > 24).any())
+
+
+def names_stay_in_their_boxes(page: Any, names: list[str]) -> None:
+    """Every name draws inside its boxes, none of them clipped; and the pile of marks, put in MOST's place, draws
+    inside them too (clipped)."""
+    for name in names:
+        assert ink_outside(page, name) == 0, name
+    assert not clipped(page, names)
+    page.evaluate(RENAME, [MOST, PILE])
+    try:
+        assert ink_outside(page, PILE) == 0
+    finally:
+        page.evaluate(RENAME, [PILE, MOST])
+
+
+def test_a_names_marks_stay_in_its_own_box_and_a_pile_of_them_is_refused(browser: Any, server: Server,
+                                                                           finished: dict[str, Any]) -> None:
+    # The join form says the server's line for the QA pass's name, and the seat stays open.
+    waiting = server.create(name=MOST, seats=[{}, {}, {"bot": "easy"}])["id"]
+    page = new_page(browser)
+    page.goto(f"{server.url}/tables/{waiting}")
+    page.fill("#join-name", PILE)
+    page.get_by_role("button", name="Take a seat").click()
+    error = page.locator(".join .error")
+    error.wait_for()
+    page.wait_for_function("() => document.querySelector('.join .error').textContent")
+    assert error.inner_text() == ("name: a name may not stack more than 3 combining marks on one character "
+                                  "(found 23 on 'a')")
+    assert [s["open"] for s in server.get(f"/api/tables/{waiting}").json()["seats"]] == [False, True, False]
+    names_stay_in_their_boxes(page, [MOST])  # the join page's list of seats
+
+    # The finished table: the seats, the final standings and settlement, the chart's key, the score sheet, the chat
+    # and the log, at both sizes (on a phone, the drawer closed and open).
+    page = open_finished(browser, server, finished, 0)
+    page.click(".score-sheet summary")
+    names = [VIETNAMESE, MOST, CAPITALS]
+    names_stay_in_their_boxes(page, names)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    names_stay_in_their_boxes(page, names)
+    page.click(".drawer-toggle")
+    page.wait_for_timeout(200)
+    names_stay_in_their_boxes(page, names)
+    assert page.errors == []
+    page.set_viewport_size(DESKTOP)
