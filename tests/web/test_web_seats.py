@@ -56,13 +56,20 @@ RENAME = """([from, to]) => {
     if (text.data.includes(from)) text.data = text.data.split(from).join(to);
   }
 }"""
-# The boxes that clip a name (or undo that: ``clip`` false), so that the page can be drawn both ways.
+# The boxes that clip a name (or undo that: ``clip`` false), so that the page can be drawn both ways; the boxes, each
+# grown by its letters' height, where a clip could have hidden something.
 CLIPPING = """([names, clip]) => {
+  const near = [];
   for (const el of document.querySelectorAll("body *")) {
     if (!names.some((n) => el.textContent.includes(n))) continue;
     if (clip) el.style.overflow = "";
-    else if (getComputedStyle(el).overflowY === "clip") el.style.overflow = "visible";
+    else if (getComputedStyle(el).overflowY === "clip") {
+      el.style.overflow = "visible";
+      const r = el.getBoundingClientRect(), em = parseFloat(getComputedStyle(el).fontSize);
+      near.push([r.left - em, r.top - em, r.right + em, r.bottom + em]);
+    }
   }
+  return near;
 }"""
 
 
@@ -147,6 +154,15 @@ def screenshot(page: Any) -> Any:
     return np.asarray(Image.open(io.BytesIO(page.screenshot())).convert("RGB"), dtype=np.int16)
 
 
+def within(shape: tuple[int, ...], boxes: list[list[float]]) -> Any:
+    """The pixels of a screenshot inside ``boxes`` (and a pixel of antialiasing either side)."""
+    mask = np.zeros(shape[:2], dtype=bool)
+    for left, top, right, bottom in boxes:
+        rows = slice(max(0, math.floor(top) - 1), math.ceil(bottom) + 1)
+        mask[rows, max(0, math.floor(left) - 1):math.ceil(right) + 1] = True
+    return mask
+
+
 def ink_outside(page: Any, name: str) -> int:
     """How many pixels ``name`` draws outside the boxes it is written in: the page as it is against the page with the
     name's texts hidden (laid out the same), counted outside those boxes."""
@@ -157,20 +173,18 @@ def ink_outside(page: Any, name: str) -> int:
     hidden = screenshot(page)
     page.evaluate(SHOW, [name, True])
     changed = np.abs(shown - hidden).max(axis=2) > 24
-    inside = np.zeros_like(changed)
-    for left, top, right, bottom in boxes:  # a pixel of antialiasing either side
-        rows = slice(max(0, math.floor(top) - 1), math.ceil(bottom) + 1)
-        inside[rows, max(0, math.floor(left) - 1):math.ceil(right) + 1] = True
-    return int((changed & ~inside).sum())
+    return int((changed & ~within(changed.shape, boxes)).sum())
 
 
 def clipped(page: Any, names: list[str]) -> bool:
-    """Whether the page draws any of ``names`` otherwise than it would without the boxes that clip them."""
+    """Whether the page draws any of ``names`` otherwise than it would without the boxes that clip them (compared
+    around those boxes: a repaint elsewhere may shade a pixel of the felt's rim otherwise)."""
     as_is = screenshot(page)
-    page.evaluate(CLIPPING, [names, False])
+    near = page.evaluate(CLIPPING, [names, False])
     unclipped = screenshot(page)
     page.evaluate(CLIPPING, [names, True])
-    return bool((np.abs(as_is - unclipped).max(axis=2) > 24).any())
+    changed = np.abs(as_is - unclipped).max(axis=2) > 24
+    return bool((changed & within(changed.shape, near)).any())
 
 
 def names_stay_in_their_boxes(page: Any, names: list[str]) -> None:
@@ -216,3 +230,95 @@ def test_a_names_marks_stay_in_its_own_box_and_a_pile_of_them_is_refused(browser
     names_stay_in_their_boxes(page, names)
     assert page.errors == []
     page.set_viewport_size(DESKTOP)
+
+
+# The invite page's and the waiting room's table: each seat's tile and what it says, the felt's box (the ring's
+# ::before, inside its margins) and the colour a live table's tile of the same seat has.
+RING = """() => {
+  const ring = document.querySelector(".seat-list.ring");
+  const r = ring.getBoundingClientRect(), felt = getComputedStyle(ring, "::before");
+  const probe = document.createElement("div");
+  document.body.append(probe);
+  const tiles = [...ring.querySelectorAll("li")].map((li, i) => {
+    probe.className = `seat seat-c${i % 8}`;
+    const b = li.getBoundingClientRect();
+    return { text: li.innerText.replace(/\\s+/g, " ").trim(), open: li.classList.contains("open"),
+      box: [b.left, b.top, b.right, b.bottom], colour: getComputedStyle(li).borderLeftColor,
+      tableColour: getComputedStyle(probe).borderLeftColor };
+  });
+  probe.remove();
+  const side = (name) => parseFloat(felt[`margin${name}`]);
+  return { tiles, ring: [r.left, r.top, r.right, r.bottom], centre: felt.content,
+    felt: [r.left + side("Left"), r.top + side("Top"), r.right - side("Right"), r.bottom - side("Bottom")],
+    width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth };
+}"""
+
+
+def seat_words(seat: dict[str, Any], here: bool) -> str:
+    """A seat as the ring says it, from the server's summary."""
+    if seat["open"]:
+        return "open seat"
+    bot = seat["bot"] and not seat["person"]
+    note = "" if not bot else " (computer)" if seat["bot"] in seat["name"] else f" (computer, {seat['bot']})"
+    return seat["name"] + note + ((" · here" if seat["connected"] else " · away") if here and seat["person"] else "")
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def check_ring(page: Any, server: Server, table: str, here: bool) -> None:
+    """The seats are drawn round the felt, as the server has them: each tile says its seat's name (or that it is open),
+    in the colour the table gives that seat, on the felt's edge, overlapping no other tile nor the felt's middle (which
+    names the game and the open seats), all inside the page's width."""
+    ring = page.evaluate(RING)
+    summary = server.get(f"/api/tables/{table}").json()
+    assert [t["text"] for t in ring["tiles"]] == [seat_words(s, here) for s in summary["seats"]]
+    assert [t["open"] for t in ring["tiles"]] == [s["open"] for s in summary["seats"]]
+    opened = summary["open_seats"]
+    assert summary["title"] in ring["centre"]
+    assert (f"{opened} open seat" if opened else "every seat taken") in ring["centre"]
+    left, top, right, bottom = ring["felt"]
+    width, height = right - left, bottom - top
+    middle = [left + width * .3, top + height * .35, right - width * .3, bottom - height * .35]
+    for k, tile in enumerate(ring["tiles"]):
+        assert tile["colour"] == tile["tableColour"], tile
+        assert overlap(tile["box"], ring["felt"]) and not overlap(tile["box"], middle), (tile, ring["felt"])
+        assert ring["ring"][0] - 1 <= tile["box"][0] and tile["box"][2] <= ring["ring"][2] + 1, (tile, ring["ring"])
+        assert not [other["text"] for other in ring["tiles"][k + 1:] if overlap(tile["box"], other["box"])], tile
+    assert ring["scrollWidth"] <= ring["width"]
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_invite_page_and_the_waiting_room_draw_the_seats_round_the_table(browser: Any, server: Server,
+                                                                               size: dict[str, int]) -> None:
+    """The invite page and the waiting room looked like a form (a bullet list of seats, a name field the page's
+    width): now the seats sit round a felt as at the table, the name field is short and the buttons beside it."""
+    layouts = [[{}, {}], [{}, {}, {"bot": "easy"}, {"bot": "normal"}],
+               [{}, {}, {}, {"bot": "easy"}, {}, {"bot": "hard"}, {"bot": "normal"}, {}]]
+    for seats in layouts:
+        created = server.create(name="Annabelle Montgomery-Sm", ruleset="michigan" if len(seats) > 2 else "gin-rummy",
+                                seats=seats)
+        table = created["id"]
+        if len(seats) == 8:
+            assert server.post(f"/api/tables/{table}/seats", {"name": "Bob"}).status_code == 201
+        guest = new_page(browser, viewport=size)
+        guest.goto(f"{server.url}/tables/{table}")
+        guest.wait_for_selector("#join-name")
+        check_ring(guest, server, table, here=False)
+        # A short field with its buttons at hand, all in sight without scrolling.
+        field = guest.locator("#join-name").bounding_box()
+        take = guest.get_by_role("button", name="Take a seat").bounding_box()
+        assert field["width"] <= 300 and take["y"] + take["height"] <= size["height"], (field, take)
+        creator = new_page(browser, viewport=size)
+        hold_seat(creator, server.url, table, created["token"])
+        creator.goto(f"{server.url}/tables/{table}")
+        creator.wait_for_selector(".waiting .ring .mine")
+        creator.wait_for_function("() => document.querySelector('.ring .mine').innerText.includes('here')")
+        check_ring(creator, server, table, here=True)
+        assert creator.locator(".ring li").nth(0).get_attribute("class").split()[-1] == "mine"  # your own seat
+        start = creator.locator("[data-key=start-now]").bounding_box()
+        assert start["y"] + start["height"] <= size["height"]
+        assert guest.errors == [] and creator.errors == []
+        guest.context.close()
+        creator.context.close()
