@@ -36,6 +36,13 @@ MAX_DEPTH: Final = 64
 MAX_DIGITS: Final = 30
 
 
+#: The most combining marks (Unicode categories Mn and Me) one character may carry, counted in the decomposed form
+#: (NFD), so that "é" typed as one character or as two counts the same. Real writing needs few: Vietnamese puts two on
+#: a vowel ("ễ"), Thai a vowel and a tone mark, Devanagari a nukta and a virama, Hebrew a vowel point and a dot. A text
+#: that piles up more ("Zalgo" text) draws them above and below its line, over the rows around it.
+MAX_MARKS: Final = 3
+_MARKS: Final = frozenset(("Mn", "Me"))
+
 #: Unicode categories no name, title or description may hold: controls (a newline, NUL, the escape that starts a
 #: terminal's colour codes), format characters (right-to-left overrides that make a text read otherwise) but for the
 #: joiners of emoji and scripts, surrogates, private use and unassigned characters.
@@ -54,4 +61,29 @@ def text_line(value: object, where: str, longest: int = MAX_NAME, shortest: int 
         if unicodedata.category(c) in _NOT_TEXT and c not in _JOINERS:
             raise MalformedInput(f"{where} must be one line of plain text, without control characters "
                                  f"(found U+{ord(c):04X}), got {quote(value)}")
+    problem = stacked_marks(value)
+    if problem is not None:
+        raise MalformedInput(f"{where} {problem}, got {quote(value)}")
     return value
+
+
+def stacked_marks(text: str) -> str | None:
+    """What is wrong with ``text`` if one of its characters carries more than :data:`MAX_MARKS` combining marks (the
+    end of a sentence naming what it is), else None. The joiners of scripts and emoji do not end a run of marks.
+
+    >>> [stacked_marks(name) for name in ("Nguyễn Thị Phương", "प्रियंका", "สมศักดิ์", "Ọ̀ṣun", "a\u0301\u0316\u0300")]
+    [None, None, None, None, None]
+    >>> stacked_marks("a" + "\u0301\u0316" * 2)
+    "may not stack more than 3 combining marks on one character (found 4 on 'a')"
+    """
+    run, base, longest, on = 0, "", 0, ""
+    for c in unicodedata.normalize("NFD", text):
+        if unicodedata.category(c) in _MARKS:
+            run += 1
+            if run > longest:
+                longest, on = run, base
+        elif c not in _JOINERS:
+            run, base = 0, c
+    if longest <= MAX_MARKS:
+        return None
+    return f"may not stack more than {MAX_MARKS} combining marks on one character (found {longest} on {on!r})"

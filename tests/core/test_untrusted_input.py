@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from rummoli.cards import CARDS, mask_of, parse_cards
 from rummoli.cli import app
 from rummoli.errors import MalformedInput
 from rummoli.games import game_of, replay
-from rummoli.limits import MAX_CHIPS, MAX_START_CHIPS
+from rummoli.limits import MAX_CHIPS, MAX_MARKS, MAX_START_CHIPS, stacked_marks, text_line
 from rummoli.records import RecordError, read_record
 from rummoli.rummy import RummyGame, RummyHand, deal_cards
 from rummoli.rummy import load_ruleset as load_rummy
@@ -318,3 +319,44 @@ def test_a_rulesets_names_and_words_are_one_line_of_plain_text(key: str, text: s
         message = str(refused.value)
         assert "\n" not in message and "\x1b" not in message and "plain text" in message, (family, message)
         assert load({key: "Gin for the 👨‍👩‍👧 family"}) is not None, family
+
+
+# Names as people write them, marks and all: accents, Vietnamese's two marks on one vowel, the vowel signs, viramas
+# and nuktas of Devanagari, Thai's vowels and tone marks, Arabic's and Hebrew's vowel points, Yoruba's tones.
+REAL_NAMES = ["Renée Müller", "José Ñúñez", "Nguyễn Thị Phương", "Trần Đức Thắng", "Lê Ngọc Hiển",
+              "प्रियंका चोपड़ा", "श्रीनिवास", "ज़्याँ", "สมศักดิ์", "ปิ่นอนงค์ ญี่ปุ่น", "مُحَمَّد", "שָׁלוֹם",
+              "Ọ̀ṣun Àdìsá"]
+ZALGO = "a" + "\u0301\u0316\u0300\u0317" * 5 + "\u0301\u0316\u0300"  # 24 characters: a name's length
+
+
+def marks_on_one(name: str) -> int:
+    """The most combining marks one character of ``name`` carries, decomposed (independently of rummoli.limits)."""
+    most = run = 0
+    for c in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
+
+
+def test_real_names_with_their_marks_pass_and_a_pile_of_marks_on_one_character_is_refused() -> None:
+    """A name stacking a pile of combining marks on one letter draws them over the rows above and below it on every
+    page that shows it: more than MAX_MARKS on one character is refused in one line naming the problem, while the
+    names of scripts that really stack marks (two, at most) pass unchanged."""
+    assert MAX_MARKS == 3
+    assert max(marks_on_one(name) for name in REAL_NAMES) == 2  # they do stack marks: the test is not blind
+    for name in REAL_NAMES:
+        assert stacked_marks(name) is None and text_line(name, "a pot's name") == name, name
+    assert text_line("a\u0301\u0316\u0300", "a pot's name") == "a\u0301\u0316\u0300"  # three: the most allowed
+    for text, found in ((ZALGO, 23), ("e\u0302\u0303\u0323\u0301", 4), ("\u1ec5\u0301\u0300", 4),
+                        ("ok \u20dd\u20dd\u20dd\u20dd", 4)):  # "ễ" precomposed counts its own two; enclosing marks too
+        with pytest.raises(MalformedInput) as refused:
+            text_line(text, "a pot's name")
+        message = str(refused.value)
+        assert message.startswith(f"a pot's name may not stack more than 3 combining marks on one character "
+                                  f"(found {found} on "), message
+        assert "\n" not in message
+    families = [lambda d: load_stops({"game": "stops", "board": "copp-clark", **d}),
+                lambda d: load_rummy({"game": "rummy", "style": "gin", "hand_size": {"2": 10}, **d})]
+    for load in families:
+        with pytest.raises(MalformedInput, match="may not stack more than 3 combining marks"):
+            load({"title": ZALGO})

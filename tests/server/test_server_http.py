@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 
 import httpx
-from server_helpers import HTTP, Server
+from server_helpers import HTTP, Server, play_until
 
 from rummoli.server.storage.rows import token_hash
 
@@ -99,6 +100,33 @@ def test_display_names_are_limited_and_kept_as_text(server: Server) -> None:
     assert tricky in [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]]
 
 
+ZALGO = "a" + "\u0301\u0316\u0300\u0317" * 5 + "\u0301\u0316\u0300"  # 24 characters, 23 marks on one "a"
+
+
+def test_a_name_piling_marks_on_one_letter_is_refused_and_real_names_with_marks_are_kept(server: Server) -> None:
+    """Within the length limit, a pile of combining marks on one letter drew over the page's rows around the name:
+    refused in one line that names the problem, changing nothing; names that carry their script's marks join."""
+    created = server.create(seats=[{}, {}, {}, {}, {}])
+    table = created["id"]
+    path = f"/api/tables/{table}/seats"
+    before = server.get(f"/api/tables/{table}").json()
+    refusal = "name: a name may not stack more than 3 combining marks on one character (found 23 on 'a')"
+    assert error_of(server.post(path, {"name": ZALGO}), 422, "malformed") == refusal
+    assert error_of(server.post("/api/tables", {"name": ZALGO}), 422, "malformed") == refusal
+    assert server.get(f"/api/tables/{table}").json() == before
+    names = ["Nguyễn Thị Phương", "प्रियंका चोपड़ा", "สมศักดิ์", "مُحَمَّد"]
+    for name in names:
+        joined = server.post(path, {"name": name})
+        assert joined.status_code == 201, joined.text
+    assert [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]] == ["Ann", *names]
+    client = server.client(table, created["token"])  # a chat line is shown as a name is: the same refusal
+    client.send({"type": "chat", "text": f"hello {ZALGO}"})
+    error = client.until(lambda m: m["type"] in ("chat", "error"), 5)
+    assert error["type"] == "error" and error["code"] == "malformed", error
+    assert "a chat line may not stack more than 3 combining marks on one character" in error["message"], error
+    client.close()
+
+
 def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     def listed() -> set[str]:
         return {t["id"] for t in server.get("/api/tables").json()["tables"]}
@@ -185,6 +213,33 @@ def test_leaving_before_the_start_opens_the_seat_again(server: Server) -> None:
     summary = server.get(f"/api/tables/{table}").json()
     assert summary["open_seats"] == 2 and summary["seats"][1]["name"] == "Seat 2"
     error_of(server.post(f"/api/tables/{table}/leave", token=bob["token"]), 403, "unauthorized")
+
+
+def test_leaving_a_finished_evening_is_refused_and_the_seat_keeps_its_evening(server: Server) -> None:
+    """Once the evening is over no bot can take the seat: a leave was answered 200 and cost the player the record,
+    the open replays and Play again of their own evening (403: the token held no seat)."""
+    created = server.create(name="Ann", ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            seed="leave-when-over")
+    table, token = created["id"], created["token"]
+    client = server.client(table, token)
+    play_until(client, lambda c: bool(c.view.get("over")), random.Random(5), timeout=120)
+    client.close()
+
+    def seats() -> list[tuple[object, ...]]:
+        infos = server.get(f"/api/tables/{table}").json()["seats"]
+        return [(s["name"], s["bot"], s["person"], s["open"]) for s in infos]
+
+    before, record = seats(), server.get(f"/api/tables/{table}/record", token=token)
+    assert record.status_code == 200, record.text
+    for _attempt in range(2):
+        message = error_of(server.post(f"/api/tables/{table}/leave", token=token), 409, "over")
+        assert message.startswith("this table's evening is over: there is no seat to leave"), message
+    assert seats() == before
+    assert server.get(f"/api/tables/{table}/record", token=token).content == record.content
+    opened = server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=token)
+    assert opened.status_code == 200 and opened.json()["can_open"] is True, opened.text
+    again = server.post(f"/api/tables/{table}/rematch", token=token)
+    assert again.status_code == 201 and again.json()["seat"] == 0, again.text
 
 
 def test_the_creator_starts_early_and_bots_take_the_open_seats(server: Server) -> None:

@@ -60,14 +60,20 @@ def test_a_replay_shows_the_token_s_own_seat(server: Server) -> None:
 
 
 # ------------------------------------------------------------------------------------ 3: Host and invites
-def handshake(port: int, host: str, table_id: str) -> str:
-    """The status line a websocket handshake to ``/ws/tables/ID`` sent with ``Host: host`` gets."""
+def handshake(port: int, host: str, table_id: str, whole: bool = False) -> str:
+    """The status line a websocket handshake to ``/ws/tables/ID`` sent with ``Host: host`` gets (``whole``: the
+    whole answer, read until the server closes the connection: a refusal's)."""
     request = (f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
                f"Origin: http://{host}\r\n\r\n")
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         s.sendall(request.encode())
-        return s.recv(4096).decode("latin-1").split("\r\n", 1)[0]
+        if not whole:
+            return s.recv(4096).decode("latin-1").split("\r\n", 1)[0]
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+        return answer.decode("latin-1")
 
 
 def test_a_foreign_host_is_refused_and_invites_name_the_servers_own_address(server: Server) -> None:
@@ -81,6 +87,24 @@ def test_a_foreign_host_is_refused_and_invites_name_the_servers_own_address(serv
     answer = HTTP.post(server.url + "/api/tables", json={"name": "Ann"}, headers={"Host": f"localhost:{server.port}"},
                         timeout=10)
     assert answer.status_code == 201 and answer.json()["invite"].startswith(f"{server.url}/tables/")
+
+
+def test_a_foreign_hosts_websocket_handshake_is_refused_and_logs_no_error(fresh_dir: Path) -> None:
+    """The refusal is the handshake's answer (a 400 with one JSON line): uvicorn logged an ERROR line for each
+    one ("ASGI callable returned without completing handshake."), which anyone could have written at will."""
+    server = Server(fresh_dir).start()
+    try:
+        table = server.create()["id"]
+        for _attempt in range(3):
+            head, _, body = handshake(server.port, "evil.example", table, whole=True).partition("\r\n\r\n")
+            assert head.startswith("HTTP/1.1 400 "), head
+            assert body.count("\n") == 0 and "Traceback" not in body, body
+            assert json.loads(body)["error"]["message"] == "this server does not answer for the host 'evil.example'"
+        assert " 101 " in handshake(server.port, f"127.0.0.1:{server.port}", table) + " "
+    finally:
+        server.stop()  # the log is complete once the process has ended
+    log = server.log()
+    assert not [line for line in log.splitlines() if "ERROR" in line], log
 
 
 def test_behind_a_proxy_the_public_url_is_the_address(fresh_dir: Path) -> None:

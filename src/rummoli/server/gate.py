@@ -176,6 +176,16 @@ def protocols(gate: Gate, too_big: str = "") -> tuple[type[asyncio.Protocol], ty
             if not done and not self.transport.is_closing():
                 self.transport.close()
 
+        async def send(self, message: Any) -> None:
+            """uvicorn's websockets-sansio protocol writes a denial response (``websocket.http.response.*``: the
+            Host guard's 400, rummoli.server.api.guard) but does not count the handshake as answered, so when the
+            application returns it logs "ASGI callable returned without completing handshake." at ERROR: anyone
+            could write ERROR lines at will. Once the denial's last byte is written, the handshake is answered."""
+            await super().send(message)
+            if (message.get("type") == "websocket.http.response.body" and not message.get("more_body")
+                    and hasattr(self, "handshake_complete")):
+                self.handshake_complete = True
+
         def connection_lost(self, exc: Exception | None) -> None:
             if self.timer is not None:
                 self.timer.cancel()

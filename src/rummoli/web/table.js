@@ -14,6 +14,7 @@ import { animateEvents, snapshot } from "./motion.js";
 import { muteSwitch, play } from "./sound.js";
 import { mountRoom } from "./room.js";
 import { gameFacts } from "./facts.js";
+import { botNote, seatRing } from "./ring.js";
 
 export async function tablePage(root, tableId) {
   takeSeatFromAddress(tableId, saveSeatToken);
@@ -38,28 +39,23 @@ function tableTitle(summary) {
   return summary.title || rulesetInfo(summary.ruleset)?.title || summary.ruleset;
 }
 
-/** "(computer, normal)" after a computer player's name, its level left out where the name says it ("Bot 3 (normal)"). */
-function botNote(st) {
-  if (!st.bot || st.person) return null;
-  return h("small", {}, st.name?.includes(st.bot) ? " (computer)" : ` (computer, ${st.bot})`);
-}
-
 function joinForm(root, summary) {
   const name = textBox(24, { id: "join-name", name: "name", required: true, autocomplete: "nickname",
     value: localStorage.getItem("rummoli:name") || "" });
   const error = h("p", { class: "error", role: "alert" });
   let cleanup = () => {};
   pageTitle(`Join a table of ${tableTitle(summary)}`);
+  // The table with its seats round it, and beside it (below, on a phone) the game and where to write your name.
   const form = h("form", { class: "panel join", "aria-labelledby": "join-title" },
     h("h1", { id: "join-title" }, `Join a table of ${tableTitle(summary)}`),
-    gameFacts(summary, rulesetInfo(summary.ruleset)),
-    h("ul", { class: "seat-list" }, summary.seats.map((st) => h("li", {},
-      st.open ? h("em", {}, "open seat") : st.name, botNote(st)))),
-    h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
-    h("div", { class: "row" },
-      h("button", { type: "submit", class: "primary" }, "Take a seat"),
-      h("button", { type: "button", onclick: () => { fill(root); cleanup = livePage(root, summary, null); } }, "Just watch")),
-    error);
+    seatRing(summary.seats, { title: tableTitle(summary) }),
+    h("div", { class: "join-side" },
+      gameFacts(summary, rulesetInfo(summary.ruleset)),
+      h("div", { class: "field" }, h("label", { for: "join-name" }, "Your name"), name),
+      h("div", { class: "row" },
+        h("button", { type: "submit", class: "primary" }, "Take a seat"),
+        h("button", { type: "button", onclick: () => { fill(root); cleanup = livePage(root, summary, null); } }, "Just watch")),
+      error));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
@@ -374,15 +370,14 @@ function livePage(root, summary, mine) {
   function waitingRoom(v) {
     return h("section", { class: "panel waiting" },
       h("h2", {}, v?.over ? "This table's evening is over" : "Waiting for players"),
-      h("p", {}, "Send this invite link to your friends; the evening starts when every seat is taken."),
-      inviteBox(summary),
-      h("ul", { class: "seat-list" }, state.infos.map((st) => h("li", {},
-        st.open ? h("em", {}, "open seat") : st.name,
-        botNote(st),
-        st.person && !st.open ? h("small", {}, st.connected ? " · here" : " · away") : null))),
-      mine?.creator ? h("button", { class: "primary", "data-key": "start-now", onclick: async () => {
-        try { await api(`/api/tables/${tableId}/start`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
-      } }, "Start now (computer players take the open seats)") : null);
+      seatRing(state.infos, { title: tableTitle(summary), mine: mine?.seat,
+        note: (st) => [botNote(st), st.person && !st.open ? h("small", {}, st.connected ? " · here" : " · away") : null] }),
+      h("div", { class: "waiting-side" },
+        h("p", {}, "Send this invite link to your friends; the evening starts when every seat is taken."),
+        inviteBox(summary),
+        mine?.creator ? h("button", { class: "primary", "data-key": "start-now", onclick: async () => {
+          try { await api(`/api/tables/${tableId}/start`, { method: "POST", token: mine.token }); } catch (e) { state.error = e.message; render(); }
+        } }, "Start now (computer players take the open seats)") : null));
   }
 
   function renderTools(v) {
@@ -395,14 +390,23 @@ function livePage(root, summary, mine) {
       finished > 0 ? h("a", { href: `/tables/${tableId}/hands/${finished}` }, "Replay last hand") : null,
       v && !v.waiting ? h("details", { class: "invite-menu", "data-menu": "invite", open: open === "invite" }, h("summary", {}, "Invite"),
         h("div", {}, inviteBox(summary), ownSeatBox(tableId, mine))) : null,
-      mine ? h("button", { class: "quiet", onclick: leave }, "Leave") : null,
+      // At a finished evening there is no seat to give up (the server refuses, and the seat keeps its record and
+      // replays): the way out is back to the lobby, which leaves the seat as it is.
+      mine && (v?.over || state.status === "over") ? h("a", { href: "/", "data-key": "to-lobby" }, "Back to the lobby")
+        : mine ? h("button", { class: "quiet", "data-key": "leave", onclick: leave }, "Leave") : null,
       // Before the first deal there is no evening to end: the table is closed at once.
       mine?.creator && v && !v.over ? h("button", { class: "quiet", "data-key": "end", onclick: endEvening }, v.waiting ? "Close the table" : "End evening") : null);
   }
 
   async function leave() {
-    if (!confirm("Leave this table? A computer player takes your seat.")) return;
-    try { await api(`/api/tables/${tableId}/leave`, { method: "POST", token: mine.token }); } catch { /* gone already */ }
+    if (!confirm(state.view?.waiting ? "Leave this table? Your seat opens again for someone else."
+      : "Leave this table? A computer player takes your seat for the rest of the evening.")) return;
+    try {
+      await api(`/api/tables/${tableId}/leave`, { method: "POST", token: mine.token });
+    } catch (e) {
+      // The seat is still yours unless the server no longer knows it (401, 403) or the table (404): say why and stay.
+      if (![401, 403, 404].includes(e.status)) { state.error = e.message; render(); return; }
+    }
     saveSeatToken(tableId, null);
     socket.close();
     go("/");

@@ -263,10 +263,12 @@ def create_app(settings: Settings) -> FastAPI:
         return Joined(id=room.id, seat=seat, token=token)
 
     @app.post("/api/tables/{table_id}/leave", summary="Leave your seat", tags=["seats"],
-              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
+              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
+                         409: {"model": ErrorResponse}})
     async def leave(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
         """Give up your seat: the token stops working. Before the evening starts the seat opens again;
-        during it, a bot plays the seat to the end."""
+        during it, a bot plays the seat to the end. `409` once the evening is over: the seat stays yours, with
+        its record, replays and Play again."""
         room = await table_of(table_id)
         await room.leave(seat_of(room, authorization))
         return TableSummary(**room.summary(base_url(request)))

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from rummoli.errors import quote
+from rummoli.limits import stacked_marks
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
@@ -33,9 +34,13 @@ PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.tables
 
 def plain_text(text: str, limit: int, what: str, allowed: str = "") -> str:
     """``text`` as the server keeps ``what`` (a name, a chat line): one line of 1 to ``limit`` characters with its
-    spaces collapsed, and no control characters (but those in ``allowed``)."""
+    spaces collapsed, no control characters (but those in ``allowed``) and no pile of combining marks on one
+    character (rummoli.limits.MAX_MARKS: they would draw over the page's rows around it)."""
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c not in allowed for c in text):
         raise ValueError(f"{what} may not hold control characters")
+    problem = stacked_marks(text)
+    if problem is not None:
+        raise ValueError(f"{what} {problem}")
     line = " ".join(text.split())
     if not line:
         raise ValueError(f"{what} needs at least one visible character")

@@ -355,6 +355,11 @@ class Host:
         room = self.room
         async with room.lock:
             self.check_driving()
+            if room.status == "over" or (room.table is not None and room.table.over):
+                # Nobody plays on, so no bot takes the seat; and a seat given up here would lose its own
+                # evening: the record, the open replays and "Play again" ask for its token.
+                raise ServerError("over", "this table's evening is over: there is no seat to leave (yours keeps "
+                                  "its record, its replays and Play again)", status=409)
             state = room.seats[seat]
             await asyncio.to_thread(room.registry.store.leave_seat, room.id, seat, room.status != "waiting")
             if room.status == "waiting":

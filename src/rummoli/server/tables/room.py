@@ -353,7 +353,8 @@ class Room:
 
     async def leave(self, seat: int) -> None:
         """A person leaves: their token stops working; a bot plays the seat for the rest of the evening
-        (before the evening starts the seat simply opens again)."""
+        (before the evening starts the seat simply opens again). Once the evening is over there is nothing to
+        leave: refused (409), and the token keeps the seat's record, replays and rematch."""
         await self.command(lambda keeper: keeper.leave(seat))
 
     async def start_now(self) -> None:
