@@ -99,7 +99,7 @@ def test_a_foreign_hosts_websocket_handshake_is_refused_and_logs_no_error(fresh_
             head, _, body = handshake(server.port, "evil.example", table, whole=True).partition("\r\n\r\n")
             assert head.startswith("HTTP/1.1 400 "), head
             assert body.count("\n") == 0 and "Traceback" not in body, body
-            assert json.loads(body)["error"]["message"] == "this server does not answer for the host 'evil.example'"
+            assert json.loads(body)["error"]["message"] == 'this server does not answer for the host "evil.example"'
         assert " 101 " in handshake(server.port, f"127.0.0.1:{server.port}", table) + " "
     finally:
         server.stop()  # the log is complete once the process has ended
