@@ -45,6 +45,10 @@ def test_R_KN_4_knocking_with_no_deadwood_earns_the_bonus_from_each() -> None:
     act(hand, 0, "knock", "2c")
     assert hand.outcome["counts"] == [0, 39, 14]
     assert hand.deltas == [39 + 14 + 25 + 25, 0, 0]
+    # The bonus is told as what it is, not as a rummy's doubling (a QA pass read "doubled for going rummy")
+    lines = hand.result()["lines"]  # type: ignore[index]
+    bonus = [line for line in lines if "25" in line and "for knocking with no deadwood" in line]
+    assert len(bonus) == 2 and not [line for line in lines if "rummy" in line], lines
 
 
 def test_R_KN_4_a_knocker_who_is_not_lowest_pays_the_penalty() -> None:

@@ -112,7 +112,7 @@ def knock(hand: RummyHand, knocker: int) -> None:
     if winner == knocker and values[knocker] == 0:
         for seat in range(hand.n):
             if seat != knocker:
-                score(hand, knocker, hand.rules.knock_rummy_bonus, "rummy", seat)
+                score(hand, knocker, hand.rules.knock_rummy_bonus, "no_deadwood", seat)  # not a rummy's doubling
     elif winner != knocker:
         score(hand, winner, hand.rules.knock_penalty, "penalty", knocker)
     best = hand.melds_table.best_arrangement

@@ -24,6 +24,7 @@ from rummoli.wording import card_word, cards_word, only_choice, points, said, se
 _FOR = {
     "cards": "for the cards left in {owner} hand",
     "rummy": "for the cards left in {owner} hand, doubled for going rummy",
+    "no_deadwood": "from {loser} for knocking with no deadwood",  # Knock Rummy's bonus (R-KN-4)
     "difference": "for the difference in deadwood with {loser}",
     "gin": "for gin",
     "undercut": "for the undercut",
