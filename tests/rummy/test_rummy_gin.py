@@ -131,6 +131,7 @@ def test_R_GIN_6_the_last_two_stock_cards_are_never_drawn() -> None:
         act(hand, seat, "draw", "stock")
         act(hand, seat, "discard", hand.view(seat, history=True)["drawn"][-1][1])
     assert hand.outcome["reason"] == "blocked" and len(hand.stock) == 2 and hand.deltas == [0, 0]
+    assert "the hand is a draw" in hand.result()["headline"]  # type: ignore[index]  # R-GIN-6's word, not "blocked"
     with pytest.raises(IllegalAction, match=r"R-GIN-6: the hand is over"):  # a move after names the wall
         act(hand, hand.turn, "draw", "stock")
     record = hand.record()

@@ -127,6 +127,8 @@ class Speaker:
         if reason == "blocked":
             if won:
                 return sentence(f"The hand is blocked: {said(won, 'has the lowest count')}{scored}")
+            if self.style == "gin":  # R-GIN-6: two cards left in the stock, and nobody knocked
+                return "Only two cards are left in the stock: the hand is a draw, and nobody scores."
             if self.style == "500":  # 500 Rum scores every hand as it ends, out or not (R-500: melds as laid)
                 return "The stock is empty and the hand ends: each player scores what they laid less what they hold."
             return "The hand is blocked: nobody scores."
