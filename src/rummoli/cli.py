@@ -145,20 +145,17 @@ def replay(
     from rummoli.games import replay as replay_record
     from rummoli.limits import MAX_RECORD_BYTES
     from rummoli.records import read_record
+    from rummoli.summary import tell
 
     try:  # a regular file only, of bounded size: read_record refuses the rest in one line (R-NOTE-6)
         source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file
         record = read_record(source)
         result = replay_record(record)
-    except MalformedInput as error:
+        told = tell(record, result) if summary else json.dumps(result, ensure_ascii=False, indent=1)
+    except MalformedInput as error:  # a summary tells only a finished hand (a Rummy replay may stop early)
         typer.echo(f"rummoli replay: {file}: {error}", err=True)
         raise typer.Exit(1) from None
-    if summary:
-        from rummoli.summary import tell
-
-        typer.echo(tell(record, result))
-        return
-    typer.echo(json.dumps(result, ensure_ascii=False, indent=1))
+    typer.echo(told)
 
 
 @app.command()

@@ -39,6 +39,12 @@ def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
             told.append("Settlement. " + " ".join(t for t in settled if t))
         return "\n\n".join(told)
     hand = replay_hand(record)
+    if not hand.over:  # a Rummy-family replay stops where its record does; a summary tells a finished hand
+        from rummoli.records import RecordError
+
+        seats = ", ".join(str(s) for s in hand.to_act())
+        raise RecordError(f"the record ends before the hand does (seat {seats} to decide)",
+                          index=len(record.get("actions") or []), rule="R-NOTE-3")
     names: list[str] = record["players"]
     ref = record["ruleset"]
     title = ref if isinstance(ref, str) else str(ref.get("name", "a ruleset of its own"))

@@ -112,6 +112,14 @@ def test_cli_replay_works_on_a_rummy_record(tmp_path: Path) -> None:
     path.write_text(json.dumps(record), encoding="utf-8")
     bad = runner.invoke(app, ["replay", str(path)])
     assert bad.exit_code == 1 and "action 0" in bad.stderr
+    # A record cut short replays as far as it goes, but a summary tells only a finished hand: one line, not a crash
+    record = json.loads(made.stdout)
+    record["actions"] = record["actions"][:5]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0
+    cut = runner.invoke(app, ["replay", str(path), "--summary"])
+    assert cut.exit_code == 1 and cut.stdout == "", cut.output
+    assert cut.stderr.count("\n") == 1 and "R-NOTE-3: the record ends before the hand does" in cut.stderr, cut.stderr
 
 
 def test_R_VIEW_1_a_seat_sees_its_own_hand_and_no_other() -> None:
