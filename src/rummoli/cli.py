@@ -185,8 +185,10 @@ def review(
         record = read_record(source)
         if record.get("format") == EVENING_FORMAT:
             hands = record.get("hands") if isinstance(record.get("hands"), list) else []
-            if hand_no is None or hand_no > len(hands):
+            if hand_no is None:
                 raise MalformedInput(f"this is an evening's record of {len(hands)} hands: name one with --hand N")
+            if hand_no > len(hands):
+                raise MalformedInput(f"there is no hand {hand_no}: this evening's record holds hands 1 to {len(hands)}")
             record = hands[hand_no - 1]
             if not isinstance(record, dict):
                 raise MalformedInput(f"hand {hand_no} of the evening is not a hand record")

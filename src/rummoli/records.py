@@ -159,6 +159,9 @@ def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     engines, the table and the records as input that may travel."""
     if not name_or_path.endswith(".toml"):
         if read_builtin(name_or_path) is None:
+            if Path(name_or_path).is_file():  # a file, but not a ruleset file: say so, not "unknown ruleset"
+                raise RecordError(f"{quote(name_or_path)} is a file, and a ruleset file's name ends in .toml",
+                                  rule="R-NOTE-2")
             raise RecordError(f"unknown ruleset {quote(name_or_path)} (built-ins: {', '.join(builtin_names())})",
                               rule="R-NOTE-2")
         return name_or_path

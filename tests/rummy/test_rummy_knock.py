@@ -84,3 +84,12 @@ def test_the_terminals_you_is_told_in_the_second_person() -> None:
     assert speak.score_text({"seat": 1, "from": 0, "points": 10, "reason": "penalty"}) == \
         "Bob scores 10 as you knocked and were beaten"
     assert speak.line({"type": "action", "seat": 0, "action": "knock", "card": "4s"}) == "You knock, discarding 4♠."
+
+
+def test_R_KN_2_the_card_just_taken_may_not_be_knocked_or_discarded_back() -> None:
+    # Knock Rummy's own turn rule names the refusal (it said R-RU-3, straight Rummy's)
+    hand = deal(knock(), ["7s 7h 7d 2h", "2c 5c 9h Td"], "Kc 4d", dealer=1)
+    act(hand, 0, "draw", "discard")  # Kc
+    for kind in ("discard", "knock"):
+        with pytest.raises(IllegalAction, match=r"^R-KN-2: Kc was just taken"):
+            act(hand, 0, kind, "Kc")

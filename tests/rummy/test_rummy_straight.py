@@ -253,3 +253,14 @@ def test_R_RU_LOOP_a_hand_where_nobody_draws_from_the_stock_is_blocked() -> None
         act(hand, seat, "discard", next(c for c in hand.view(seat)["hand"] if c != taken))
         assert hand.over == (turn == 19)
     assert hand.outcome["reason"] == "blocked" and hand.deltas == [0, 0]
+
+
+@pytest.mark.parametrize(("aces", "cards", "where"), [("high", "Ah 2h 3h", "A-2-3"), ("low", "Qh Kh Ah", "Q-K-A"),
+                                                      ("either", "Kh Ah 2h", "K-A-2")])
+def test_R_RU_ACES_a_run_the_aces_rule_refuses_is_refused_by_that_rule(aces: str, cards: str, where: str) -> None:
+    hand = deal(rules(5, aces=aces), [f"{cards} 9c 9d", "2c 5c 9h Td Js"], "4c 4d", dealer=1)
+    act(hand, 0, "draw", "stock")
+    with pytest.raises(IllegalAction, match=rf"^R-RU-ACES: .*{where}"):
+        act(hand, 0, "meld", cards)
+    with pytest.raises(IllegalAction, match=r"^R-RU-3: not a meld"):  # no ace: what a meld is
+        act(hand, 0, "meld", f"9c 9d {cards.split()[1]}")

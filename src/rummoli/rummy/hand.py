@@ -237,7 +237,8 @@ class RummyHand(SearchPath, Views):
                 if x & hand != x:
                     return "R-RU-3", "you do not hold all those cards"
                 if not self.melds_table.is_meld(x):
-                    return "R-RU-3", "not a meld: a set is 3 or 4 of a rank, a run 3 or more in sequence in a suit"
+                    return _aces_refusal(rules.aces, x) or (
+                        "R-RU-3", "not a meld: a set is 3 or 4 of a rank, a run 3 or more in sequence in a suit")
                 return self._table_refusal(hand, x, -1)
             bit = 1 << x
             if not hand & bit:
@@ -289,7 +290,8 @@ class RummyHand(SearchPath, Views):
         if self.must:
             return "R-500-2", f"{CARDS[_bit_index(self.must)]} must reach the table before you discard"
         if index == self.taken and hand != 1 << index:
-            return "R-RU-3", f"{CARDS[index]} was just taken from the discard pile: discard another card"
+            rule = {"knock": "R-KN-2", "gin": "R-GIN-2"}.get(self.rules.style, "R-RU-3")  # the style's own turn rule
+            return rule, f"{CARDS[index]} was just taken from the discard pile: discard another card"
         return None
 
     def moves(self) -> list[Move]:
@@ -579,3 +581,18 @@ _COPIED_LISTS: Final = ("hands", "stock", "pile", "melds", "owners", "points", "
 _STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_action_at", "_actions_seen", "_drawn", "_static"})
 _STATE_SLOTS: Final = tuple(name for name in RummyHand.__slots__ if name not in _STREAM_SLOTS)
 _copy_state = slot_copier(_STATE_SLOTS, (*_COPIED_LISTS, "outcome"))
+
+
+def _aces_refusal(aces: str, cards: int) -> tuple[str, str] | None:
+    """R-RU-ACES, when the ``cards`` that are no meld would be a run where the ace sits elsewhere: the rule that
+    refuses them is where the ruleset puts its ace, not what a meld is."""
+    ranks = {index % 13 for index in range(52) if cards >> index & 1}
+    if 12 not in ranks or len(ranks) < 2:  # no ace, or a set of aces
+        return None
+    if aces == "high" and 0 in ranks:
+        return "R-RU-ACES", "aces are high here: an ace goes above the king, so A-2-3 is no run"
+    if aces == "low" and 11 in ranks:
+        return "R-RU-ACES", "aces are low here: an ace goes below the two, so Q-K-A is no run"
+    if aces == "either" and 0 in ranks and 11 in ranks:
+        return "R-RU-ACES", "a run may not turn the corner round the ace (K-A-2)"
+    return None
