@@ -60,6 +60,16 @@ def test_an_unknown_ruleset_names_the_ones_there_are(capsys: pytest.CaptureFixtu
         assert "gin-rummy" in err and "michigan" in err and "rummoli-tripoley" in err, err
 
 
+def test_a_ruleset_file_that_is_no_toml_file_is_named_as_a_file(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """A QA pass was told 'unknown ruleset "/tmp/.../bad.json"', as if the path were a ruleset's name."""
+    path = tmp_path / "bad.json"
+    path.write_text("{}", encoding="utf-8")
+    code, out, err = run(capsys, "hand", "--ruleset", str(path))
+    assert code != 0 and out == "" and err.count("\n") == 1, err
+    assert "is a file, and a ruleset file's name ends in .toml" in err and "unknown ruleset" not in err, err
+
+
 def test_play_without_a_terminal_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "play", "--save", str(tmp_path))
     assert code == 2 and "needs a terminal" in err

@@ -88,6 +88,8 @@ def test_review_one_hand_of_an_evening(capsys: pytest.CaptureFixture[str], tmp_p
     assert code == 0, err
     assert out.startswith("Review of Ann (seat 0)")
     code, out, err = run(capsys, "review", str(evening), "--hand", "2")
+    assert code == 1 and "there is no hand 2: this evening's record holds hands 1 to 1" in err and out == ""
+    code, out, err = run(capsys, "review", str(evening))
     assert code == 1 and "of 1 hands: name one with --hand N" in err and out == ""
 
 
