@@ -120,6 +120,15 @@ def points(n: int) -> str:
     return f"{n} point" + ("" if abs(n) == 1 else "s")
 
 
+def players_range(low: int, high: int) -> str:
+    """How many players a game seats, in words: ``2 to 6 players``, or ``exactly 2 players`` (not "2 to 2").
+
+    >>> players_range(2, 6), players_range(2, 2)
+    ('2 to 6 players', 'exactly 2 players')
+    """
+    return f"exactly {low} players" if low == high else f"{low} to {high} players"
+
+
 def ascii_text(text: str) -> str:
     """A sentence for a terminal without suit symbols: ``10♦`` becomes ``10d``, an arrow ``->``.
 

@@ -26,6 +26,7 @@ from typing import Any, Final
 from rummoli.datafiles import read_builtin, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import MAX_DESCRIPTION, MAX_NAME, text_line
+from rummoli.wording import players_range
 
 #: The ``game`` a ruleset of this engine names (rummoli.games finds the engine by it).
 GAME: Final = "rummy"
@@ -86,7 +87,7 @@ class Ruleset:
             if n == players:
                 return size
         raise MalformedInput(
-            f"ruleset {quote(self.name)} seats {self.min_players} to {self.max_players} players, not {players}"
+            f"ruleset {quote(self.name)} seats {players_range(self.min_players, self.max_players)}, not {players}"
         )
 
     def to_dict(self) -> dict[str, Any]:

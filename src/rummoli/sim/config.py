@@ -23,6 +23,7 @@ from typing import Any
 from rummoli.bots.base import LEVELS
 from rummoli.errors import MalformedInput
 from rummoli.games import Family, family, game_of, seat_range
+from rummoli.wording import players_range
 
 DEFAULT_HANDS = 20
 DEFAULT_BLOCKS = 10
@@ -101,7 +102,7 @@ class SimConfig:
                 raise SimError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         low, high, seated = _seat_range(game, ref)
         if n not in seated:
-            raise SimError(f"ruleset {_name(ref)!r} seats {low} to {high} players, not {n}")
+            raise SimError(f"ruleset {_name(ref)!r} seats {players_range(low, high)}, not {n}")
         if self.blocks < 1:
             raise SimError("play at least one deal sequence (--games)")
         board = family(game).has_board  # an evening of hands on a board, not a game to a target
