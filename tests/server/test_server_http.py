@@ -138,6 +138,10 @@ def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     error_of(server.post("/api/tables", {"name": "Ann", "seats": [{"bot": "genius"}, {}]}), 422, "malformed")
     error_of(server.post("/api/tables", {"name": "Ann", "seats": [{"bot": "easy"}, {}]}), 400, "malformed")
     error_of(server.post("/api/tables", {"name": "Ann", "chips": -5}), 422, "malformed")
+    # Too few chips for one hand's ante: the rule the message names is the answer's rule too (it was null)
+    too_few = server.post("/api/tables", {"name": "Ann", "ruleset": "rummoli", "chips": 1})
+    assert error_of(too_few, 400, "malformed").startswith("R-SESSION-1: starting chips are a whole number from ")
+    assert too_few.json()["error"]["rule"] == "R-SESSION-1"
     error_of(server.post("/api/tables", {"name": "Ann", "turn_timer": 1}), 422, "malformed")
     error_of(server.post("/api/tables", {"name": "Ann", "surprise": 1}), 422, "malformed")
     error_of(server.post("/api/tables", {"ruleset": "rummoli"}), 422, "malformed")

@@ -24,6 +24,7 @@ from rummoli.poch.hand import PochHand
 from rummoli.poch.ruleset import Ruleset, load_ruleset
 from rummoli.records import RecordError, record_cards, record_ruleset
 from rummoli.stops.actions import Action
+from rummoli.wording import players_range
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
@@ -98,7 +99,8 @@ def random_hand(ruleset_ref: str | dict[str, Any] | Ruleset, players: int, rng: 
     """A hand dealt from ``rng`` and played to its end with uniformly random legal decisions."""
     rules = load_ruleset(ruleset_ref)
     if not rules.min_players <= players <= rules.max_players:
-        raise MalformedInput(f"{rules.title} seats {rules.min_players} to {rules.max_players} players, not {players}")
+        seated = players_range(rules.min_players, rules.max_players)
+        raise MalformedInput(f"{rules.title} seats {seated}, not {players}")
     deck = list(CARDS)
     rng.shuffle(deck)
     seat = rng.randrange(players) if dealer is None else dealer

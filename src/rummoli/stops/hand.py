@@ -43,6 +43,7 @@ from rummoli.stops.result import hand_result
 from rummoli.stops.ruleset import Ruleset, load_ruleset
 from rummoli.stops.search_path import SearchPath
 from rummoli.stops.views import Views
+from rummoli.wording import players_range
 
 __all__ = ["AUCTION", "BETTING", "OVER", "PLAY", "WIDOW", "Hand", "deal_sizes"]
 
@@ -55,7 +56,7 @@ _RULE_OF_KIND: Final = {
 
 def _check_seats(rules: Ruleset, n: int) -> None:
     if not rules.min_players <= n <= rules.max_players:
-        raise MalformedInput(f"{rules.title} seats {rules.min_players} to {rules.max_players} players, not {n}")
+        raise MalformedInput(f"{rules.title} seats {players_range(rules.min_players, rules.max_players)}, not {n}")
 
 
 def _check_dealer(dealer: int, n: int) -> None:

@@ -32,6 +32,7 @@ from rummoli.poker import HandValue, evaluate_mask
 from rummoli.stops.hand import Hand
 from rummoli.stops.result import settlement_entry
 from rummoli.stops.ruleset import Ruleset, load_ruleset
+from rummoli.wording import players_range
 
 
 class Session:
@@ -51,13 +52,13 @@ class Session:
         self.rules = load_ruleset(ruleset)
         n = len(players)
         if not self.rules.min_players <= n <= self.rules.max_players:
-            raise MalformedInput(f"R-SESSION-1: {self.rules.title} seats {self.rules.min_players} to "
-                                 f"{self.rules.max_players} players, not {n}")
+            seated = players_range(self.rules.min_players, self.rules.max_players)
+            raise MalformedInput(f"{self.rules.title} seats {seated}, not {n}", "R-SESSION-1")  # the rule as a field
         start = self.rules.starting_chips if chips is None else chips
         ante = self.rules.ante_per_seat() * (2 if self.rules.dealer_ante == "double" else 1)
         if isinstance(start, bool) or not isinstance(start, int) or not max(1, ante) <= start <= MAX_START_CHIPS:
-            raise MalformedInput(f"R-SESSION-1: starting chips are a whole number from {max(1, ante)} (one hand's "
-                                 f"ante) to {MAX_START_CHIPS:,}, not {quote(start)}")
+            raise MalformedInput(f"starting chips are a whole number from {max(1, ante)} (one hand's "
+                                 f"ante) to {MAX_START_CHIPS:,}, not {quote(start)}", "R-SESSION-1")
         self.names = list(players)
         self.chips: list[int | Fraction] = [start] * n
         self.seated = [True] * n

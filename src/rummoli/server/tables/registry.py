@@ -174,7 +174,7 @@ class Registry:
         try:
             trial = self.new_table(options, [s.name for s in seats], [s.bot for s in seats])
         except (MalformedInput, IllegalAction, ValueError) as error:
-            raise ServerError("malformed", str(error)) from None
+            raise ServerError("malformed", str(error), rule=getattr(error, "rule", None)) from None  # as its message
         room = Room(new_table_id(), options, creator, seats, self)
         full = all(s.token_hash is not None for s in seats if s.person)
         fence = await asyncio.to_thread(self.store.create_table, room.id, str(options["game"]),
