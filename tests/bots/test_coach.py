@@ -162,6 +162,18 @@ def test_a_dominated_bid_is_named() -> None:
     assert "widow" in d["words"] and d["words"].startswith("Bidding 20 for the widow cost about")
 
 
+@pytest.mark.parametrize("how", [{"budget": 0.1}, {"samples": 40}])
+def test_every_listed_choice_is_weighed_in_every_world(how: dict[str, Any]) -> None:
+    """Passing with a royal flush: the bids fall behind at once and the search's race stops rolling them out,
+    but their values must still come from every world, not from the few the race dropped them after (those
+    were the same first worlds on every run, and the ones that made them look worst)."""
+    record = royal_record([{"seat": 2, "action": "keep"}, {"seat": 3, "action": "pass"}])
+    d = review(record, 3, **how)["decisions"][-1]
+    bids = [c for c in d["choices"] if c["action"]["action"] == "bid"]
+    assert d["worlds"] > 16 and len(bids) >= 2
+    assert all(c["worlds"] == d["worlds"] and c["low"] < c["mean"] < c["high"] for c in d["choices"])
+
+
 @pytest.mark.parametrize("card", ["5c", "4s"])
 def test_a_gin_thrown_away_is_named(card: str) -> None:
     d = last_decision(gin_position([{"seat": 1, "action": "discard", "card": card}]), 1)
