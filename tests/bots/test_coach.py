@@ -174,6 +174,18 @@ def test_every_listed_choice_is_weighed_in_every_world(how: dict[str, Any]) -> N
     assert all(c["worlds"] == d["worlds"] and c["low"] < c["mean"] < c["high"] for c in d["choices"])
 
 
+def test_a_meld_in_another_card_order_is_the_same_choice() -> None:
+    """A meld laid down with its cards in another order than the bot would name them is the bot's meld, not a
+    second choice beside it."""
+    record = family("rummy").random_hand_record("rummy", 3, "m1")
+    index, _, taken = next(d for d in decisions(record, 0) if d[2]["action"] == "meld")
+    reordered = dict(taken, cards=taken["cards"][::-1])
+    upto = dict(record, actions=[*record["actions"][:index], reordered])
+    d = review(upto, 0, samples=4)["decisions"][-1]
+    assert sorted(reordered["cards"]) == sorted(d["preferred"]["cards"]) and reordered != d["preferred"]
+    assert d["agrees"] and len(d["choices"]) == 1 and "coach's choice too" in d["words"]
+
+
 @pytest.mark.parametrize("card", ["5c", "4s"])
 def test_a_gin_thrown_away_is_named(card: str) -> None:
     d = last_decision(gin_position([{"seat": 1, "action": "discard", "card": card}]), 1)
