@@ -12,7 +12,7 @@ import pytest
 from rummoli.bots import make_bot
 from rummoli.bots.driver import view_for
 from rummoli.cards import CARDS
-from rummoli.coach import decision_seed, decisions, review, tell
+from rummoli.coach import LEGEND, LEGEND_RULE, decision_seed, decisions, review, tell
 from rummoli.games import family
 from rummoli.records import RecordError
 
@@ -113,6 +113,48 @@ def test_review_hands_the_bot_the_engines_view(monkeypatch: pytest.MonkeyPatch) 
     for view in seen:
         assert set(view["hand"]) <= dealt[0] | set(record["deal"]["widow"])
         assert "deal" not in view
+
+
+def outshone(d: dict[str, Any]) -> bool:
+    best = d["choices"][d["preferred_choice"]]["mean"]
+    return best is not None and any(c["mean"] is not None and round(c["mean"], 1) > round(best, 1)
+                                    for c in d["choices"])
+
+
+def test_the_text_says_once_why_a_higher_figure_may_not_be_the_coachs() -> None:
+    """Where a listed choice shows a higher figure than the coach's (the hard bot keeps its plain choice unless
+    another is clearly better), the text explains it once, at the end; where none does, it says nothing."""
+    record = random_records()[0]
+    shown = review(record, 2, samples=SAMPLES, seed="t")
+    assert any(outshone(d) for d in shown["decisions"])
+    text = tell(shown)
+    assert text.count(LEGEND) == 1 and text.endswith(LEGEND) and shown["legend"] == LEGEND
+    quiet = review(record, 0, samples=SAMPLES, seed="t")
+    assert quiet["decisions"] and not any(outshone(d) for d in quiet["decisions"])
+    assert quiet["legend"] is None and LEGEND not in tell(quiet)
+    gin = random_records()[2]
+    eighth = list(decisions(gin, 0))[7][0]
+    ruled = review(dict(gin, actions=gin["actions"][:eighth + 1]), 0, samples=SAMPLES)
+    assert any(outshone(d) and d["how"] == "rule" for d in ruled["decisions"])
+    assert tell(ruled).endswith(f"{LEGEND} {LEGEND_RULE}")
+
+
+def test_a_seat_with_no_decision_is_told_so() -> None:
+    """Bob goes out on his first turn: Ann had no decision to make, and the review says so plainly."""
+    stock = ["Qc", "5h", *(str(c) for c in CARDS if str(c) not in
+                           "6h Ac Ad Ah 7s Td 2d Jc 8c 6d 2h 3h 4h 5s 5d 5c 9c 9d 9s 9h Qc 5h".split())]
+    record = {"format": "rummoli-hand/1", "ruleset": "rummy", "players": ["Ann", "Bob"], "chips": [0, 0],
+              "pots": {}, "dealer": 0,
+              "deal": {"hands": [["6h", "Ac", "Ad", "Ah", "7s", "Td", "2d", "Jc", "8c", "6d"],
+                                 ["2h", "3h", "4h", "5s", "5d", "5c", "9c", "9d", "9s", "9h"]], "stock": stock},
+              "actions": [{"seat": 1, "action": "draw", "from": "stock"},
+                          {"seat": 1, "action": "meld", "cards": ["2h", "3h", "4h"]},
+                          {"seat": 1, "action": "meld", "cards": ["5s", "5d", "5c", "5h"]},
+                          {"seat": 1, "action": "meld", "cards": ["9c", "9d", "9s", "9h"]}]}
+    out = review(record, 0, samples=4)
+    assert out["decisions"] == [] and out["summary"] == "Ann had no decision to make in this hand."
+    assert tell(out) == "Review of Ann (seat 0): Ann had no decision to make in this hand."
+    assert review(record, 1, samples=4)["summary"].startswith("4 decisions of Bob, ")
 
 
 # ------------------------------------------------------------------------------ hand-built positions
