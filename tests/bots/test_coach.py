@@ -141,12 +141,12 @@ def test_the_text_says_once_why_a_higher_figure_may_not_be_the_coachs() -> None:
 
 def test_a_seat_with_no_decision_is_told_so() -> None:
     """Bob goes out on his first turn: Ann had no decision to make, and the review says so plainly."""
-    stock = ["Qc", "5h", *(str(c) for c in CARDS if str(c) not in
-                           "6h Ac Ad Ah 7s Td 2d Jc 8c 6d 2h 3h 4h 5s 5d 5c 9c 9d 9s 9h Qc 5h".split())]
+    hands = [["6h", "Ac", "Ad", "Ah", "7s", "Td", "2d", "Jc", "8c", "6d"],
+             ["2h", "3h", "4h", "5s", "5d", "5c", "9c", "9d", "9s", "9h"]]
+    used = {*hands[0], *hands[1], "Qc", "5h"}
+    stock = ["Qc", "5h", *(str(c) for c in CARDS if str(c) not in used)]
     record = {"format": "rummoli-hand/1", "ruleset": "rummy", "players": ["Ann", "Bob"], "chips": [0, 0],
-              "pots": {}, "dealer": 0,
-              "deal": {"hands": [["6h", "Ac", "Ad", "Ah", "7s", "Td", "2d", "Jc", "8c", "6d"],
-                                 ["2h", "3h", "4h", "5s", "5d", "5c", "9c", "9d", "9s", "9h"]], "stock": stock},
+              "pots": {}, "dealer": 0, "deal": {"hands": hands, "stock": stock},
               "actions": [{"seat": 1, "action": "draw", "from": "stock"},
                           {"seat": 1, "action": "meld", "cards": ["2h", "3h", "4h"]},
                           {"seat": 1, "action": "meld", "cards": ["5s", "5d", "5c", "5h"]},
