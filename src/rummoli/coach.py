@@ -262,7 +262,7 @@ LEGEND = ("\"coach\" marks what the hard bot plays: it keeps to its plain choice
 LEGEND_RULE = "A choice the bot makes by rule (a Gin discard) is the coach's whatever the figures say."
 
 
-def _outshone(entry: dict[str, Any]) -> bool:
+def outshone(entry: dict[str, Any]) -> bool:
     """Whether a choice of the decision shows a higher figure than the coach's."""
     best = entry["choices"][entry["preferred_choice"]]["mean"]
     return best is not None and any(c["mean"] is not None and round(c["mean"], 1) > round(best, 1)
@@ -271,7 +271,7 @@ def _outshone(entry: dict[str, Any]) -> bool:
 
 def legend(entries: list[dict[str, Any]]) -> str | None:
     """:data:`LEGEND` when a decision shows a choice with a higher figure than the coach's, else ``None``."""
-    hows = {d["how"] for d in entries if _outshone(d)}
+    hows = {d["how"] for d in entries if outshone(d)}
     if not hows:
         return None
     return f"{LEGEND} {LEGEND_RULE}" if "rule" in hows else LEGEND

@@ -12,7 +12,7 @@ import pytest
 from rummoli.bots import make_bot
 from rummoli.bots.driver import view_for
 from rummoli.cards import CARDS
-from rummoli.coach import LEGEND, LEGEND_RULE, decision_seed, decisions, review, tell
+from rummoli.coach import LEGEND, LEGEND_RULE, decision_seed, decisions, outshone, review, tell
 from rummoli.games import family
 from rummoli.records import RecordError
 
@@ -113,12 +113,6 @@ def test_review_hands_the_bot_the_engines_view(monkeypatch: pytest.MonkeyPatch) 
     for view in seen:
         assert set(view["hand"]) <= dealt[0] | set(record["deal"]["widow"])
         assert "deal" not in view
-
-
-def outshone(d: dict[str, Any]) -> bool:
-    best = d["choices"][d["preferred_choice"]]["mean"]
-    return best is not None and any(c["mean"] is not None and round(c["mean"], 1) > round(best, 1)
-                                    for c in d["choices"])
 
 
 def test_the_text_says_once_why_a_higher_figure_may_not_be_the_coachs() -> None:
