@@ -232,10 +232,12 @@ def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, s
         entry["words"] = explain(entry, unit)
         out.append(entry)
     mistakes = [d for d in out if d["mistake"]]
+    cost = round(sum(d["cost"] for d in mistakes), 2)
     return {
         "format": FORMAT, "game": family.name, "unit": unit, "seat": seat, "player": players[seat],
         "budget": budget, "samples": samples, "seed": seed, "decisions": out,
-        "mistakes": len(mistakes), "cost": round(sum(d["cost"] for d in mistakes), 2),
+        "mistakes": len(mistakes), "cost": cost,
+        "summary": summary(str(players[seat]), len(out), len(mistakes), cost, unit), "legend": legend(out),
         "cpu_seconds": round(time.process_time() - started, 2),
     }
 
@@ -244,11 +246,44 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def summary(player: str, decisions: int, mistakes: int, cost: float, unit: str) -> str:
+    """The review in one sentence: how many decisions the seat made and what its mistakes cost, or that it had
+    none to make (each move of its was forced, or it had no turn)."""
+    if not decisions:
+        return f"{player} had no decision to make in this hand."
+    return (f"{_count(decisions, 'decision')} of {player}, {_count(mistakes, 'mistake')}"
+            + (f" costing about {cost:.1f} {unit}" if mistakes else "") + ".")
+
+
+#: why a choice with a higher figure may not be the coach's (the web's review panel says the same)
+LEGEND = ("\"coach\" marks what the hard bot plays: it keeps to its plain choice unless another is clearly better, "
+          "so a choice with a higher figure may not be the coach's; each figure is an estimate with its 95% interval.")
+#: and when such a choice is the bot's by rule (a Gin discard)
+LEGEND_RULE = "A choice the bot makes by rule (a Gin discard) is the coach's whatever the figures say."
+
+
+def outshone(entry: dict[str, Any]) -> bool:
+    """Whether a choice of the decision shows a higher figure than the coach's."""
+    best = entry["choices"][entry["preferred_choice"]]["mean"]
+    return best is not None and any(c["mean"] is not None and round(c["mean"], 1) > round(best, 1)
+                                    for c in entry["choices"])
+
+
+def legend(entries: list[dict[str, Any]]) -> str | None:
+    """:data:`LEGEND` when a decision shows a choice with a higher figure than the coach's, else ``None``."""
+    hows = {d["how"] for d in entries if outshone(d)}
+    if not hows:
+        return None
+    return f"{LEGEND} {LEGEND_RULE}" if "rule" in hows else LEGEND
+
+
 def tell(result: dict[str, Any]) -> str:
     """A review in words, one line a decision (the ``rummoli review`` text)."""
     unit = result["unit"]
-    lines = [f"Review of {result['player']} (seat {result['seat']}): {_count(len(result['decisions']), 'decision')}, "
-             f"{_count(result['mistakes'], 'mistake')}"
+    head = f"Review of {result['player']} (seat {result['seat']})"
+    if not result["decisions"]:
+        return f"{head}: {result['summary']}"
+    lines = [f"{head}: {_count(len(result['decisions']), 'decision')}, {_count(result['mistakes'], 'mistake')}"
              + (f" costing about {result['cost']:.1f} {unit}" if result["mistakes"] else "") + "."]
     for d in result["decisions"]:
         mark = "✗" if d["mistake"] else "✓" if d["agrees"] else "·"
@@ -259,4 +294,6 @@ def tell(result: dict[str, Any]) -> str:
             tags = ("taken " if i == d["taken_choice"] else "") + ("coach" if i == d["preferred_choice"] else "")
             interval = "" if c["low"] is None else f"  [{c['low']:+.1f}, {c['high']:+.1f}]"
             lines.append(f"        {c['text']:<32} {c['mean']:+6.1f}{interval}  {tags}".rstrip())
+    if result.get("legend"):
+        lines.append(result["legend"])
     return "\n".join(lines)

@@ -12,7 +12,7 @@ import pytest
 from rummoli.bots import make_bot
 from rummoli.bots.driver import view_for
 from rummoli.cards import CARDS
-from rummoli.coach import decision_seed, decisions, review, tell
+from rummoli.coach import LEGEND, LEGEND_RULE, decision_seed, decisions, outshone, review, tell
 from rummoli.games import family
 from rummoli.records import RecordError
 
@@ -115,6 +115,42 @@ def test_review_hands_the_bot_the_engines_view(monkeypatch: pytest.MonkeyPatch) 
         assert "deal" not in view
 
 
+def test_the_text_says_once_why_a_higher_figure_may_not_be_the_coachs() -> None:
+    """Where a listed choice shows a higher figure than the coach's (the hard bot keeps its plain choice unless
+    another is clearly better), the text explains it once, at the end; where none does, it says nothing."""
+    record = random_records()[0]
+    shown = review(record, 2, samples=SAMPLES, seed="t")
+    assert any(outshone(d) for d in shown["decisions"])
+    text = tell(shown)
+    assert text.count(LEGEND) == 1 and text.endswith(LEGEND) and shown["legend"] == LEGEND
+    quiet = review(record, 0, samples=SAMPLES, seed="t")
+    assert quiet["decisions"] and not any(outshone(d) for d in quiet["decisions"])
+    assert quiet["legend"] is None and LEGEND not in tell(quiet)
+    gin = random_records()[2]
+    eighth = list(decisions(gin, 0))[7][0]
+    ruled = review(dict(gin, actions=gin["actions"][:eighth + 1]), 0, samples=SAMPLES)
+    assert any(outshone(d) and d["how"] == "rule" for d in ruled["decisions"])
+    assert tell(ruled).endswith(f"{LEGEND} {LEGEND_RULE}")
+
+
+def test_a_seat_with_no_decision_is_told_so() -> None:
+    """Bob goes out on his first turn: Ann had no decision to make, and the review says so plainly."""
+    hands = [["6h", "Ac", "Ad", "Ah", "7s", "Td", "2d", "Jc", "8c", "6d"],
+             ["2h", "3h", "4h", "5s", "5d", "5c", "9c", "9d", "9s", "9h"]]
+    used = {*hands[0], *hands[1], "Qc", "5h"}
+    stock = ["Qc", "5h", *(str(c) for c in CARDS if str(c) not in used)]
+    record = {"format": "rummoli-hand/1", "ruleset": "rummy", "players": ["Ann", "Bob"], "chips": [0, 0],
+              "pots": {}, "dealer": 0, "deal": {"hands": hands, "stock": stock},
+              "actions": [{"seat": 1, "action": "draw", "from": "stock"},
+                          {"seat": 1, "action": "meld", "cards": ["2h", "3h", "4h"]},
+                          {"seat": 1, "action": "meld", "cards": ["5s", "5d", "5c", "5h"]},
+                          {"seat": 1, "action": "meld", "cards": ["9c", "9d", "9s", "9h"]}]}
+    out = review(record, 0, samples=4)
+    assert out["decisions"] == [] and out["summary"] == "Ann had no decision to make in this hand."
+    assert tell(out) == "Review of Ann (seat 0): Ann had no decision to make in this hand."
+    assert review(record, 1, samples=4)["summary"].startswith("4 decisions of Bob, ")
+
+
 # ------------------------------------------------------------------------------ hand-built positions
 def royal_record(actions: list[dict[str, Any]]) -> dict[str, Any]:
     """A Rummoli deal where seat 3 holds a royal flush in spades."""
@@ -160,6 +196,30 @@ def test_a_dominated_bid_is_named() -> None:
     d = last_decision(record, 3)
     assert d["mistake"] and d["preferred"]["action"] == "pass"
     assert "widow" in d["words"] and d["words"].startswith("Bidding 20 for the widow cost about")
+
+
+@pytest.mark.parametrize("how", [{"budget": 0.1}, {"samples": 40}])
+def test_every_listed_choice_is_weighed_in_every_world(how: dict[str, Any]) -> None:
+    """Passing with a royal flush: the bids fall behind at once and the search's race stops rolling them out,
+    but their values must still come from every world, not from the few the race dropped them after (those
+    were the same first worlds on every run, and the ones that made them look worst)."""
+    record = royal_record([{"seat": 2, "action": "keep"}, {"seat": 3, "action": "pass"}])
+    d = review(record, 3, **how)["decisions"][-1]
+    bids = [c for c in d["choices"] if c["action"]["action"] == "bid"]
+    assert d["worlds"] > 16 and len(bids) >= 2
+    assert all(c["worlds"] == d["worlds"] and c["low"] < c["mean"] < c["high"] for c in d["choices"])
+
+
+def test_a_meld_in_another_card_order_is_the_same_choice() -> None:
+    """A meld laid down with its cards in another order than the bot would name them is the bot's meld, not a
+    second choice beside it."""
+    record = family("rummy").random_hand_record("rummy", 3, "m1")
+    index, _, taken = next(d for d in decisions(record, 0) if d[2]["action"] == "meld")
+    reordered = dict(taken, cards=taken["cards"][::-1])
+    upto = dict(record, actions=[*record["actions"][:index], reordered])
+    d = review(upto, 0, samples=4)["decisions"][-1]
+    assert sorted(reordered["cards"]) == sorted(d["preferred"]["cards"]) and reordered != d["preferred"]
+    assert d["agrees"] and len(d["choices"]) == 1 and "coach's choice too" in d["words"]
 
 
 @pytest.mark.parametrize("card", ["5c", "4s"])

@@ -55,6 +55,23 @@ def weighted_stats(xs: Sequence[float], weights: Sequence[float]) -> tuple[float
     return mean, Z95 * math.sqrt(var / max(1.0, eff - 1))
 
 
+def same_action(a: ActionJSON, b: ActionJSON) -> bool:
+    """Whether two actions are one choice: equal, or the same meld with its cards in another order.
+
+    >>> same_action({"action": "meld", "cards": ["9c", "9d", "9s"]}, {"action": "meld", "cards": ["9s", "9d", "9c"]})
+    True
+    >>> same_action({"action": "meld", "cards": ["9c", "9d"]}, {"action": "meld", "cards": ["9c", "9h"]})
+    False
+    """
+    if a == b:
+        return True
+    ca, cb = a.get("cards"), b.get("cards")
+    if not isinstance(ca, list) or not isinstance(cb, list):
+        return False
+    rest = {key: v for key, v in a.items() if key != "cards"} == {key: v for key, v in b.items() if key != "cards"}
+    return rest and sorted(map(str, ca)) == sorted(map(str, cb))
+
+
 @dataclass(frozen=True)
 class Choice:
     """One candidate of a decision: the action, its expected value and its 95% interval (``None`` when it
@@ -118,9 +135,9 @@ class Estimate:
         return self.choices[self.preferred].action
 
     def index_of(self, action: ActionJSON) -> int | None:
-        """Where ``action`` is among the choices (``None``: not there)."""
+        """Where ``action`` is among the choices, a meld's cards in any order (``None``: not there)."""
         for i, c in enumerate(self.choices):
-            if c.action == action:
+            if same_action(c.action, action):
                 return i
         return None
 

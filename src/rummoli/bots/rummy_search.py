@@ -35,7 +35,7 @@ from typing import Any
 
 from rummoli.bots import rummy_race, rummy_view
 from rummoli.bots.base import FIRST_WORLD_GRACE, ActionJSON, Bot, View, require_legal
-from rummoli.bots.estimate import Z95, Estimate, weighted_stats
+from rummoli.bots.estimate import Z95, Estimate, same_action, weighted_stats
 from rummoli.bots.rummy_infer import STYLES as INFERRED_STYLES
 from rummoli.bots.rummy_infer import Reader, take_chances
 from rummoli.bots.rummy_policy import (
@@ -349,7 +349,7 @@ class HardRummyBot(Bot):
 
     def _judged(self, k: Known, action: ActionJSON, extra: Sequence[ActionJSON], started: float) -> Estimate:
         """A choice made by rule: weighed only when a coach brings other actions to compare it with."""
-        others = [a for a in extra if a != action]
+        others = [a for a in extra if not same_action(a, action)]
         if not others:
             return Estimate.rule(action, "points")
         found = self.weigh(k, [action], 0, started, others, how="rule")
@@ -463,7 +463,7 @@ class HardRummyBot(Bot):
         searched = len(candidates)
         candidates = list(candidates)
         for action in extra:
-            if action not in candidates:
+            if not any(same_action(action, c) for c in candidates):
                 candidates.append(action)
         scores: list[list[float]] = [[] for _ in candidates]
         weights: list[float] = []

@@ -451,22 +451,27 @@ class HardStopsBot(NormalStopsBot):
     def estimate(self, view: View, extra: Sequence[ActionJSON] = ()) -> Estimate:
         """The decision weighed as :meth:`choose` makes it (:mod:`rummoli.bots.estimate`): the same
         short cuts (one legal action, a claim), the same candidates, worlds and choice; ``extra`` actions
-        are weighed beside them in the same worlds and never preferred."""
+        are weighed beside them in the same worlds and never preferred.  Unlike :meth:`choose`, every
+        candidate is weighed in every world: the race still decides the choice, but a candidate it drops
+        keeps being rolled out as a spectator, so that its value is not the few worlds (the first ones, and
+        those that made it look worst) it was dropped after."""
         legal = require_legal(legal_actions(view))
         if len(legal) == 1 and "min" not in legal[0]:
             return self._judged(dict(view), legal[0], extra)
         opts = Options(legal)
         if opts.has("claim"):
             return self._judged(dict(view), opts.pick("claim"), extra)
-        return self.weigh(dict(view), opts, extra)
+        return self.weigh(dict(view), opts, extra, every=True)
 
     def facts(self, view: View, actions: Sequence[ActionJSON]) -> list[dict[str, Any]]:
         """What a coach may say of each action beside its chips: nothing more here (a widow's worth is
         read from the estimate itself)."""
         return [{} for _ in actions]
 
-    def weigh(self, view: dict[str, Any], opts: Options, extra: Sequence[ActionJSON] = ()) -> Estimate:
-        """:meth:`estimate` once the short cuts of :meth:`choose` are passed."""
+    def weigh(self, view: dict[str, Any], opts: Options, extra: Sequence[ActionJSON] = (),
+              every: bool = False) -> Estimate:
+        """:meth:`estimate` once the short cuts of :meth:`choose` are passed (``every``: each candidate
+        weighed in every world, see :meth:`estimate`)."""
         if view["phase"] not in self.search_phases:
             return self._judged(view, super().decide(view, opts), extra)
         if view["phase"] == "widow" and not dreadful(table_for(view["ruleset"]), mask_of_texts(view["hand"])):
@@ -480,7 +485,7 @@ class HardStopsBot(NormalStopsBot):
         if len(cands) == 1:
             return self._judged(view, cands[0], extra)
         default = cands.index(fallback)
-        return self._search(view, cands, default, extra, start)
+        return self._search(view, cands, default, [*cands, *extra] if every else extra, start)
 
     def _judged(self, view: dict[str, Any], action: ActionJSON, extra: Sequence[ActionJSON]) -> Estimate:
         """A choice made by rule: weighed only when a coach brings other actions to compare it with."""
