@@ -25,7 +25,9 @@ function decisionItem(d, unit) {
 /** The review panel's contents for a review as the server sends it. */
 export function reviewBlock(review) {
   const unit = review.unit;
-  const summary = `${review.decisions.length} decision${review.decisions.length === 1 ? "" : "s"} of ${review.player}; ` +
+  // The coach's own sentence (rummoli.coach.summary): the same words as `rummoli review`, "had no decision to make"
+  // included, where this page said "0 decisions; no mistake the coach can tell from the noise".
+  const summary = review.summary ?? `${review.decisions.length} decision${review.decisions.length === 1 ? "" : "s"} of ${review.player}; ` +
     (review.mistakes ? `${review.mistakes} mistake${review.mistakes === 1 ? "" : "s"} costing about ${review.cost.toFixed(1)} ${unit}.`
       : "no mistake the coach can tell from the noise.");
   return [h("p", { class: "review-summary", "data-review": "summary" }, summary),
