@@ -60,6 +60,11 @@ def test_an_unknown_ruleset_names_the_ones_there_are(capsys: pytest.CaptureFixtu
         assert "gin-rummy" in err and "michigan" in err and "rummoli-tripoley" in err, err
 
 
+def test_chips_for_a_rummy_game_are_refused_not_ignored(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "play", "--ruleset", "gin-rummy", "--chips", "50")
+    assert code == 2 and out == "" and "a Rummy-family game keeps a score from 0" in err and err.count("\n") == 1
+
+
 def test_a_ruleset_file_that_is_no_toml_file_is_named_as_a_file(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
     """A QA pass was told 'unknown ruleset "/tmp/.../bad.json"', as if the path were a ruleset's name."""

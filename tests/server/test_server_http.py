@@ -142,6 +142,9 @@ def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:
     too_few = server.post("/api/tables", {"name": "Ann", "ruleset": "rummoli", "chips": 1})
     assert error_of(too_few, 400, "malformed").startswith("R-SESSION-1: starting chips are a whole number from ")
     assert too_few.json()["error"]["rule"] == "R-SESSION-1"
+    # A Rummy-family game has no chips: they were taken, shown in the summary, and never played with
+    rummy_chips = server.post("/api/tables", {"name": "Ann", "ruleset": "rummy", "chips": 50})
+    assert "has no chips" in error_of(rummy_chips, 400, "malformed")
     error_of(server.post("/api/tables", {"name": "Ann", "turn_timer": 1}), 422, "malformed")
     error_of(server.post("/api/tables", {"name": "Ann", "surprise": 1}), 422, "malformed")
     error_of(server.post("/api/tables", {"ruleset": "rummoli"}), 422, "malformed")

@@ -149,6 +149,9 @@ class Registry:
             game = game_of(ruleset)
         except MalformedInput as error:
             raise ServerError("malformed", f"ruleset: {error}") from None
+        if game == "rummy" and request.get("chips") is not None:  # taken, and shown, but never played with
+            raise ServerError("malformed", "chips: a Rummy-family game keeps a score from 0 and has no chips; "
+                                           "leave chips out")
         ruleset_name = ruleset if isinstance(ruleset, str) else str(ruleset.get("name", "custom"))[:64]
         options = {"ruleset": ruleset, "ruleset_name": ruleset_name, "game": game, "chips": request.get("chips"),
                    "hands": request.get("hands"), "turn_timer": request.get("turn_timer"),
