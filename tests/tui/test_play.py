@@ -114,9 +114,9 @@ def first_of(*prefixes: str) -> Chooser:
 
 
 async def play_hand(app: PlayApp, choose: Chooser, screens: list[str], max_moves: int = 300,
-                    leak_check: bool = True) -> str:
-    """Answer every decision with ``choose`` until the end-of-hand notice; keep every screen seen.
-    Returns the whole game log."""
+                    leak_check: bool = True, after: tuple[str, ...] = ()) -> str:
+    """Answer every decision with ``choose`` until the end-of-hand notice; keep every screen seen; then press
+    Enter and the keys ``after``. Returns the whole game log."""
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(max_moves):
@@ -136,8 +136,11 @@ async def play_hand(app: PlayApp, choose: Chooser, screens: list[str], max_moves
         else:
             raise AssertionError("the hand did not end")
         log = log_text(app)
-        await pilot.press("enter")  # leave the table (the evening had one hand)
+        await pilot.press("enter")  # leave the table (the evening had one hand), or deal the next
         await pilot.pause()
+        for key in after:
+            await pilot.press(key)
+            await pilot.pause()
     return log
 
 
@@ -266,6 +269,20 @@ def test_the_settlements_showdown_shows_its_cards(tmp_path: Path) -> None:
     assert "The evening is over" in end
     for five in shown:
         assert f"{five['player']}: " in end and five["name"].lower() in end, (five, end)
+
+
+def test_an_evening_left_early_keeps_its_record_of_the_hands_finished(tmp_path: Path) -> None:
+    """q twice in hand 2 said "the evening ends here" and saved hand 1 alone: no evening record was kept."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="knock-rummy", players=2, hands=2, seed="left")), pace=0)
+    asyncio.run(play_hand(app, first_of("Draw", "Discard"), [], after=("q", "q")))
+    said = app.return_value or ""
+    assert "not finished and is not saved" in said and "The whole evening: rummoli replay" in said, said
+    evening = next(tmp_path.rglob("evening.json"))
+    record = json.loads(evening.read_text(encoding="utf-8"))
+    assert len(record["hands"]) == 1 and record["over"] is False
+    replayed = replay(record)  # it replays as an evening of one finished hand, its standings as that hand left them
+    assert replayed["hands"] == 1 and replayed["standings"] == record["standings"], replayed
+    assert {row["name"]: row["chips"] for row in record["standings"]} == replayed["chips"], replayed
 
 
 def test_a_terminal_smaller_than_80_by_24_is_told_so(tmp_path: Path) -> None:

@@ -212,13 +212,15 @@ class TerminalTable:
         return [(row["place"], row["name"], str(amount(row["chips"]))) for row in rows]
 
     def goodbye(self) -> str:
-        """What the command prints when the evening ends or the player quits; at the evening's end its record
-        (every hand, the settlement, the final standings) is saved beside the hands' (R-NOTE-5)."""
+        """What the command prints when the evening ends or the player quits; then the evening's record (every
+        finished hand, the settlement if the evening reached its end, the standings) is saved beside the hands'
+        (R-NOTE-5): an evening left early is one too, its hands those finished (it said "the evening ends here"
+        and kept no evening)."""
         if not self.saved:
             return "No hand was finished, so no record was saved."
         assert self.folder is not None
         evening = self.folder / "evening.json"
-        if self.table.over and not evening.exists():
+        if (self.table.over or self.quit) and not evening.exists():
             evening.write_text(json.dumps(self.table.evening_record(), ensure_ascii=False, indent=1) + "\n",
                                encoding="utf-8")
         whole = f"\nThe whole evening: rummoli replay {evening}" if evening.exists() else ""
