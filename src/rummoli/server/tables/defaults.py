@@ -2,7 +2,8 @@
 
 It picks from the view's own ``legal_actions`` (never a second copy of the rules), in this order of
 preference: check, pass, keep (the dealer's widow choice), fold, draw from the stock, the lowest legal card
-to lead or play; and for a Rummy discard the card worth the most, so the late player's penalty stays small.
+to lead or play; and for a Rummy discard the card worth the most as the game counts it (an ace is worth the
+view's ``ace_value``: 1 where aces are low, so a king goes before it), so the late player's penalty stays small.
 
 >>> safe_default({"legal_actions": [{"seat": 1, "action": "bet", "min": 1, "max": 5},
 ...                                 {"seat": 1, "action": "check"}]})
@@ -10,6 +11,9 @@ to lead or play; and for a Rummy discard the card worth the most, so the late pl
 >>> safe_default({"legal_actions": [{"seat": 0, "action": "play", "card": "Kd"},
 ...                                 {"seat": 0, "action": "play", "card": "4d"}]})
 {'seat': 0, 'action': 'play', 'card': '4d'}
+>>> safe_default({"ace_value": 1, "legal_actions": [{"seat": 0, "action": "discard", "card": "Ah"},
+...                                                 {"seat": 0, "action": "discard", "card": "Ks"}]})
+{'seat': 0, 'action': 'discard', 'card': 'Ks'}
 """
 
 from __future__ import annotations
@@ -24,6 +28,15 @@ PREFERENCE = ("check", "pass", "keep", "fold")
 def _rank(action: dict[str, Any]) -> int:
     card = action.get("card")
     return Card.parse(card).rank if isinstance(card, str) else 99
+
+
+def _worth(action: dict[str, Any], ace_value: object) -> int:
+    """A discard's count in a Rummy hand: an ace ``ace_value`` (by its rank where the view does not say), a
+    face card 10, the rest their number."""
+    rank = _rank(action)
+    if rank == 12:
+        return ace_value if isinstance(ace_value, int) and not isinstance(ace_value, bool) else 15
+    return min(rank + 2, 10)
 
 
 def safe_default(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -44,7 +57,7 @@ def safe_default(view: dict[str, Any]) -> dict[str, Any] | None:
             return min(cards, key=_rank)
     discards = [a for a in legal if a.get("action") == "discard"]
     if discards:
-        return max(discards, key=_rank)
+        return max(discards, key=lambda a: (_worth(a, view.get("ace_value")), _rank(a)))
     # Anything else with a range (a bid or bet) at its least, else the first listed action.
     first = dict(legal[0])
     if "min" in first:
