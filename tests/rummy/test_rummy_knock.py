@@ -93,3 +93,12 @@ def test_R_KN_2_the_card_just_taken_may_not_be_knocked_or_discarded_back() -> No
     for kind in ("discard", "knock"):
         with pytest.raises(IllegalAction, match=r"^R-KN-2: Kc was just taken"):
             act(hand, 0, kind, "Kc")
+
+
+def test_the_prompt_before_a_discard_gives_the_count_now_and_after_the_best_discard() -> None:
+    # A QA pass read "(your deadwood: 51)" beside knocks that would keep far less: the count held the card to go
+    hand = deal(knock(), ["7s 7h 7d 2c", "Ks Qh Jd 9c"], "5h 3c", dealer=1)
+    act(hand, 0, "draw", "stock")  # 3c: 7-7-7 and 2c 3c left, 5 now; the best discard (3c) leaves 2
+    view = hand.view(0, guide=True)
+    assert "(your deadwood: 5 now, 2 after your best discard)" in view["prompt"], view["prompt"]
+    assert min(view["knocks"].values()) == 2

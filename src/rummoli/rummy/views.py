@@ -179,7 +179,7 @@ class Views(HandState, streams.Reading):
         """What a person at the table is shown beside the view: their hand ``arranged`` into the melds that
         leave the least deadwood (with the deadwood's ``count``), the deadwood each legal ``knock`` would
         keep, and the ``prompt`` (what happens now, in words)."""
-        count = None
+        told: int | tuple[int, int] | None = None
         if reader is not None and out["phase"] != "over":
             table = self.melds_table
             mask = self.hands[reader]
@@ -194,7 +194,11 @@ class Views(HandState, streams.Reading):
                       for a in out["legal_actions"] if a["action"] == "knock"}
             if knocks:
                 out["knocks"] = knocks
-        out["prompt"] = prompt(out, count if self.rules.style in ("knock", "gin") else None, self.rules.boathouse)
+            # Before a discard the count holds the card about to go: say the least a discard leaves too
+            after = [knocks[a["card"]] if a["card"] in knocks else table.deadwood(mask & ~Card.parse(a["card"]).bit)
+                     for a in out["legal_actions"] if a["action"] == "discard"]
+            told = (count, min(after)) if after else count
+        out["prompt"] = prompt(out, told if self.rules.style in ("knock", "gin") else None, self.rules.boathouse)
 
     def _static_view(self) -> dict[str, Any]:
         """What never changes in a hand, made once (views share it: read only)."""

@@ -149,10 +149,10 @@ def outcome_name(outcome: Mapping[str, Any]) -> str:
     return reason
 
 
-def prompt(view: Mapping[str, Any], deadwood: int | None = None, boathouse: bool = False) -> str:
+def prompt(view: Mapping[str, Any], deadwood: int | tuple[int, int] | None = None, boathouse: bool = False) -> str:
     """What happens now, said to the seat the view is for (a spectator is told whose turn it is).
-    ``deadwood``: the viewing seat's own count (Knock and Gin), when known; ``boathouse``: R-RU-BOAT's draw and
-    going out, which the buttons cannot say."""
+    ``deadwood``: the viewing seat's own count (Knock and Gin), when known, or before a discard the count now
+    and the least a discard leaves; ``boathouse``: R-RU-BOAT's draw and going out, which the buttons cannot say."""
     names = view["players"]
     seat = view.get("seat")
     style = view.get("style")
@@ -177,7 +177,10 @@ def prompt(view: Mapping[str, Any], deadwood: int | None = None, boathouse: bool
         blind = " (the top card of the stock comes with it, unseen by the others)" if boathouse else ""
         return f"Draw from the stock, or take {card_word(top)} from the discard pile{blind}." if top else \
             "Draw from the stock."
-    count = f" (your deadwood: {deadwood})" if deadwood is not None else ""
+    if isinstance(deadwood, tuple):  # the count with the card about to go, and the least a discard leaves
+        count = f" (your deadwood: {deadwood[0]} now, {deadwood[1]} after your best discard)"
+    else:
+        count = f" (your deadwood: {deadwood})" if deadwood is not None else ""
     if style == "gin":
         if "knock" in kinds:
             return f"Discard a card, or knock{count}: knocking with no deadwood at all is gin."
