@@ -328,3 +328,32 @@ def test_q_in_the_middle_of_a_hand_asks_first(tmp_path: Path) -> None:
     assert said.splitlines()[-1].split() == [w for place, name, value in app.table.standings(True)
                                              for w in (f"{place}.", name, value)]
     assert sorted(int(v) for _p, _n, v in app.table.standings(True)) == sorted(start), said
+
+
+def test_s_puts_the_choices_in_the_new_suit_order_too(tmp_path: Path) -> None:
+    """s changed the order of the hand line, and the discards offered kept the old one (a QA pass)."""
+    from rummoli.tui.cardtext import sort_cards
+
+    app = PlayApp(open_table(options(tmp_path, ruleset="gin-rummy", players=2, seed="suits")), pace=0)
+
+    async def run() -> list[tuple[list[str], list[str]]]:
+        seen = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(40):
+                await pilot.pause()
+                bar = app.board.query_one(ActionBar)
+                if any(c.action["action"] == "discard" for c in bar.choices):
+                    break
+                await pilot.press("1")  # take the upcard, pass or draw: the first choice
+            for _ in range(2):
+                bar = app.board.query_one(ActionBar)
+                discards = [c.cards[0] for c in bar.choices if c.action["action"] == "discard"]
+                hand = sort_cards(app.board.view["hand"], app.board.suit_order, True)
+                seen.append((discards, [c for c in hand if c in discards]))
+                await pilot.press("s")
+                await pilot.pause()
+        return seen
+
+    seen = asyncio.run(run())
+    assert seen[0][0] != seen[1][0]  # the order changed ...
+    assert all(discards == in_hand_order for discards, in_hand_order in seen), seen  # ... as the hand's did

@@ -98,6 +98,8 @@ class TableScreen(Screen[None]):
     def toggle_order(self) -> str:
         self.order = (self.order + 1) % len(SUIT_ORDERS)
         if self.view is not None:
+            if self.human_turn:  # the choices follow the hand's order too (the selection stays on its card)
+                self.set_choices(self.choices(self.view), self.waiting_text(self.view))
             self.redraw()
         return order_text(SUIT_ORDERS[self.order], self.ascii)
 
