@@ -250,11 +250,11 @@ def play(
 ) -> None:
     """Play at the terminal table against computer players; the hand records are saved for `rummoli replay`."""
     from rummoli.errors import MalformedInput
-    from rummoli.games import game_of
+    from rummoli.games import family_of
     from rummoli.tui.tables import PlayOptions, default_records_dir, seat_levels
 
     reference, players = seats_for("play", ruleset, players)
-    if chips is not None and game_of(reference) == "rummy":  # it was silently ignored
+    if chips is not None and not family_of(reference).has_board:  # it was silently ignored
         raise fail("play", "--chips is for the games played for chips on a board; a Rummy-family game keeps a "
                            "score from 0")
     folder = save if save is not None else default_records_dir()

@@ -131,7 +131,7 @@ class Registry:
 
     async def create(self, request: dict[str, Any]) -> tuple[Room, int, str]:
         """A new table from a validated :class:`~rummoli.server.api.protocol.CreateTable` (as a dict)."""
-        from rummoli.games import game_of
+        from rummoli.games import family, game_of
 
         if len(self.rooms) >= self.settings.max_tables:
             raise ServerError("unavailable", "the server has as many tables as it can hold; try later", status=503)
@@ -149,11 +149,12 @@ class Registry:
             game = game_of(ruleset)
         except MalformedInput as error:
             raise ServerError("malformed", f"ruleset: {error}") from None
-        if game == "rummy" and request.get("chips") is not None:  # taken, and shown, but never played with
-            raise ServerError("malformed", "chips: a Rummy-family game keeps a score from 0 and has no chips; "
-                                           "leave chips out")
         ruleset_name = ruleset if isinstance(ruleset, str) else str(ruleset.get("name", "custom"))[:64]
-        options = {"ruleset": ruleset, "ruleset_name": ruleset_name, "game": game, "chips": request.get("chips"),
+        # Chips are for the games played for chips on a board: a Rummy-family table keeps none it was sent (it
+        # showed them in its summary, never to be played with), so a client that sends chips for every game is
+        # not refused
+        chips = request.get("chips") if family(game).has_board else None
+        options = {"ruleset": ruleset, "ruleset_name": ruleset_name, "game": game, "chips": chips,
                    "hands": request.get("hands"), "turn_timer": request.get("turn_timer"),
                    "seed": request.get("seed"), "seats": [s.get("bot") for s in specs], "pace": request.get("pace")}
         token = new_token()
