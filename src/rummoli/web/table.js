@@ -1,7 +1,7 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
 // Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
-import { announce, drawerFollowsWidth, fill, go, h, morph, pageTitle, saveSeatToken, seatToken, textBox } from "./dom.js";
+import { announce, drawerFollowsWidth, fill, go, h, morph, pageTitle, saveSeatToken, seatToken, textBox, unsay } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
@@ -227,16 +227,22 @@ function livePage(root, summary, mine) {
     const hv = state.view?.hand;
     const forced = isForced(hv || {});  // made by the table itself: not a turn
     const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
+    const told = mineNow ? `Your turn. ${hv.prompt || ""}` : null;
     if (mineNow && !state.wasMyTurn) {
       // The focus resting on your hand (where it falls after each action) or nowhere moves to what happens now: one
       // Tab from your choices (they were twenty Tabs away, behind the cards), and Enter there makes no choice.
       const at = document.activeElement;
       if (!at || at === document.body || at.dataset?.key === "my-hand") focusKey("phase");
-      announce(`Your turn. ${hv.prompt || ""}`);
+      announce((state.said = told));
       play("turn");
       pageTitle("● Your turn", tableTitle(summary));  // seen from another tab
+    } else if (mineNow && told !== state.said) {
+      // Still your turn, but a step on (the upcard taken, now a discard): the region says the new step, not the old.
+      announce((state.said = told));
     } else if (!mineNow) {
       pageTitle(tableTitle(summary));
+      if (state.said) unsay(state.said);  // a turn that has passed is not left to be read as if it were still yours
+      state.said = null;
     }
     state.wasMyTurn = mineNow;
   }
