@@ -165,6 +165,7 @@ class TableView(TypedDict):
     board: dict[str, int]
     bonuses: list[dict[str, Any]]
     end_note: str
+    ending: bool
 
 
 # ----------------------------------------------------------------------------------------- results

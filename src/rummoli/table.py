@@ -7,10 +7,9 @@ Seats are the evening's: 0..n-1 in the order given.  A stops hand may seat fewer
 ante has left), so each hand has its own seat numbers; ``hand_seats`` maps them back, and every hand-level
 view or event keeps the hand's numbering (it is what the engine's legal actions carry).
 
-Everything the table does is kept in a **journal** of plain JSON commands (deal this deck, this seat did
-this, a bot took a seat over, the evening was ended).  Running the journal again rebuilds the same evening,
-which is how :meth:`Table.restore` works and what a server stores.  A snapshot adds what the journal cannot
-rebuild: each bot's random generator and memory.
+Everything the table does is kept in a **journal** of plain JSON commands (deal this deck, this seat did this, a bot
+took a seat over, the evening was ended): run again, it rebuilds the same evening (:meth:`Table.restore`, what a
+server stores). A snapshot adds what the journal cannot rebuild: each bot's random generator and memory.
 
 >>> t = Table("michigan", [Seat("Ann"), Seat("Bob", bot="easy"), Seat("Cy", bot="random")], seed="doc", hands=1)
 >>> t.game, t.hand_no, t.seq > 0
@@ -142,10 +141,9 @@ class Table:
         #: Each finished hand's record and its result (in evening seats), read from the shelf as lists are read.
         self.records: Sequence[dict[str, Any]] = Ended(self._hands, "record")
         self.results: Sequence[HandResult] = Ended(self._hands, "result")
-        # What numbers the events (see Blocks): a table event in the middle of a hand (a bot taking a seat over)
-        # splits the hand into two blocks.
+        # What numbers the events (Blocks): a table event mid-hand (a bot taking a seat over) splits the hand in two.
         self._blocks = Blocks()
-        self._closed = False
+        self._closed, self.ending = False, False  # ending: end() stopped the evening before its own end
         self.replaying = False  # while the journal is run again (a restore): finished hands are not stored again
         self.settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
         if deal:
@@ -387,12 +385,14 @@ class Table:
 
     def end(self) -> None:
         """The table agrees to stop: no new hand; the hand in play, if any, is played to its end first."""
-        if self._closed:
-            return
-        self.journal.append(["end"])
-        self.evening.end()
-        if self.hand_over:
-            self._close()
+        if not self._closed:
+            self.journal.append(["end"])
+            self.ending = True
+            self.evening.end()
+            if self.hand_over:
+                self._close()
+            else:  # every seat is told now, not at the hand's end (a table event moves the seq: clients are sent it)
+                self._public({"type": "ending", "text": "The evening ends with this hand: no other is dealt."})
 
     def _close(self) -> None:
         if self._closed:
@@ -462,7 +462,7 @@ class Table:
             "result": self.results[-1] if self.hand_over and self.results else None,
             "settlement": self.settlement,
             "board": self.evening.pots(self.hand),  # now: after the settlement, empty (docs/views.md)
-            "bonuses": self.bonuses() if self.over else [], "end_note": self.evening.end_note(),
+            "bonuses": self.bonuses() if self.over else [], "end_note": self.evening.end_note(), "ending": self.ending,
         }
 
     def hand_view(self, seat: int | None, shared: bool = False) -> HandView | None:

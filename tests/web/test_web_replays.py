@@ -164,3 +164,24 @@ def test_a_gin_hand_shows_both_hands_at_every_step(browser: Any, server: Any, ar
     page.screenshot(path=str(artifacts / "replay-gin-open-1280x800.png"))
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_last_step_shows_each_seats_total_after_the_hand(browser: Any, server: Any) -> None:
+    created = server.create(ruleset="knock-rummy", seats=[{}, {"bot": "easy"}], hands=1, pace="instant",
+                            seed="web-replay-last-1")
+    ann = server.client(created["id"], created["token"])
+    play_until(ann, lambda c: bool(c.view.get("over")), random.Random(9), timeout=120)
+    ann.close()
+    replay = server.get(f"/api/tables/{created['id']}/hands/1/replay", token=created["token"]).json()
+    changes = replay["result"]["changes"]
+    assert any(c["after"] != c["before"] for c in changes), changes  # a hand that moved the score
+    page = replay_page(browser, server.url, created["id"], created["token"])
+    page.wait_for_selector(".moves .move")
+    page.keyboard.press("End")
+    page.wait_for_selector(".replay-stage .result")
+    # Beside the hand's result, each tile says the seat's total after it (as the server's result does), not before.
+    for c in changes:
+        tile = page.locator(f".replay-stage .seat[data-seat='{c['seat']}'] .seat-chips .n")
+        assert tile.inner_text() == str(c["after"]), (c, tile.inner_text())
+    assert not page.errors, page.errors
+    page.context.close()

@@ -24,7 +24,7 @@ STOPS_WORDS: dict[str, dict[str, str]] = {
         "two_of_clubs": "The holder of the two of clubs leads it.",
     },
     "lead": {
-        "lowest_overall": "A lead is your lowest card in any suit.",
+        "lowest_overall": "A lead is the lowest card you hold, whatever its suit.",
         "lowest_in_chosen_suit": "A lead is the lowest card of a suit you choose.",
     },
     "restart": {

@@ -198,6 +198,12 @@ export function announce(text) {
   setTimeout(() => { region.textContent = text; }, 30);
 }
 
+/** Clear the live region if it still says `text` (what was said since, a hand's end, is left to be read). */
+export function unsay(text) {
+  const region = document.getElementById("announce");
+  if (region && region.textContent === text) region.textContent = "";
+}
+
 /** Settings kept in this browser. */
 const DEFAULTS = { sort: "suit", fourColour: false };
 

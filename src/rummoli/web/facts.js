@@ -24,7 +24,8 @@ export function gameFacts(summary, info) {
       h("dt", {}, "Game"), h("dd", { "data-fact": "title" }, summary.title),
       chips !== undefined && chips !== null && summary.game !== "rummy" ? [h("dt", {}, "Chips"), h("dd", { "data-fact": "chips" }, `${chips} each`)] : null,
       h("dt", {}, "Length"), h("dd", { "data-fact": "hands" }, summary.hands ? `${summary.hands} hand${summary.hands > 1 ? "s" : ""}` : "the game's own end"),
-      h("dt", {}, "Pace"), h("dd", {}, [summary.pace?.name || "the server's", timer].join(", "))),
+      h("dt", {}, "Pace"), h("dd", { "data-fact": "pace" }, summary.pace?.name || "the server's"),
+      h("dt", {}, "Turn timer"), h("dd", { "data-fact": "turn-timer" }, timer)),
     info?.options?.length ? h("details", {}, h("summary", {}, "This game's options"),
       h("ul", { class: "options", "data-fact": "options" }, info.options.map((o) => h("li", {}, o)))) : null);
 }

@@ -126,6 +126,12 @@ export async function replayPage(root, { tableId, handNo }) {
     const ctx = { readOnly: true, act: () => {}, amounts: {}, say: () => {}, target: rulesetInfo(hv.ruleset)?.target,
       select: () => {}, setOrder: () => {}, events: seen };
     const last = at === frames.length - 1 && data.result;
+    if (last) {
+      // The last step's tiles say the totals after the hand, beside its result (the hand's view keeps them as dealt).
+      const change = (i) => (data.result.changes || []).find((c) => c.seat === i);
+      ctx.seats = hv.players.map((_, i) => ({ chips: change(i)?.after }));
+      ctx.change = (i) => change(i)?.change;
+    }
     morph(stage,
       showAll && hv.open_hands ? openHands(hv) : null,
       // At the last step, the hand's result as the table showed it (its seats are the hand's own).

@@ -140,5 +140,13 @@ export function finalPanel(view, { closing, download }) {
     settlementBlock(view),
     bonusesBlock(view),
     view.end_note ? h("p", { class: "end-note" }, view.end_note) : null,
+    view.ending ? h("p", { class: "ended-early" }, endingWords(view)) : null,
     download ? h("button", { "data-key": "download", onclick: download }, "Download the evening's record") : null);
+}
+
+/** Why an evening stops before its own end: its creator ended it (table view `ending`), after the hand in play. */
+export function endingWords(view) {
+  const agreed = view.hands ? ` of the ${view.hands} agreed` : "";
+  return view.over ? `The table's creator ended the evening early, after hand ${view.hand_no}${agreed}.`
+    : `The table's creator has ended the evening: this hand is played to its end, and no other is dealt.`;
 }

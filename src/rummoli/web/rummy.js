@@ -180,7 +180,8 @@ function yourHand(hv, ctx, { sel, acesLow, byCard, inMeld }) {
   }));
   return h("section", { class: "my-hand", "aria-label": "Your hand", tabindex: "-1", "data-key": "my-hand" },
     h("h3", {}, h("span", { class: "hand-title" }, "Your hand"), h("small", {}, ` · ${cardCount(hv.hand.length)}`),
-      count !== undefined ? h("span", { class: "deadwood-count", "aria-live": "polite" }, `Deadwood ${count}`) : null,
+      // The count sits apart from the title on screen; read aloud it needs its own separator, not "cardsDeadwood".
+      count !== undefined ? [h("span", { class: "sr-only" }, ". "), h("span", { class: "deadwood-count", "aria-live": "polite" }, `Deadwood ${count}`)] : null,
       ctx.order ? h("button", { class: "quiet small", "data-key": "arrange", onclick: () => ctx.setOrder(null) }, "Arrange in melds") : null),
     row,
     ctx.readOnly ? null : h("p", { class: "hint" }, "Drag a card, or Shift + ← → on it, to move it in your hand."));

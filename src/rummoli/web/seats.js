@@ -36,20 +36,24 @@ export function seatTiles(hv, ctx, { unit, status = () => [], target = null, for
         h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
           name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
         h("div", { class: "seat-line" },
-          h("span", { class: `seat-chips unit-${unit}${change > 0 ? " up" : change < 0 ? " down" : ""}`,
-            "aria-label": `${shown}${change !== undefined ? `, ${signed(change)} this hand` : ""}` },
-          h("span", { class: "n" }, String(chips)), h("span", { class: "unit" }, shown.slice(String(chips).length)),
-          change !== undefined ? h("small", { class: "delta", "aria-hidden": "true" }, ` (${signed(change)})`) : null),
-          // On a narrow screen the units give way to small drawn marks (a chip, a card); the label keeps the words.
-          h("span", { class: "seat-cards", "aria-label": cardCount(hv.hand_sizes[i]) },
-            h("span", { class: "n" }, String(hv.hand_sizes[i])), h("span", { class: "unit" }, cardCount(hv.hand_sizes[i]).slice(String(hv.hand_sizes[i]).length)))),
+          // A plain span's aria-label is not read, so the words are the text itself: on a narrow screen the units
+          // give way to small drawn marks (a chip, a card) and are only hidden from sight (style.css), never removed.
+          h("span", { class: `seat-chips unit-${unit}${change > 0 ? " up" : change < 0 ? " down" : ""}` },
+            countWords(chips, shown),
+            change !== undefined ? h("small", { class: "delta" }, ` (${signed(change)}`, h("span", { class: "sr-only" }, " this hand"), ")") : null),
+          h("span", { class: "seat-cards" }, countWords(hv.hand_sizes[i], cardCount(hv.hand_sizes[i])))),
         target ? h("div", { class: "score-bar", role: "img", "aria-label": `${chips} of ${target} points` },
           h("span", { style: `width:${Math.max(0, Math.min(100, (100 * asNumber(chips)) / target))}%` })) : null,
         h("div", { class: "seat-status" },
-          i === hv.dealer ? h("span", { class: "dealer-chip", title: "Dealer" }, "D") : null,
+          i === hv.dealer ? h("span", { class: "dealer-chip", title: "Dealer" }, h("span", { "aria-hidden": "true" }, "D"), h("span", { class: "sr-only" }, "dealer")) : null,
           status(i),
           toAct.has(i) ? h("span", { class: "tag turn" }, i !== hv.seat ? "to act" : forced ? "forced" : "your turn") : null));
     }));
+}
+
+/** A count and its unit ("13" and " cards" of "13 cards"), the unit apart so that a narrow screen can hide it from sight. */
+function countWords(count, words) {
+  return [h("span", { class: "n" }, String(count)), h("span", { class: "unit" }, words.slice(String(count).length))];
 }
 
 /** Your own tile sits with your hand at the bottom of the table, not among the others across the top. */

@@ -1,13 +1,13 @@
 // A table page (/tables/{id}, the invite link): take a seat or watch, then play live over the websocket.
 // Every update is drawn the moment it arrives: the server sets the table's pace (a forced play or a bot's move is
 // an update of its own), so the page never holds anything back. The game's words and results are the server's.
-import { announce, drawerFollowsWidth, fill, go, h, morph, pageTitle, saveSeatToken, seatToken, textBox } from "./dom.js";
+import { announce, drawerFollowsWidth, fill, go, h, morph, pageTitle, saveSeatToken, seatToken, textBox, unsay } from "./dom.js";
 import { api, TableSocket } from "./net.js";
 import { isForced, renderStops } from "./stops.js";
 import { renderRummy } from "./rummy.js";
 import { renderPoch } from "./poch.js";
 import { rulesetInfo } from "./lobby.js";
-import { finalPanel, handResultBlock, standingsTable } from "./result.js";
+import { endingWords, finalPanel, handResultBlock, standingsTable } from "./result.js";
 import { chipChart, Evening } from "./chart.js";
 import { inviteBox, ownSeatBox, takeSeatFromAddress } from "./invite.js";
 import { animateEvents, snapshot } from "./motion.js";
@@ -214,7 +214,7 @@ function livePage(root, summary, mine) {
     const warn = e.type === "timeout";
     log.append(h("li", { class: `ev ev-${e.type}${warn ? " warn" : ""}` }, e.text));
     if (++state.lines > 300) log.firstElementChild.remove();
-    if (!quiet && (warn || ["hand_over", "evening_over", "seat"].includes(e.type))) announce(e.text);
+    if (!quiet && (warn || ["hand_over", "evening_over", "seat", "ending"].includes(e.type))) announce(e.text);
   }
 
   function sounds(events) {
@@ -227,16 +227,22 @@ function livePage(root, summary, mine) {
     const hv = state.view?.hand;
     const forced = isForced(hv || {});  // made by the table itself: not a turn
     const mineNow = !!(hv && !state.view.hand_over && hv.legal_actions?.length && !forced && hv.to_act?.includes(hv.seat));
+    const told = mineNow ? `Your turn. ${hv.prompt || ""}` : null;
     if (mineNow && !state.wasMyTurn) {
       // The focus resting on your hand (where it falls after each action) or nowhere moves to what happens now: one
       // Tab from your choices (they were twenty Tabs away, behind the cards), and Enter there makes no choice.
       const at = document.activeElement;
       if (!at || at === document.body || at.dataset?.key === "my-hand") focusKey("phase");
-      announce(`Your turn. ${hv.prompt || ""}`);
+      announce((state.said = told));
       play("turn");
       pageTitle("● Your turn", tableTitle(summary));  // seen from another tab
+    } else if (mineNow && told !== state.said) {
+      // Still your turn, but a step on (the upcard taken, now a discard): the region says the new step, not the old.
+      announce((state.said = told));
     } else if (!mineNow) {
       pageTitle(tableTitle(summary));
+      if (state.said) unsay(state.said);  // a turn that has passed is not left to be read as if it were still yours
+      state.said = null;
     }
     state.wasMyTurn = mineNow;
   }
@@ -282,7 +288,9 @@ function livePage(root, summary, mine) {
     const focused = document.activeElement?.dataset?.key;
     errorLine.textContent = state.error;
     renderTools(v);
-    handNo.textContent = v?.hand ? `Hand ${v.hand_no}${v.hands ? ` of ${v.hands}` : ""}${v.you === null || v.you === undefined ? " · watching" : ""}` : "";
+    // Once the creator has ended the evening, "of 3" would promise hands that will not be dealt.
+    const length = v?.ending ? " · last hand" : v?.hands ? ` of ${v.hands}` : "";
+    handNo.textContent = v?.hand ? `Hand ${v.hand_no}${length}${v.you === null || v.you === undefined ? " · watching" : ""}` : "";
     if (!v || v.waiting || !v.hand) {
       morph(game, waitingRoom(v));
     } else {
@@ -301,6 +309,7 @@ function livePage(root, summary, mine) {
       // Between hands and at the evening's end the result sits on the table, where the cards were laid.
       body.querySelector(".tableau").prepend(
         ...[state.status === "paused" && !v.over ? pausedBar() : null,
+          v.ending && !v.over ? h("p", { class: "panel ending-note", role: "status" }, endingWords(v)) : null,
           v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
           between ? nextHandBar(v) : null,
           v.result ? handResultBlock(v) : null].filter(Boolean));
@@ -395,7 +404,7 @@ function livePage(root, summary, mine) {
       mine && (v?.over || state.status === "over") ? h("a", { href: "/", "data-key": "to-lobby" }, "Back to the lobby")
         : mine ? h("button", { class: "quiet", "data-key": "leave", onclick: leave }, "Leave") : null,
       // Before the first deal there is no evening to end: the table is closed at once.
-      mine?.creator && v && !v.over ? h("button", { class: "quiet", "data-key": "end", onclick: endEvening }, v.waiting ? "Close the table" : "End evening") : null);
+      mine?.creator && v && !v.over && !v.ending ? h("button", { class: "quiet", "data-key": "end", onclick: endEvening }, v.waiting ? "Close the table" : "End evening") : null);
   }
 
   async function leave() {

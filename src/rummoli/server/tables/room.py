@@ -111,7 +111,8 @@ def seat_info(seat: int, state: SeatRow, playing_bot: str | None, connected: boo
 
 
 def summary_of(table_id: str, options: dict[str, Any], infos: list[dict[str, Any]], *, status: str, hand_no: int,
-               seq: int, pace: schedule.Pace, title: str, created_at: float, base_url: str) -> dict[str, Any]:
+               seq: int, pace: schedule.Pace, title: str, created_at: float, base_url: str,
+               ending: bool = False) -> dict[str, Any]:
     """What anyone may see of a table (``GET /api/tables/{id}``)."""
     return {
         "id": table_id, "game": str(options["game"]), "ruleset": options["ruleset_name"], "title": title,
@@ -119,7 +120,7 @@ def summary_of(table_id: str, options: dict[str, Any], infos: list[dict[str, Any
         "hand_no": hand_no, "seq": seq, "over": status == "over", "status": status,
         "turn_timer": options.get("turn_timer"),
         "pace": pace.info(), "created_at": created_at, "invite": invite_link(base_url, table_id),
-        "chips": options.get("chips"), "hands": options.get("hands"),
+        "chips": options.get("chips"), "hands": options.get("hands"), "ending": ending,
     }
 
 
@@ -226,7 +227,7 @@ class Room:
         return summary_of(self.id, self.options, self.seat_infos(), status=self.status,
                           hand_no=table.hand_no if table is not None else 0, seq=self.seq, pace=self.pace,
                           title=ruleset_title(self.options["ruleset"], self.held), created_at=self.created_at,
-                          base_url=base_url)
+                          base_url=base_url, ending=bool(table is not None and table.ending))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         table = self.table
