@@ -113,8 +113,8 @@ def test_an_evening_its_creator_ends_says_so_on_the_page_and_in_the_answer(brows
     # A hand is in play (Ann has not moved): it is played out, and none is dealt after it.
     assert (ended["ending"], ended["over"], ended["hand_no"], ended["hands"]) == (True, False, 1, 3)
     page.wait_for_selector(".ending-note")
-    assert page.inner_text(".ending-note") == ("The table's creator has ended the evening: this hand is played to its "
-                                               "end, and no other is dealt.")
+    assert page.inner_text(".ending-note") == ("The evening has been ended: this hand is played to its end, and no "
+                                               "other is dealt.")
     assert page.inner_text(".hand-no") == "Hand 1 · last hand"
     assert page.locator("[data-key=end]").count() == 0
     seen: set[str] = set()
@@ -122,8 +122,7 @@ def test_an_evening_its_creator_ends_says_so_on_the_page_and_in_the_answer(brows
         stops_turn(page, seen)
     summary = server.get(f"/api/tables/{table}").json()
     assert (summary["over"], summary["ending"], summary["hand_no"]) == (True, True, 1)
-    assert page.inner_text(".final .ended-early") == ("The table's creator ended the evening early, after hand 1 of "
-                                                      "the 3 agreed.")
+    assert page.inner_text(".final .ended-early") == "The evening was ended early, after hand 1 of the 3 agreed."
     assert page.inner_text(".hand-no") == "Hand 1 · last hand"
     assert not page.errors, page.errors
     page.context.close()

@@ -144,9 +144,10 @@ export function finalPanel(view, { closing, download }) {
     download ? h("button", { "data-key": "download", onclick: download }, "Download the evening's record") : null);
 }
 
-/** Why an evening stops before its own end: its creator ended it (table view `ending`), after the hand in play. */
+/** Why an evening stops before its own end (table view `ending`), after the hand in play. Not "its creator ended
+ * it": the server also ends an evening nobody has been connected to for a while (--idle-end), in the same way. */
 export function endingWords(view) {
   const agreed = view.hands ? ` of the ${view.hands} agreed` : "";
-  return view.over ? `The table's creator ended the evening early, after hand ${view.hand_no}${agreed}.`
-    : `The table's creator has ended the evening: this hand is played to its end, and no other is dealt.`;
+  return view.over ? `The evening was ended early, after hand ${view.hand_no}${agreed}.`
+    : `The evening has been ended: this hand is played to its end, and no other is dealt.`;
 }

@@ -165,8 +165,9 @@ class TableSummary(BaseModel):
     invite: str
     chips: int | None = Field(None, description="Starting chips its creator chose (null: the ruleset's own).")
     hands: int | None = Field(None, description="Hands in the evening (null: the ruleset's own end).")
-    ending: bool = Field(False, description="Its creator ended the evening before its own end: no hand is dealt "
-                                            "after the one in play (if any); `over` once that hand is over.")
+    ending: bool = Field(False, description="The evening was ended before its own end (by its creator, or idle): "
+                                            "no hand is dealt after the one in play (if any); `over` once that hand "
+                                            "is over.")
 
 
 class TableList(BaseModel):
