@@ -178,6 +178,10 @@ function livePage(root, summary, mine) {
       sounds(events);
     }
     log.scrollTop = log.scrollHeight;
+    // A burst can hold this seat's last move, the others' answers and its turn again: a turn that came back through
+    // another seat's move (or a new hand) is a new turn, and sounds and is announced as one.
+    const me = state.view?.hand?.seat;
+    if ((events || []).some((e) => e.type === "hand_start" || (e.type === "action" && e.seat !== me))) state.wasMyTurn = false;
     turnNotice();
   };
   function drawSoon(quiet, events) {
