@@ -4,6 +4,7 @@ the evening is over a seat of the table shows every hand as dealt. Screenshots a
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -183,5 +184,24 @@ def test_the_last_step_shows_each_seats_total_after_the_hand(browser: Any, serve
     for c in changes:
         tile = page.locator(f".replay-stage .seat[data-seat='{c['seat']}'] .seat-chips .n")
         assert tile.inner_text() == str(c["after"]), (c, tile.inner_text())
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_gin_hand_that_reaches_the_wall_is_titled_a_draw(browser: Any, server: Any, tmp_path: Path) -> None:
+    """R-GIN-6: its headline says a draw; the result's title said "Blocked", straight Rummy's word."""
+    from rummoli.games import family, replay_hand
+
+    record = family("rummy").random_hand_record("gin-rummy", 2, "wall-0")  # random play: to the wall
+    assert replay_hand(record).outcome["reason"] == "blocked"
+    (tmp_path / "gin.json").write_text(json.dumps(record), encoding="utf-8")
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(tmp_path / "gin.json"))
+    page.wait_for_selector(".replay-controls")
+    page.keyboard.press("End")
+    page.wait_for_selector(".result")
+    assert page.inner_text(".result h2").endswith("Drawn"), page.inner_text(".result h2")
+    assert "the hand is a draw" in page.inner_text(".result .headline")
     assert not page.errors, page.errors
     page.context.close()

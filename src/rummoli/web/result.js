@@ -14,6 +14,14 @@ import { cardSvg } from "./cards.js";
 import { signed } from "./labels.js";
 
 const OUTCOME_TITLES = { out: "Out", stall: "Stall", rummy: "Rummy", knock: "Knock", undercut: "Undercut", gin: "Gin", blocked: "Blocked" };
+// A hand that reaches the end of its stock is a draw at Gin (R-GIN-6) and is scored as it stands at 500 Rum, as the
+// headline says: "Blocked" is the straight Rummy word.
+const BLOCKED_TITLES = { gin: "Drawn", 500: "Stock empty" };
+
+function outcomeTitle(r, style) {
+  if (r.outcome === "blocked" && BLOCKED_TITLES[style]) return BLOCKED_TITLES[style];
+  return OUTCOME_TITLES[r.outcome] || r.outcome;
+}
 
 const mini = (c) => h("span", { class: "mini" }, cardSvg(c));
 const nameOf = (view, seat) => view.seats?.[seat]?.name ?? `Seat ${seat + 1}`;
@@ -35,7 +43,7 @@ function resultBlock(view) {
   const hasWinner = r.winner !== null && r.winner !== undefined;
   const winnerChange = hasWinner ? r.changes.find((c) => c.seat === r.winner)?.change ?? 0 : 0;
   return h("section", { class: `result result-${r.game} outcome-${r.outcome}`, "data-result-hand": r.hand_no, "aria-label": r.hand_no ? `Result of hand ${r.hand_no}` : "Result of the hand" },
-    h("h2", {}, r.hand_no ? `Hand ${r.hand_no}: ` : "", OUTCOME_TITLES[r.outcome] || r.outcome),
+    h("h2", {}, r.hand_no ? `Hand ${r.hand_no}: ` : "", outcomeTitle(r, view.hand?.style)),
     h("div", { class: "outcome-line" },
       h("span", { class: "outcome-badge" },
         // A winner can come out behind (going out first, having paid more than it took): the loss looks like one.
