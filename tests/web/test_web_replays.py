@@ -4,6 +4,7 @@ the evening is over a seat of the table shows every hand as dealt. Screenshots a
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -14,6 +15,7 @@ from web_helpers import DESKTOP, PHONE, new_page, replay_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import play_until
+from test_server_replay_widow import finished_rummoli
 
 from rummoli.server.api.web import whole_views
 
@@ -123,6 +125,9 @@ def test_the_move_list_steps_the_board_and_all_hands_show_after_the_evening(brow
     page.get_by_role("button", name="Show all hands").click()
     page.wait_for_selector(".open-hand")
     page.screenshot(path=str(artifacts / "replay-open-390x844.png"))
+    # A hand played out says so on one line (not a letter a line in the cards' narrow columns).
+    empty = page.locator(".open-hand .muted")
+    assert empty.count() and all(box and box["height"] < 30 for box in (e.bounding_box() for e in empty.all()))
     # The window widened to a desktop's: the moves fit beside the board and show; narrowed again, they close.
     for size, shown in ((DESKTOP, True), (PHONE, False)):
         page.set_viewport_size(size)
@@ -205,3 +210,56 @@ def test_a_gin_hand_that_reaches_the_wall_is_titled_a_draw(browser: Any, server:
     assert "the hand is a draw" in page.inner_text(".result .headline")
     assert not page.errors, page.errors
     page.context.close()
+
+
+SUIT_WORD = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+RANK_WORD = {"T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace", "2": "two", "3": "three", "4": "four",
+             "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine"}
+
+
+def card_words(cards: list[str]) -> list[str]:
+    """The names the page's cards carry (their accessible names), for cards as the server names them."""
+    return [f"{RANK_WORD[c[0]]} of {SUIT_WORD[c[1]]}" for c in cards]
+
+
+def test_all_hands_show_the_widow_then_the_hand_given_up_for_it(browser: Any, server: Any, artifacts: Path) -> None:
+    """Beside the hands in play, "Show all hands" shows what is out of play, under its own label: the widow as
+    dealt, then, once a bot has taken it, the hand that bot gave up (the record's deal). On a phone the open
+    hands' cards are fanned large enough to read, and no seat's name is cut off."""
+    created = finished_rummoli(server, "widow-out-of-play-2")  # a hand where a bot takes the widow
+    table, token = created["id"], created["token"]
+    record = server.get(f"/api/tables/{table}/record", token=token).json()["hands"][0]
+    views = whole_views(server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=token).json()["frames"])
+    at = next(k for k, v in enumerate(views) if v["out_of_play"]["given_up_by"] is not None)
+    swapper = views[at]["out_of_play"]["given_up_by"]
+    assert swapper != 0 and sorted(views[at]["open_hands"][swapper]) == sorted(record["deal"]["widow"])
+    for size, tag in ((DESKTOP, "1280x800"), (PHONE, "390x844")):
+        page = replay_page(browser, server.url, table, token, viewport=size)
+        page.wait_for_selector(".moves .move", state="attached")
+        assert page.locator(".open-out").count() == 0
+        page.get_by_role("button", name="Show all hands").click()
+        page.wait_for_selector(".open-out")
+        out = page.locator(".open-out")
+        assert out.locator(".who").inner_text() == "Widow"
+        assert out.locator(".card").evaluate_all("cs => cs.map((c) => c.getAttribute('aria-label'))") == card_words(
+            record["deal"]["widow"])
+        page.locator(".scrub").fill(str(at))
+        assert step_shown(page) == at
+        assert out.locator(".who").inner_text() == f"Given up by {record['players'][swapper]}, out of play"
+        shown = out.locator(".card").evaluate_all("cs => cs.map((c) => c.getAttribute('aria-label'))")
+        assert sorted(shown) == sorted(card_words(record["deal"]["hands"][swapper]))
+        assert page.locator(".open-hand").count() == len(record["players"])
+        # Legible: every open card at least 36 px wide, its corner (rank and suit) not covered by the next one,
+        # everything inside the window, and every name whole (none cut short with an ellipsis).
+        boxes = page.locator(".open-hands .card").evaluate_all(
+            "cs => cs.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right, r.top]; })")
+        assert all(right - left >= 36 for left, right, _top in boxes)
+        assert all(right <= size["width"] for _left, right, _top in boxes)
+        for (left, _r, top), (next_left, _nr, next_top) in itertools.pairwise(boxes):
+            assert next_top != top or next_left - left >= 18, (left, next_left)
+        cut = page.locator(".seat-name, .open-hands .who").evaluate_all(
+            "es => es.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)")
+        assert cut == [], cut
+        page.screenshot(path=str(artifacts / f"replay-widow-{tag}.png"), full_page=True)
+        assert not page.errors, page.errors
+        page.context.close()
