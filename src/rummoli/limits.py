@@ -74,7 +74,7 @@ def stacked_marks(text: str) -> str | None:
     >>> [stacked_marks(name) for name in ("Nguyễn Thị Phương", "प्रियंका", "สมศักดิ์", "Ọ̀ṣun", "a\u0301\u0316\u0300")]
     [None, None, None, None, None]
     >>> stacked_marks("a" + "\u0301\u0316" * 2)
-    "may not stack more than 3 combining marks on one character (found 4 on 'a')"
+    'may not stack more than 3 combining marks on one character (found 4 on "a")'
     """
     run, base, longest, on = 0, "", 0, ""
     for c in unicodedata.normalize("NFD", text):
@@ -86,4 +86,4 @@ def stacked_marks(text: str) -> str | None:
             run, base = 0, c
     if longest <= MAX_MARKS:
         return None
-    return f"may not stack more than {MAX_MARKS} combining marks on one character (found {longest} on {on!r})"
+    return f"may not stack more than {MAX_MARKS} combining marks on one character (found {longest} on {quote(on)})"

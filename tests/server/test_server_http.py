@@ -110,7 +110,7 @@ def test_a_name_piling_marks_on_one_letter_is_refused_and_real_names_with_marks_
     table = created["id"]
     path = f"/api/tables/{table}/seats"
     before = server.get(f"/api/tables/{table}").json()
-    refusal = "name: a name may not stack more than 3 combining marks on one character (found 23 on 'a')"
+    refusal = "name: a name may not stack more than 3 combining marks on one character (found 23 on \"a\")"
     assert error_of(server.post(path, {"name": ZALGO}), 422, "malformed") == refusal
     assert error_of(server.post("/api/tables", {"name": ZALGO}), 422, "malformed") == refusal
     assert server.get(f"/api/tables/{table}").json() == before

@@ -212,7 +212,7 @@ def test_a_names_marks_stay_in_its_own_box_and_a_pile_of_them_is_refused(browser
     error.wait_for()
     page.wait_for_function("() => document.querySelector('.join .error').textContent")
     assert error.inner_text() == ("name: a name may not stack more than 3 combining marks on one character "
-                                  "(found 23 on 'a')")
+                                  '(found 23 on "a")')
     assert [s["open"] for s in server.get(f"/api/tables/{waiting}").json()["seats"]] == [False, True, False]
     names_stay_in_their_boxes(page, [MOST])  # the join page's list of seats
 
