@@ -245,6 +245,9 @@ def test_leaving_a_finished_evening_is_refused_and_the_seat_keeps_its_evening(se
         message = error_of(server.post(f"/api/tables/{table}/leave", token=token), 409, "over")
         assert message.startswith("this table's evening is over: there is no seat to leave"), message
     assert seats() == before
+    # Nor is there anything left to end: "End evening" was answered 200, doing nothing
+    ended = error_of(server.post(f"/api/tables/{table}/end", token=token), 409, "over")
+    assert ended == "this table's evening is already over: there is nothing to end"
     assert server.get(f"/api/tables/{table}/record", token=token).content == record.content
     opened = server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=token)
     assert opened.status_code == 200 and opened.json()["can_open"] is True, opened.text

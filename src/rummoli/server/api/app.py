@@ -283,9 +283,11 @@ def create_app(settings: Settings) -> FastAPI:
         return TableSummary(**room.summary(base_url(request)))
 
     @app.post("/api/tables/{table_id}/end", summary="End the evening (creator)", tags=["tables"],
-              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse}})
+              responses={**ERRORS, 401: {"model": ErrorResponse}, 403: {"model": ErrorResponse},
+                         409: {"model": ErrorResponse}})
     async def end(request: Request, table_id: str, authorization: Auth = None) -> TableSummary:
-        """The creator ends the evening: no new hand is dealt; the hand in play is played to its end."""
+        """The creator ends the evening: no new hand is dealt; the hand in play is played to its end. `409` when
+        the evening is already over."""
         room = await table_of(table_id)
         creator_only(room, seat_of(room, authorization))
         await room.end()

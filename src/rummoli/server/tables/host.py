@@ -252,10 +252,12 @@ class Host:
             self.check_driving()
             await room.fresh()
             t = room.table
+            if (t is not None and t.over) or (t is None and room.status == "over"):  # it answered 200, doing nothing
+                raise ServerError("over", "this table's evening is already over: there is nothing to end", status=409)
             if t is None:
                 room.status = "over"
                 await asyncio.to_thread(registry.store.set_status, room.id, "over")
-            elif not t.over:
+            else:
                 seen, mark = int(t.seq), len(t.journal)
                 t.end()
                 await self.commit("end", None, seen, mark, full=True)
