@@ -37,6 +37,11 @@ def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
         settled = [entry.get("text", "") for entry in record.get("settlement") or []]
         if any(settled):
             told.append("Settlement. " + " ".join(t for t in settled if t))
+        if record.get("over") is False:  # left (or read) before its end: say so, and how it stood after the last hand
+            rows = [r for r in record.get("standings") or [] if isinstance(r, dict)]
+            stood = ", ".join(f"{r.get('name')} {r.get('chips')}" for r in rows)
+            told.append(f"The record ends after hand {len(record['hands'])}, before the evening's end"
+                        + (f". Standings then: {stood}." if stood else "."))
         return "\n\n".join(told)
     hand = replay_hand(record)
     if not hand.over:  # a Rummy-family replay stops where its record does; a summary tells a finished hand

@@ -283,6 +283,11 @@ def test_an_evening_left_early_keeps_its_record_of_the_hands_finished(tmp_path: 
     replayed = replay(record)  # it replays as an evening of one finished hand, its standings as that hand left them
     assert replayed["hands"] == 1 and replayed["standings"] == record["standings"], replayed
     assert {row["name"]: row["chips"] for row in record["standings"]} == replayed["chips"], replayed
+    from rummoli.summary import tell
+
+    told = tell(record).splitlines()[-1]  # the summary says it stopped early, and how it stood
+    assert told.startswith("The record ends after hand 1, before the evening's end. Standings then: "), told
+    assert all(f"{row['name']} {row['chips']}" in told for row in record["standings"]), told
 
 
 def test_a_terminal_smaller_than_80_by_24_is_told_so(tmp_path: Path) -> None:
@@ -325,8 +330,9 @@ def test_q_in_the_middle_of_a_hand_asks_first(tmp_path: Path) -> None:
     assert stayed and said is not None and "not finished" in said
     # The standings are those before the unsaved hand: its ante taken (94, not 100) read as chips lost for good
     start = app.table.table.hand.start_chips  # the stacks before the hand's ante
-    assert said.splitlines()[-1].split() == [w for place, name, value in app.table.standings(True)
-                                             for w in (f"{place}.", name, value)]
+    first, second = said.splitlines()[:2]  # the standings straight after the sentence that brings them in
+    assert first.startswith("The hand in play was not finished") and second.split() == [
+        w for place, name, value in app.table.standings(True) for w in (f"{place}.", name, value)]
     assert sorted(int(v) for _p, _n, v in app.table.standings(True)) == sorted(start), said
 
 

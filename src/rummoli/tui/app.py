@@ -210,11 +210,12 @@ class PlayApp(App[str]):
     def leave(self) -> None:
         table = self.table
         table.quit = True
-        lines = [table.goodbye()]
         unfinished = table.hand is not None and not table.hand.over
-        if unfinished:
-            lines.insert(0, "The hand in play was not finished and is not saved: the standings are those before it.")
+        lines = ["The hand in play was not finished and is not saved: the standings are those before it."] \
+            if unfinished else []
+        # the standings straight after the sentence that brings them in, then where the records are
         lines.append(" ".join(f"{place}. {name} {value}" for place, name, value in table.standings(unfinished)))
+        lines.append(table.goodbye())
         self.exit("\n".join(lines))
 
 

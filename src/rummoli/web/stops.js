@@ -160,7 +160,7 @@ export function yourHand(hv, cardActs, ctx) {
           onclick: () => ctx.act({ action: a.action, card: c }) }, cardSvg(c, { label: false }))
         : h("span", { class: `card-btn${cardActs.length ? " dim" : ""}${mark}`, "data-card": c, role: "img", "aria-label": label }, cardSvg(c, { label: false }));
     })),
-    hv.given_up ? h("p", { class: "given-up" }, "Your old hand, now the widow (out of play): ",
+    hv.given_up ? h("p", { class: "given-up" }, "Your old hand, given up for the widow (out of play): ",
       hv.given_up.cards.map(short).join(" ")) : null);
 }
 
