@@ -683,45 +683,125 @@ static PyObject *names_of(PyObject *module, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
-/* shuffle_with(deck, getrandbits): random.Random.shuffle(deck) with the generator's own getrandbits, the same draws
- * in the same order (rummoli.shuffling.shuffle_pure is the same steps). Why C: a random stops hand's 51 draws cost
- * a tenth of the hand when each goes through Python's _randbelow. */
-static PyObject *shuffle_with(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+/* Python's own generator, drawn from here. Every Monte-Carlo loop of this file draws through a random.Random the
+ * caller hands in (its bound random() or getrandbits()), so that the compiled loops and their pure-Python twins make
+ * the same draws. Calling back into Python for each draw cost more than the rest of those loops together (a bound
+ * method call, a float or int made and freed: about 40 ns, against a few for the draw): a normal bot's win chance
+ * and widow worth, a hard bot's worlds and rollouts, and every deal's shuffle. So where the bound method is CPython's
+ * own Mersenne Twister (_random.Random's random or getrandbits, not overridden), the words are drawn here from the
+ * generator's own state, exactly as _randommodule.c draws them, and the object is left where Python would leave it.
+ * That reads the layout of CPython's RandomObject (PyObject_HEAD, int index, uint32_t state[624], unchanged since
+ * Python 3.2), which no API exposes: the module checks it when it is imported (mt_check: the type's size, and 1,400
+ * draws of each kind against Python's own) and calls back into Python as before whenever the check fails or the
+ * generator is anything else. tests/core/test_speedups.py holds the draws to Python's. */
+#define MT_N 624
+#define MT_M 397
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[MT_N];
+} MTObject;
+
+static PyTypeObject *mt_type;  /* _random.Random; NULL: never draw here */
+static PyMethodDef *mt_random_def, *mt_getrandbits_def;  /* the methods drawn here when bound to such an object */
+
+static uint32_t mt_next(MTObject *g) {
+    uint32_t *mt = g->state, y;
+    if (g->index >= MT_N) {  /* the next 624 words, as genrand_uint32 makes them */
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        g->index = 0;
+    }
+    y = mt[g->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double mt_unit(MTObject *g) {  /* random.random(): 53 bits from two words */
+    uint32_t a = mt_next(g) >> 5, b = mt_next(g) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* The generator behind ``bound`` when it is ``def`` bound to a _random.Random, else NULL (call it instead). */
+static MTObject *mt_behind(PyObject *bound, const PyMethodDef *def) {
+    if (def == NULL || !PyCFunction_Check(bound)) return NULL;
+    PyCFunctionObject *f = (PyCFunctionObject *)bound;
+    if (f->m_ml != def || f->m_self == NULL || !PyObject_TypeCheck(f->m_self, mt_type)) return NULL;
+    return (MTObject *)f->m_self;
+}
+
+/* Whether drawing here gives Python's own draws: the layout read above, checked on two generators seeded alike. */
+static int mt_check(void) {
+    PyObject *module = PyImport_ImportModule("_random");
+    if (module == NULL) { PyErr_Clear(); return 0; }
+    PyObject *type = PyObject_GetAttrString(module, "Random");
+    Py_DECREF(module);
+    if (type == NULL) { PyErr_Clear(); return 0; }
+    int ok = PyType_Check(type) && ((PyTypeObject *)type)->tp_basicsize == (Py_ssize_t)sizeof(MTObject);
+    PyObject *ours = ok ? PyObject_CallFunction(type, "i", 2026) : NULL;
+    PyObject *theirs = ok ? PyObject_CallFunction(type, "i", 2026) : NULL;
+    PyObject *unit = theirs ? PyObject_GetAttrString(theirs, "random") : NULL;
+    PyObject *bits = theirs ? PyObject_GetAttrString(theirs, "getrandbits") : NULL;
+    ok = ours && unit && bits && PyCFunction_Check(unit) && PyCFunction_Check(bits);
+    for (int i = 0; ok && i < 1400; i++) {  /* past two refills of the 624 words */
+        PyObject *u = PyObject_CallNoArgs(unit);
+        int k = 1 + i % 32;
+        PyObject *r = PyObject_CallFunction(bits, "i", k);
+        double expected_unit = u ? PyFloat_AsDouble(u) : -1.0;
+        unsigned long expected_bits = r ? PyLong_AsUnsignedLong(r) : 0;
+        Py_XDECREF(u);
+        Py_XDECREF(r);
+        if (PyErr_Occurred()) { PyErr_Clear(); ok = 0; break; }
+        double drawn_unit = mt_unit((MTObject *)ours);
+        unsigned long drawn_bits = mt_next((MTObject *)ours) >> (32 - k);
+        ok = drawn_unit == expected_unit && drawn_bits == expected_bits;
+    }
+    if (ok) {
+        mt_type = (PyTypeObject *)type;  /* kept for the module's life */
+        mt_random_def = ((PyCFunctionObject *)unit)->m_ml;
+        mt_getrandbits_def = ((PyCFunctionObject *)bits)->m_ml;
+    } else {
+        Py_DECREF(type);
+    }
+    Py_XDECREF(ours);
+    Py_XDECREF(theirs);
+    Py_XDECREF(unit);
+    Py_XDECREF(bits);
+    PyErr_Clear();
+    return ok;
+}
+
+static PyObject *drawn_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 2 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "shuffle_with(deck: list, getrandbits: callable)");
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "drawn_here(bound method)");
         return NULL;
     }
-    PyObject *deck = args[0], *getrandbits = args[1];
-    for (Py_ssize_t i = PyList_GET_SIZE(deck) - 1; i > 0; i--) {
-        unsigned long long n = (unsigned long long)i + 1, r;
-        int k = 0;
-        for (unsigned long long m = n; m; m >>= 1) k++;
-        PyObject *bits = PyLong_FromLong(k);
-        if (bits == NULL) return NULL;
-        do {
-            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
-            if (drawn == NULL) { Py_DECREF(bits); return NULL; }
-            r = PyLong_AsUnsignedLongLong(drawn);
-            Py_DECREF(drawn);
-            if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(bits); return NULL; }
-        } while (r >= n);
-        Py_DECREF(bits);
-        if (i >= PyList_GET_SIZE(deck)) {  /* getrandbits may be any callable: the list may have shrunk */
-            PyErr_SetString(PyExc_RuntimeError, "the deck changed size while it was shuffled");
-            return NULL;
-        }
-        PyObject *a = PyList_GET_ITEM(deck, i), *b = PyList_GET_ITEM(deck, (Py_ssize_t)r);
-        PyList_SET_ITEM(deck, i, b);
-        PyList_SET_ITEM(deck, (Py_ssize_t)r, a);
-    }
-    Py_RETURN_NONE;
+    return PyBool_FromLong(mt_behind(args[0], mt_random_def) != NULL || mt_behind(args[0], mt_getrandbits_def) != NULL);
 }
 
 /* random.Random._randbelow(n), n >= 1, through the generator's getrandbits; -1 on an error */
 static long long rand_below(PyObject *getrandbits, unsigned long long n) {
     int k = 0;
     for (unsigned long long m = n; m; m >>= 1) k++;
+    MTObject *g = k <= 32 ? mt_behind(getrandbits, mt_getrandbits_def) : NULL;
+    if (g != NULL) {
+        uint32_t r;
+        do r = mt_next(g) >> (32 - k); while (r >= n);
+        return (long long)r;
+    }
     PyObject *bits = PyLong_FromLong(k);
     if (bits == NULL) return -1;
     unsigned long long r;
@@ -734,6 +814,30 @@ static long long rand_below(PyObject *getrandbits, unsigned long long n) {
     } while (r >= n);
     Py_DECREF(bits);
     return (long long)r;
+}
+
+/* shuffle_with(deck, getrandbits): random.Random.shuffle(deck) with the generator's own getrandbits, the same draws
+ * in the same order (rummoli.shuffling.shuffle_pure is the same steps). Why C: a random stops hand's 51 draws cost
+ * a tenth of the hand when each goes through Python's _randbelow. */
+static PyObject *shuffle_with(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "shuffle_with(deck: list, getrandbits: callable)");
+        return NULL;
+    }
+    PyObject *deck = args[0], *getrandbits = args[1];
+    for (Py_ssize_t i = PyList_GET_SIZE(deck) - 1; i > 0; i--) {
+        long long r = rand_below(getrandbits, (unsigned long long)i + 1);
+        if (r < 0) return NULL;
+        if (i >= PyList_GET_SIZE(deck)) {  /* getrandbits may be any callable: the list may have shrunk */
+            PyErr_SetString(PyExc_RuntimeError, "the deck changed size while it was shuffled");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(deck, i), *b = PyList_GET_ITEM(deck, (Py_ssize_t)r);
+        PyList_SET_ITEM(deck, i, b);
+        PyList_SET_ITEM(deck, (Py_ssize_t)r, a);
+    }
+    Py_RETURN_NONE;
 }
 
 /* play_plain(hands, owner, log, hot, modes, state, words): the plain forced leads and plays of a stops hand's play
@@ -1345,6 +1449,11 @@ static PyObject *bid_policy(PyObject *module, PyObject *const *args, Py_ssize_t 
  * and sqrt, as Python's float ** and math.sqrt call them), so the same answers to the last bit. Why C: these loops
  * were most of a normal bot's time, a random number, a swap and an evaluation at a time. */
 static int draw_unit(PyObject *random_, double *out) {
+    MTObject *g = mt_behind(random_, mt_random_def);
+    if (g != NULL) {
+        *out = mt_unit(g);
+        return 0;
+    }
     PyObject *r = PyObject_CallNoArgs(random_);
     if (r == NULL) return -1;
     *out = PyFloat_AsDouble(r);
@@ -1952,6 +2061,8 @@ static PyMethodDef methods[] = {
      "A hard bot's rollout's play round (rummoli.bots.stops_playout.play_round_pure)."},
     {"place_cards", (PyCFunction)(void (*)(void))place_cards, METH_FASTCALL,
      "A hard bot's sampled world: the unseen cards placed (rummoli.bots.stops_search.place_cards_pure)."},
+    {"drawn_here", (PyCFunction)(void (*)(void))drawn_here, METH_FASTCALL,
+     "Whether draws through this bound random() or getrandbits() are made in C from its generator's own state."},
     {"evaluate_mask", evaluate_mask, METH_O,
      "The value of the best five cards of a 52-bit mask holding at least five cards (rummoli.poker)."},
     {"names_of", (PyCFunction)(void (*)(void))names_of, METH_FASTCALL,
@@ -1972,5 +2083,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__speedups(void) {
     build_tables();
+    mt_check();
     return PyModule_Create(&module);
 }

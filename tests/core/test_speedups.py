@@ -349,3 +349,43 @@ def test_each_melds_lay_offs_and_each_cards_points_are_read_off_the_table_as_wor
         slow = sum(1 << c for c in range(52) if not meld >> c & 1 and (meld | 1 << c) in table.melds)
         assert table.fit_of[meld] == slow == table.fits(meld), (aces, meld)
     assert table.card_points == tuple(table.card_value(1 << c) for c in range(52))
+
+
+def test_draws_made_in_c_are_pythons_own_and_leave_the_generator_where_python_would() -> None:
+    """The compiled loops draw CPython's Mersenne Twister words themselves where the bound method is its own, and call
+    back into Python for any other generator (_speedups.c, mt_behind): the same draws either way."""
+    needs_compiled()
+    from rummoli import _speedups
+
+    plain = random.Random(34)
+    assert _speedups.drawn_here(plain.random) and _speedups.drawn_here(plain.getrandbits)
+
+    class Fixed(random.Random):
+        def random(self) -> float:
+            return 0.25
+
+    assert not _speedups.drawn_here(Fixed(1).random)  # overridden: called, so its answer counts
+    assert _speedups.drawn_here(Fixed(1).getrandbits)  # not overridden: CPython's own
+    assert not _speedups.drawn_here(random.SystemRandom().random)
+    assert not _speedups.drawn_here(len)
+    for seed in range(40):  # shuffles cross the 624-word refills many times over
+        ours, theirs = random.Random(seed), random.Random(seed)
+        deck, expected = list(range(52)), list(range(52))
+        for _ in range(seed % 7 + 1):
+            _speedups.shuffle_with(deck, ours.getrandbits)
+            theirs.shuffle(expected)
+        assert deck == expected
+        assert ours.getstate() == theirs.getstate()
+    # through a generator whose draws are Python's: the same shuffle, made by calling it
+    calls = []
+
+    class Counted(random.Random):
+        def getrandbits(self, k: int) -> int:
+            calls.append(k)
+            return super().getrandbits(k)
+
+    counted, plain = Counted(3), random.Random(3)
+    deck, expected = list(range(52)), list(range(52))
+    _speedups.shuffle_with(deck, counted.getrandbits)
+    plain.shuffle(expected)
+    assert deck == expected and len(calls) >= 51
