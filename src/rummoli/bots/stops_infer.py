@@ -43,10 +43,15 @@ def card_index(text: str) -> int:
     return Card.parse(text).index if i is None else i
 
 
+_CARD_BIT = {text: 1 << i for text, i in _CARD_INDEX.items()}
+
+
 def mask_of_texts(texts: list[str]) -> int:
     m = 0
+    bits = _CARD_BIT
     for t in texts:
-        m |= 1 << card_index(t)
+        bit = bits.get(t)
+        m |= 1 << card_index(t) if bit is None else bit  # card_index names a text that is not a card
     return m
 
 

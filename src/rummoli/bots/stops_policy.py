@@ -84,9 +84,16 @@ def _table_by_key(key: str) -> Table:
 
 def table_for(ref: str | dict[str, Any] | Ruleset) -> Table:
     """The :class:`Table` of a ruleset reference (a name, an inline dict or a :class:`Ruleset`)."""
+    if type(ref) is str:  # a built-in ruleset's name, as nearly every view gives it: no JSON to write
+        return _table_by_name(ref)
     if isinstance(ref, Ruleset):
         ref = ref.reference()
     return _table_by_key(json.dumps(ref, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _table_by_name(name: str) -> Table:
+    return _table_by_key(json.dumps(name))
 
 
 # ----------------------------------------------------------------------------- poker strength

@@ -50,6 +50,8 @@ class Session:
         max_rotations: int | None = None,
     ) -> None:
         self.rules = load_ruleset(ruleset)
+        # asked at every check of whether the evening is over (several times a hand): the rules never change
+        self._per_seat_ante = self.rules.ante_per_seat()
         n = len(players)
         if not self.rules.min_players <= n <= self.rules.max_players:
             seated = players_range(self.rules.min_players, self.rules.max_players)
@@ -134,7 +136,7 @@ class Session:
 
     # ------------------------------------------------------------------------------- hands
     def _ante_of(self, seat: int) -> int:
-        per = self.rules.ante_per_seat()
+        per = self._per_seat_ante
         return per * 2 if self.rules.dealer_ante == "double" and seat == self.dealer else per
 
     def _drop_broke(self) -> None:
