@@ -20,6 +20,7 @@ showdowns have given them reason to.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -101,12 +102,20 @@ class BettingMemory:
 
     def credibility(self, name: str) -> float:
         """The chance that ``name`` bets on its cards, after the showdowns seen."""
-        odds = PRIOR_HONEST / (1 - PRIOR_HONEST) * math.exp(max(-50.0, min(50.0, self.evidence.get(name, 0.0))))
-        return odds / (1 + odds)
+        return _credibility(self.evidence.get(name, 0.0))
 
     def by_seat(self, view: Mapping[str, Any]) -> list[float]:
         """:meth:`credibility` for every seat of the view's table."""
-        return [self.credibility(str(name)) for name in view["players"]]
+        evidence = self.evidence
+        return [_credibility(evidence.get(str(name), 0.0)) for name in view["players"]]
+
+
+@functools.lru_cache(maxsize=256)
+def _credibility(evidence: float) -> float:
+    """:meth:`BettingMemory.credibility` of a player with this much evidence: asked for every seat at every
+    decision, and a player's evidence changes only at a showdown."""
+    odds = PRIOR_HONEST / (1 - PRIOR_HONEST) * math.exp(max(-50.0, min(50.0, evidence)))
+    return odds / (1 + odds)
 
 
 def believed(credibility: float, likelihood: float) -> float:

@@ -60,6 +60,10 @@ def legal_json(opts: Sequence[Option], seat: int) -> list[dict[str, Any]]:
     return out
 
 
+#: ``seat:N`` as chip events name the seats (every ante names one: dozens a hand)
+_SEAT_PARTIES = tuple(f"seat:{n}" for n in range(16))
+
+
 class Views(HandState, streams.Marked):
     """The events, records and views of a hand (see the module's docstring)."""
 
@@ -69,7 +73,9 @@ class Views(HandState, streams.Marked):
     # --------------------------------------------------------------------- events and records
     def _party(self, code: int) -> str:
         """A chip party as events name it: ``seat:N`` or ``pot:ID``."""
-        return f"seat:{code}" if code >= 0 else f"pot:{self.rules.board.pots[-1 - code].id}"
+        if code >= 0:
+            return _SEAT_PARTIES[code] if code < len(_SEAT_PARTIES) else f"seat:{code}"
+        return "pot:" + self.rules.board.pots[-1 - code].id
 
     def render(self, log: Sequence[tuple[Any, ...]], reader: int | bool | None = True) -> list[Event]:
         """Log entries as JSON-ready events: no hidden card is ever in an event; the ``forced`` flags are
