@@ -205,6 +205,11 @@ def test_R_GIN_7_a_gin_evening_of_one_hand_says_it_adds_no_bonus(tmp_path: Path)
     end = " ".join(" ".join(line.split("│")[1].split()) for line in screens[-1].splitlines() if line.count("│") >= 2)
     assert "The evening is over" in end
     assert "The game stopped before anyone reached 100 points, so no game or box bonus is added (R-GIN-7)." in end
+    # headed by who wins, as the web page heads its final panel: the table's own sentence, from its standings
+    leader = app.table.table.standings()[0]
+    verb = "wins" if sum(row["winner"] for row in app.table.table.standings()) == 1 else "share the win"
+    assert app.table.closing() in end and leader["name"] in app.table.closing() and verb in app.table.closing()
+    assert f"with {leader['chips']} points." in app.table.closing()
 
 
 def test_the_evening_is_saved_where_replay_reads_it(tmp_path: Path) -> None:

@@ -177,7 +177,9 @@ class PlayApp(App[str]):
     def evening_over(self, body: Text) -> None:
         table = self.table
         body.append("\n" + table.goodbye(), style="dim")
-        self.push_screen(Notice("The evening is over", body, "Enter or q: leave the table"),
+        # headed by who wins, as the web page heads its final panel (not when the player left before the end)
+        title = self.said(table.closing()) or "The evening is over"
+        self.push_screen(Notice(title, body, "Enter or q: leave the table"),
                          lambda _: self.leave())
 
     def _after_notice(self, go_on: bool | None) -> None:
