@@ -86,6 +86,7 @@ class HandState:
         _static: dict[str, Any]
         _played: list[dict[str, Any]]
         _played_at: int
+        _shown_json: tuple[int, dict[str, list[str]]]
 
         def _move(self, src: int, dst: int, amount: int, reason: str) -> None: ...
         def _options(self) -> list[Option]: ...

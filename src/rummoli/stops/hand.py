@@ -92,6 +92,7 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
         "_raises",
         "_run",
         "_shown",
+        "_shown_json",
         "_start_stack",
         "_static",
         "_stopped_suit",
@@ -527,7 +528,7 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
         return self.phase == OVER
 
     def pot_balances(self) -> dict[str, int]:
-        return {p.id: self.pots[j] for j, p in enumerate(self.rules.board.pots)}
+        return dict(zip(self.rules.board.pot_ids, self.pots, strict=True))
 
     def widow(self) -> int:
         """The widow's cards as a mask (never shown in a view)."""
@@ -580,13 +581,14 @@ class Hand(Bidding, Play, RandomPath, SearchPath, Views):
         self._static: dict[str, Any] = {}
         self._played: list[dict[str, Any]] = []
         self._played_at = 0
+        self._shown_json: tuple[int, dict[str, list[str]]] = (0, {})  # the showdown as views give it, and of how many
 
     def __repr__(self) -> str:
         return f"<Hand {self.rules.name} {self.n} seats, {self.phase}, chips {self.chips}>"
 
 
 #: The event stream and the views' caches, which a clone starts afresh.
-_STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_static", "_played", "_played_at"})
+_STREAM_SLOTS: Final = frozenset({"_events", "_tracking", "_static", "_played", "_played_at", "_shown_json"})
 STATE_SLOTS: Final = tuple(name for name in Hand.__slots__ if name not in _STREAM_SLOTS)
 #: The state a clone copies, its lists and dicts (tests/stops/test_stops_properties.py: no other slot holds one);
 #: the rest it shares.

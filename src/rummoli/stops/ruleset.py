@@ -99,8 +99,11 @@ class Board:
     # The two pots' indices, found once: the engine reads them at every bet and payment.
     _centre: int | None = field(init=False, repr=False, compare=False)
     _poker: int | None = field(init=False, repr=False, compare=False)
+    #: the pots' ids in board order: every view names the balances by them
+    pot_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "pot_ids", tuple(p.id for p in self.pots))
         object.__setattr__(self, "_centre", next((i for i, p in enumerate(self.pots) if p.kind == CENTRE), None))
         object.__setattr__(self, "_poker", next((i for i, p in enumerate(self.pots) if p.kind == POKER), None))
 

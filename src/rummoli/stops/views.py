@@ -161,6 +161,11 @@ class Views(HandState, streams.Marked):
         phase, to_act, _opts, state = self._events.state
         out = cast(HandView, dict(self._static_view()))  # the static keys, checked where _static_view makes them
         played = self._played_json()
+        sizes = [m.bit_count() for m in self.hands]
+        shown_of, shown = self._shown_json  # the showdown is made once, then only read: its names made once too
+        if shown_of != len(self._shown):
+            shown = {str(s): names_of(m) for s, m in self.showdown.items()}
+            self._shown_json = (len(self._shown), shown)
         out.update({
             "seq": seq,
             "seat": None,
@@ -169,11 +174,11 @@ class Views(HandState, streams.Marked):
             "chips": list(self.chips),
             "pots": self.pot_balances(),
             "hand": None,
-            "hand_sizes": [m.bit_count() for m in self.hands],
-            "widow_size": 52 - sum(m.bit_count() for m in self.hands) - len(played),
+            "hand_sizes": sizes,
+            "widow_size": 52 - sum(sizes) - len(played),
             "swapped": None if self.swapped < 0 else self.swapped,
             "played": list(played),
-            "showdown": {str(s): names_of(m) for s, m in self.showdown.items()},
+            "showdown": dict(shown),
             "legal_actions": [],
         })
         out.update(state)
