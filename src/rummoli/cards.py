@@ -35,6 +35,7 @@ from functools import partial
 from typing import Final
 
 from rummoli.errors import MalformedInput, quote
+from rummoli.shuffling import shuffle
 from rummoli.twins import compiled
 
 RANK_CHARS: Final = "23456789TJQKA"
@@ -306,5 +307,5 @@ def shuffled_deck(seed: int | str | None = None) -> list[Card]:
     """
     deck = list(CARDS)
     rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
-    rng.shuffle(deck)
+    shuffle(rng, deck)  # rng.shuffle's order and draws; compiled for a seeded generator (every deal of the lab's)
     return deck
