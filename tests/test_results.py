@@ -181,3 +181,31 @@ def test_a_paced_forced_play_is_told_to_its_seat_as_coming_and_to_nobody_else() 
             seat = table.to_act()[0]
             table.act(seat, table.view(seat)["hand"]["legal_actions"][0])
     assert seen > 5 and table.hand_over
+
+
+@pytest.mark.parametrize("ruleset", ["rummoli", "michigan", "tripoley", "rummoli-tripoley"])
+def test_a_hushed_hands_result_is_the_worded_result_without_its_sentences(ruleset: str) -> None:
+    """The lab hushes its hands (no bot reads words): each result keeps every figure a worded one has."""
+    import random
+
+    from rummoli.cards import shuffled_deck
+    from rummoli.dealing import deal_with_widow
+    from rummoli.stops import Hand
+    from rummoli.stops.result import hand_result
+
+    for seed in range(12):
+        hands, widow = deal_with_widow(shuffled_deck(seed), 4, dealer=seed % 4)
+        worded, hushed = (Hand(ruleset, ["Ann", "Bob", "Cy", "Di"], [60] * 4, {}, seed % 4, [list(h) for h in hands],
+                               list(widow)) for _ in range(2))
+        hushed.hush()
+        for hand in (worded, hushed):
+            rng = random.Random(seed)
+            while not hand.over:
+                hand.random_step(rng)
+        full, bare = hand_result(worded), hand_result(hushed)
+        assert full["lines"] and full["headline"]
+        assert bare["lines"] == [] and bare["headline"] == ""
+        assert all(not x["text"] for x in [*bare["pots_won"], *bare["payments"]])
+        for entry in [*full["pots_won"], *full["payments"]]:
+            entry["text"] = ""
+        assert {**full, "lines": [], "headline": ""} == bare

@@ -288,6 +288,11 @@ class Reading:
         Wording the events was about 7% of a lab hand's instructions, paid for nobody."""
         self._events.words = False
 
+    @property
+    def worded(self) -> bool:
+        """Whether what is read of this hand from now on carries its sentences (not after :meth:`hush`)."""
+        return self._events.words
+
 
 class Marked(Reading):
     """What the stops and Poch hands do with their stream: its ``seq``, its events read by a seat (and, from
