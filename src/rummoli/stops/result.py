@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from rummoli.stops.hand import Hand
     from rummoli.stops.ruleset import Ruleset
 
+#: the speaker of a hushed hand's result, which says nothing (hand_result asks it nothing)
+_MUTE = Speaker([], {}, 0, 0)
+
 #: Why a pot paid, by the reason its chips moved (combos are told apart from single cards by the pot).
 _WHY = {"pay_card": "card", "on_hold": "held", "poker": "poker", "centre": "out"}
 
@@ -64,8 +67,8 @@ def hand_result(hand: Hand) -> StopsResult:
     whose only readers are bots that read no words: :meth:`rummoli.streams.Reading.hush`) gets the same result
     without its sentences (each ``text`` and the ``headline`` empty, no ``lines``): 2.5% of a lab hand's
     instructions went on words nobody read."""
-    speak = Speaker.of(hand)
     worded = hand.worded
+    speak = Speaker.of(hand) if worded else _MUTE
     board = {p.id: p for p in hand.rules.board.pots}
     won: dict[tuple[str, int], PotWon] = {}
     payments: list[dict[str, Any]] = []
