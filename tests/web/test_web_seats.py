@@ -236,20 +236,31 @@ def test_a_names_marks_stay_in_its_own_box_and_a_pile_of_them_is_refused(browser
 # ::before, inside its margins) and the colour a live table's tile of the same seat has.
 RING = """() => {
   const ring = document.querySelector(".seat-list.ring");
-  const r = ring.getBoundingClientRect(), felt = getComputedStyle(ring, "::before");
+  const r = ring.getBoundingClientRect(), style = getComputedStyle(ring);
+  const words = getComputedStyle(ring, "::before"), after = getComputedStyle(ring, "::after");
+  // On a phone the felt is the ::after and its words a row of their own (the ::before); on a wider page the ::before
+  // is both, its words in its middle.
+  const upright = after.content !== "none" && after.content !== "normal";
+  const felt = upright ? after : words;
+  const tracks = style.gridTemplateRows.split(" ").map(parseFloat);
+  const k = parseInt(style.getPropertyValue("--label-row")) - 1, gap = parseFloat(style.rowGap);
+  const labelTop = r.top + tracks.slice(0, k).reduce((a, b) => a + b, 0) + k * gap;
   const probe = document.createElement("div");
   document.body.append(probe);
   const tiles = [...ring.querySelectorAll("li")].map((li, i) => {
     probe.className = `seat seat-c${i % 8}`;
-    const b = li.getBoundingClientRect();
+    const b = li.getBoundingClientRect(), name = li.querySelector("b, em");
     return { text: li.innerText.replace(/\\s+/g, " ").trim(), open: li.classList.contains("open"),
+      nameLines: Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(li).lineHeight)),
       box: [b.left, b.top, b.right, b.bottom], colour: getComputedStyle(li).borderLeftColor,
       tableColour: getComputedStyle(probe).borderLeftColor };
   });
   probe.remove();
   const side = (name) => parseFloat(felt[`margin${name}`]);
-  return { tiles, ring: [r.left, r.top, r.right, r.bottom], centre: felt.content,
+  return { tiles, ring: [r.left, r.top, r.right, r.bottom], centre: words.content,
     felt: [r.left + side("Left"), r.top + side("Top"), r.right - side("Right"), r.bottom - side("Bottom")],
+    label: upright ? [r.left, labelTop, r.right, labelTop + tracks[k]] : null,
+    labelWidth: parseFloat(words.width),
     width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth };
 }"""
 
@@ -269,8 +280,8 @@ def overlap(a: list[float], b: list[float]) -> bool:
 
 def check_ring(page: Any, server: Server, table: str, here: bool) -> None:
     """The seats are drawn round the felt, as the server has them: each tile says its seat's name (or that it is open),
-    in the colour the table gives that seat, on the felt's edge, overlapping no other tile nor the felt's middle (which
-    names the game and the open seats), all inside the page's width."""
+    in the colour the table gives that seat, on the felt's edge, overlapping no other tile nor the felt's words (the
+    game and the open seats: its middle, or on a phone the row across it), all inside the page's width."""
     ring = page.evaluate(RING)
     summary = server.get(f"/api/tables/{table}").json()
     assert [t["text"] for t in ring["tiles"]] == [seat_words(s, here) for s in summary["seats"]]
@@ -280,13 +291,20 @@ def check_ring(page: Any, server: Server, table: str, here: bool) -> None:
     assert (f"{opened} open seat" if opened else "every seat taken") in ring["centre"]
     left, top, right, bottom = ring["felt"]
     width, height = right - left, bottom - top
-    middle = [left + width * .3, top + height * .35, right - width * .3, bottom - height * .35]
+    middle = ring["label"] or [left + width * .3, top + height * .35, right - width * .3, bottom - height * .35]
     for k, tile in enumerate(ring["tiles"]):
         assert tile["colour"] == tile["tableColour"], tile
         assert overlap(tile["box"], ring["felt"]) and not overlap(tile["box"], middle), (tile, ring["felt"])
         assert ring["ring"][0] - 1 <= tile["box"][0] and tile["box"][2] <= ring["ring"][2] + 1, (tile, ring["ring"])
         assert not [other["text"] for other in ring["tiles"][k + 1:] if overlap(tile["box"], other["box"])], tile
     assert ring["scrollWidth"] <= ring["width"]
+    # Room to read on a phone: a name in two lines at most, a computer's ("Bot 3 (easy)") in one, and the felt's words
+    # at least half the table's width (they had 40%, the game's name in three lines, the tiles a third of the width
+    # and bots' names broken in two).
+    if ring["width"] <= 700:
+        for tile in ring["tiles"]:
+            assert tile["nameLines"] <= (1 if tile["text"].startswith("Bot ") or tile["open"] else 2), tile
+        assert ring["labelWidth"] >= (ring["ring"][2] - ring["ring"][0]) / 2, ring
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
