@@ -340,3 +340,31 @@ def test_the_invite_page_and_the_waiting_room_draw_the_seats_round_the_table(bro
         assert guest.errors == [] and creator.errors == []
         guest.context.close()
         creator.context.close()
+
+
+# Each seat tile's name: its text, its title, and whether any of it is cut off (an ellipsis, or lines clamped away).
+SEAT_NAMES = """() => [...document.querySelectorAll(".seat .seat-name")].map((e) => ({
+  text: e.textContent, title: e.title,
+  cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 }))"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_long_names_that_begin_alike_are_told_apart_on_the_table(browser: Any, server: Server,
+                                                                 size: dict[str, int]) -> None:
+    """A seat's name was one line cut with an ellipsis: on a phone "Alexandra Montgomery-Sm" and "Alexandra
+    Montgomery-Jo" were both "Alexandra…" (and "Alexandra Montgome…" on the wide page's own tile). Each name of 24
+    letters is now whole on its tile, and the tile's title says it too."""
+    names = ["Alexandra Montgomery-Sm", "Alexandra Montgomery-Jo", "Bartholomew Winterbottom"]
+    created = server.create(name=names[0], ruleset="rummoli", seats=[{}, {}, {}, {"bot": "easy"}, {"bot": "easy"},
+                                                                      {"bot": "easy"}], pace="slow")
+    table = created["id"]
+    joined = [server.post(f"/api/tables/{table}/seats", {"name": name}).json() for name in names[1:]]
+    page = new_page(browser, viewport=size)
+    hold_seat(page, server.url, table, joined[0]["token"], joined[0]["seat"], names[1], creator=False)
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector(".my-hand .card-btn")
+    shown = page.evaluate(SEAT_NAMES)
+    assert sorted(s["title"] for s in shown if not s["title"].startswith("Bot ")) == sorted(names), shown
+    assert [s for s in shown if s["cut"]] == [], shown
+    assert page.errors == []
+    page.context.close()
