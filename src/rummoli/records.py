@@ -17,7 +17,7 @@ from typing import Any
 from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
+from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, stacked_marks
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
@@ -122,6 +122,20 @@ def check_envelope(record: object) -> None:
             raise RecordError(f"missing {quote(key)}", rule="R-NOTE-2")
     if not isinstance(record["actions"], list):
         raise RecordError('"actions" must be a list', rule="R-NOTE-3")
+    check_names(record["players"])
+
+
+def check_names(players: object) -> None:
+    """Refuse a record whose player's name piles more combining marks on one letter than a live name may hold
+    (:func:`rummoli.limits.stacked_marks`): a replay, the coach and the page write names into lines that such a pile
+    would draw over. The name is not quoted (the message would draw the pile too): its place in the list is. Each
+    engine checks the rest of ``players`` (a list of names of at most 64 characters)."""
+    if not isinstance(players, list):
+        return
+    for seat, name in enumerate(players):
+        problem = stacked_marks(name) if isinstance(name, str) else None
+        if problem is not None:
+            raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")
 
 
 def record_cards(value: object, where: str) -> list[Card]:

@@ -360,3 +360,29 @@ def test_real_names_with_their_marks_pass_and_a_pile_of_marks_on_one_character_i
     for load in families:
         with pytest.raises(MalformedInput, match="may not stack more than 3 combining marks"):
             load({"title": ZALGO})
+
+
+@pytest.mark.parametrize(("game", "ruleset", "players"), [("stops", "tripoley", 4), ("rummy", "gin-rummy", 2),
+                                                           ("poch", "poch", 3)])
+def test_a_record_naming_a_player_with_a_pile_of_marks_is_refused_in_one_line(tmp_path: Path, game: str,
+                                                                               ruleset: str, players: int) -> None:
+    """A live name may not pile more than 3 marks on one letter, but a record's names were read as any text of 64
+    characters: `rummoli replay`, its summary and the coach wrote the pile into their lines (and the page would have
+    drawn it over its rows). Now a hand record, or an evening's, naming one is refused in one line that says which
+    seat, without writing the pile itself; the names of real scripts still replay."""
+    record = games.family(game).random_hand_record(ruleset, players, "marks")
+    record["players"][1] = REAL_NAMES[2]  # "Nguyễn Thị Phương": two marks on one letter
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    assert cli("replay", str(path))[0] == 0
+    record["players"][1] = ZALGO
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    evening = tmp_path / "evening.json"
+    evening.write_text(json.dumps({"format": "rummoli-evening/1", "players": record["players"], "hands": [record],
+                                   "ledger": [{"type": "hand", "hand_no": 1}]}, ensure_ascii=False), encoding="utf-8")
+    words = ('R-NOTE-6: players: the name of seat 1 may not stack more than 3 combining marks on one character '
+             '(found 23 on "a")')
+    for args in (["replay", str(path)], ["replay", str(path), "--summary"], ["review", str(path), "--samples", "2"],
+                 ["replay", str(evening)], ["review", str(evening), "--hand", "1", "--samples", "2"]):
+        err = refused(*args)
+        assert err.endswith(words + "\n") and ZALGO not in err, (args, err)

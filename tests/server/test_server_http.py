@@ -8,6 +8,7 @@ import sqlite3
 import httpx
 from server_helpers import HTTP, Server, play_until
 
+from rummoli.games import family
 from rummoli.server.storage.rows import token_hash
 
 
@@ -125,6 +126,14 @@ def test_a_name_piling_marks_on_one_letter_is_refused_and_real_names_with_marks_
     assert error["type"] == "error" and error["code"] == "malformed", error
     assert "a chat line may not stack more than 3 combining marks on one character" in error["message"], error
     client.close()
+    # An uploaded record naming such a player is refused as its name would be: its replay and review were made,
+    # writing the pile into the page's rows and the coach's lines.
+    record = family("stops").random_hand_record("tripoley", 4, "marks")
+    record["players"][2] = ZALGO
+    for upload in ("/api/replay", "/api/review"):
+        message = error_of(server.post(upload, record), 400, "malformed")
+        assert message.endswith('players: the name of seat 2 may not stack more than 3 combining marks on one '
+                                'character (found 23 on "a")') and ZALGO not in message, message
 
 
 def test_bad_creations_get_one_line_and_store_nothing(server: Server) -> None:

@@ -263,3 +263,29 @@ def test_all_hands_show_the_widow_then_the_hand_given_up_for_it(browser: Any, se
         page.screenshot(path=str(artifacts / f"replay-widow-{tag}.png"), full_page=True)
         assert not page.errors, page.errors
         page.context.close()
+
+
+def test_a_long_winners_name_leaves_the_headline_room_on_a_phone(browser: Any, server: Any, tmp_path: Path) -> None:
+    """At 390 px the result's badge wrote "Annabelle Fitzgerald-Mon, this hand" in one line beside the figure, so the
+    headline beside it had a word's width, ran past the window's edge and was cut off there. The badge now keeps to
+    under half the line and wraps its words."""
+    from rummoli.games import family
+
+    record = family("stops").random_hand_record("tripoley", 4, "long-name-1")
+    # Every seat a name of 24 letters: whoever the hand's winner is, the badge names them.
+    record["players"] = ["Annabelle Fitzgerald-Mon", "Bartholomew Winterbottom", "Constantina Abernathy-Le",
+                         "Demetria Vanderpoel-Hart"]
+    (tmp_path / "long.json").write_text(json.dumps(record), encoding="utf-8")
+    page = new_page(browser, viewport=PHONE)
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(tmp_path / "long.json"))
+    page.wait_for_selector(".replay-controls")
+    page.keyboard.press("End")
+    page.wait_for_selector(".result .headline")
+    line, headline, result = (page.locator(f".result {part}").first.bounding_box()
+                              for part in (".outcome-line", ".headline", ""))
+    right = min(result["x"] + result["width"], PHONE["width"])
+    assert headline["x"] + headline["width"] <= right + 1, (headline, result)
+    assert headline["width"] >= line["width"] * .4, (headline, line)
+    assert not page.errors, page.errors
+    page.context.close()

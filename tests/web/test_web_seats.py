@@ -236,20 +236,31 @@ def test_a_names_marks_stay_in_its_own_box_and_a_pile_of_them_is_refused(browser
 # ::before, inside its margins) and the colour a live table's tile of the same seat has.
 RING = """() => {
   const ring = document.querySelector(".seat-list.ring");
-  const r = ring.getBoundingClientRect(), felt = getComputedStyle(ring, "::before");
+  const r = ring.getBoundingClientRect(), style = getComputedStyle(ring);
+  const words = getComputedStyle(ring, "::before"), after = getComputedStyle(ring, "::after");
+  // On a phone the felt is the ::after and its words a row of their own (the ::before); on a wider page the ::before
+  // is both, its words in its middle.
+  const upright = after.content !== "none" && after.content !== "normal";
+  const felt = upright ? after : words;
+  const tracks = style.gridTemplateRows.split(" ").map(parseFloat);
+  const k = parseInt(style.getPropertyValue("--label-row")) - 1, gap = parseFloat(style.rowGap);
+  const labelTop = r.top + tracks.slice(0, k).reduce((a, b) => a + b, 0) + k * gap;
   const probe = document.createElement("div");
   document.body.append(probe);
   const tiles = [...ring.querySelectorAll("li")].map((li, i) => {
     probe.className = `seat seat-c${i % 8}`;
-    const b = li.getBoundingClientRect();
+    const b = li.getBoundingClientRect(), name = li.querySelector("b, em");
     return { text: li.innerText.replace(/\\s+/g, " ").trim(), open: li.classList.contains("open"),
+      nameLines: Math.round(name.getBoundingClientRect().height / parseFloat(getComputedStyle(li).lineHeight)),
       box: [b.left, b.top, b.right, b.bottom], colour: getComputedStyle(li).borderLeftColor,
       tableColour: getComputedStyle(probe).borderLeftColor };
   });
   probe.remove();
   const side = (name) => parseFloat(felt[`margin${name}`]);
-  return { tiles, ring: [r.left, r.top, r.right, r.bottom], centre: felt.content,
+  return { tiles, ring: [r.left, r.top, r.right, r.bottom], centre: words.content,
     felt: [r.left + side("Left"), r.top + side("Top"), r.right - side("Right"), r.bottom - side("Bottom")],
+    label: upright ? [r.left, labelTop, r.right, labelTop + tracks[k]] : null,
+    labelWidth: parseFloat(words.width),
     width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth };
 }"""
 
@@ -269,8 +280,8 @@ def overlap(a: list[float], b: list[float]) -> bool:
 
 def check_ring(page: Any, server: Server, table: str, here: bool) -> None:
     """The seats are drawn round the felt, as the server has them: each tile says its seat's name (or that it is open),
-    in the colour the table gives that seat, on the felt's edge, overlapping no other tile nor the felt's middle (which
-    names the game and the open seats), all inside the page's width."""
+    in the colour the table gives that seat, on the felt's edge, overlapping no other tile nor the felt's words (the
+    game and the open seats: its middle, or on a phone the row across it), all inside the page's width."""
     ring = page.evaluate(RING)
     summary = server.get(f"/api/tables/{table}").json()
     assert [t["text"] for t in ring["tiles"]] == [seat_words(s, here) for s in summary["seats"]]
@@ -280,13 +291,20 @@ def check_ring(page: Any, server: Server, table: str, here: bool) -> None:
     assert (f"{opened} open seat" if opened else "every seat taken") in ring["centre"]
     left, top, right, bottom = ring["felt"]
     width, height = right - left, bottom - top
-    middle = [left + width * .3, top + height * .35, right - width * .3, bottom - height * .35]
+    middle = ring["label"] or [left + width * .3, top + height * .35, right - width * .3, bottom - height * .35]
     for k, tile in enumerate(ring["tiles"]):
         assert tile["colour"] == tile["tableColour"], tile
         assert overlap(tile["box"], ring["felt"]) and not overlap(tile["box"], middle), (tile, ring["felt"])
         assert ring["ring"][0] - 1 <= tile["box"][0] and tile["box"][2] <= ring["ring"][2] + 1, (tile, ring["ring"])
         assert not [other["text"] for other in ring["tiles"][k + 1:] if overlap(tile["box"], other["box"])], tile
     assert ring["scrollWidth"] <= ring["width"]
+    # Room to read on a phone: a name in two lines at most, a computer's ("Bot 3 (easy)") in one, and the felt's words
+    # at least half the table's width (they had 40%, the game's name in three lines, the tiles a third of the width
+    # and bots' names broken in two).
+    if ring["width"] <= 700:
+        for tile in ring["tiles"]:
+            assert tile["nameLines"] <= (1 if tile["text"].startswith("Bot ") or tile["open"] else 2), tile
+        assert ring["labelWidth"] >= (ring["ring"][2] - ring["ring"][0]) / 2, ring
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -322,3 +340,31 @@ def test_the_invite_page_and_the_waiting_room_draw_the_seats_round_the_table(bro
         assert guest.errors == [] and creator.errors == []
         guest.context.close()
         creator.context.close()
+
+
+# Each seat tile's name: its text, its title, and whether any of it is cut off (an ellipsis, or lines clamped away).
+SEAT_NAMES = """() => [...document.querySelectorAll(".seat .seat-name")].map((e) => ({
+  text: e.textContent, title: e.title,
+  cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 }))"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_long_names_that_begin_alike_are_told_apart_on_the_table(browser: Any, server: Server,
+                                                                 size: dict[str, int]) -> None:
+    """A seat's name was one line cut with an ellipsis: on a phone "Alexandra Montgomery-Sm" and "Alexandra
+    Montgomery-Jo" were both "Alexandra…" (and "Alexandra Montgome…" on the wide page's own tile). Each name of 24
+    letters is now whole on its tile, and the tile's title says it too."""
+    names = ["Alexandra Montgomery-Sm", "Alexandra Montgomery-Jo", "Bartholomew Winterbottom"]
+    created = server.create(name=names[0], ruleset="rummoli", seats=[{}, {}, {}, {"bot": "easy"}, {"bot": "easy"},
+                                                                      {"bot": "easy"}], pace="slow")
+    table = created["id"]
+    joined = [server.post(f"/api/tables/{table}/seats", {"name": name}).json() for name in names[1:]]
+    page = new_page(browser, viewport=size)
+    hold_seat(page, server.url, table, joined[0]["token"], joined[0]["seat"], names[1], creator=False)
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector(".my-hand .card-btn")
+    shown = page.evaluate(SEAT_NAMES)
+    assert sorted(s["title"] for s in shown if not s["title"].startswith("Bot ")) == sorted(names), shown
+    assert [s for s in shown if s["cut"]] == [], shown
+    assert page.errors == []
+    page.context.close()

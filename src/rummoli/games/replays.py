@@ -10,7 +10,7 @@ from rummoli.errors import quote
 from rummoli.games.family import Hand
 from rummoli.games.registry import family_of
 from rummoli.limits import MAX_CHIPS
-from rummoli.records import EVENING_FORMAT, RecordError, check_envelope
+from rummoli.records import EVENING_FORMAT, RecordError, check_envelope, check_names
 
 
 def seat_range(ruleset: str | dict[str, Any]) -> tuple[int, int, set[int]]:
@@ -65,6 +65,7 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     ledger = record.get("ledger")
     if not isinstance(hands, list) or not hands or not isinstance(ledger, list):
         raise RecordError('an evening record lists its "hands" and its "ledger"', rule="R-NOTE-2")
+    check_names(record.get("players"))  # the evening's own list, which its summary and standings name
     chips: dict[str, Any] = {}
     pots: dict[str, int] = {}
     results: list[dict[str, Any]] = []

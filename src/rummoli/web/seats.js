@@ -32,8 +32,9 @@ export function seatTiles(hv, ctx, { unit, status = () => [], target = null, for
       const chips = ctx.seats?.[evening]?.chips ?? hv.chips?.[i] ?? hv.scores?.[i] ?? 0;
       const change = ctx.change?.(evening);
       const shown = unit === "points" && chips === 1 ? "1 point" : unit === "chips" && chips === 1 ? "1 chip" : `${chips} ${unit}`;
+      // The away mark is held to the name (a no-break space): a line of its own cost a long name its last line.
       return h("div", { class: `seat seat-c${evening % 8}${toAct.has(i) ? " acting" : ""}${i === hv.seat ? " me" : ""}`, "data-seat": i, "data-evening-seat": evening },
-        h("div", { class: "seat-name" }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○ ") : null,
+        h("div", { class: "seat-name", title: name }, info.connected === false && info.person ? h("span", { class: "away", title: "away" }, "○\u00a0") : null,
           name, info.bot && !name.includes(info.bot) ? h("small", {}, ` · ${info.bot}`) : null),
         h("div", { class: "seat-line" },
           // A plain span's aria-label is not read, so the words are the text itself: on a narrow screen the units
