@@ -192,3 +192,43 @@ def test_a_rummy_score_sheet_gives_each_hands_points_and_counts(browser: Any, se
     assert rows[0][3] == "Ann count" and rows[1][3] == str(counts[0])
     assert not page.errors, page.errors
     page.context.close()
+
+
+# The score sheet's name headers cut inside a word (a piece between spaces and hyphens) narrower than the piece.
+HEADERS_CUT = """() => [...document.querySelectorAll('.sheet thead th + th')].filter((th) => {
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    const font = getComputedStyle(th);  // its parts: the shorthand reads "" beside tabular figures
+    for (const key of ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing']) {
+      probe.style[key] = font[key];
+    }
+    document.body.append(probe);
+    const widest = Math.max(...th.textContent.split(/[\\s-]+/).map((w) => { probe.textContent = w;
+      return probe.getBoundingClientRect().width; }));
+    probe.remove();
+    const cs = getComputedStyle(th);
+    return th.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.5 < widest;
+  }).map((th) => th.textContent)"""
+
+
+def test_the_score_sheet_on_a_phone_breaks_names_between_words_and_scrolls_sideways(browser: Any, server: Server,
+                                                                                  artifacts: Path) -> None:
+    """Four players on a phone: a name column is as wide as the name's longest word ("Fitzgerald", not "Fitzger" over
+    "ald"), and the sheet scrolls sideways within its box rather than squeezing the words."""
+    created = server.create(ruleset="rummy", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                            seed="web-rummy-1", name="Annabelle Fitzgerald-Mon")
+    page = seated(browser, server, created["id"], created["token"], "Annabelle Fitzgerald-Mon", waiting=False)
+    play_out(page, rummy_turn, set(), timeout=150)
+    page.locator(".score-sheet summary").click()  # opened on the wide page, then looked at in the phone's drawer
+    page.wait_for_selector(".sheet thead th")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    page.click(".drawer-toggle")
+    page.wait_for_timeout(200)
+    assert page.locator(".sheet thead th").count() == 5
+    page.locator(".score-sheet").screenshot(path=str(artifacts / "room2-sheet-phone.png"))
+    assert page.evaluate(HEADERS_CUT) == []
+    # the page itself does not scroll sideways: only the sheet's own box does
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    assert not page.errors, page.errors
+    page.context.close()
