@@ -209,3 +209,23 @@ def test_a_hushed_hands_result_is_the_worded_result_without_its_sentences(rulese
         for entry in [*full["pots_won"], *full["payments"]]:
             entry["text"] = ""
         assert {**full, "lines": [], "headline": ""} == bare
+
+
+def test_R_POKER_3_two_fives_of_one_name_are_named_down_to_the_card_that_decides() -> None:
+    """Two ace-high flushes at a showdown: "Flush, ace high" twice would not say why one wins; each is named down
+    to the card that tells them apart. A true tie keeps its plain name; a different hand is named as ever."""
+    from rummoli.stops.result import settlement_entry
+    from rummoli.stops.ruleset import load_ruleset
+    from rummoli.stops.words import five_names
+
+    assert five_names([["Ad", "Kd", "9d", "4d", "3d"], ["As", "Qs", "Ts", "9s", "6s"]]) == [
+        "Flush, ace-king high", "Flush, ace-queen high"]
+    pairs = [["Kd", "Ks", "Ad", "4d", "3c"], ["Kh", "Kc", "Qs", "Ts", "9s"], ["Qh", "Qc", "As", "Ts", "9h"]]
+    assert five_names(pairs) == ["Pair of kings, ace kicker", "Pair of kings, queen kicker", "Pair of queens"]
+    assert five_names([["Kd", "Ks", "5d", "5c", "3c"], ["Kh", "Kc", "5s", "5h", "9s"]]) == [
+        "Two pair, kings and fives, three kicker", "Two pair, kings and fives, nine kicker"]
+    assert five_names([["Ad", "Kd", "9d", "4d", "3d"], ["As", "Ks", "9s", "4s", "3s"]]) == ["Flush, ace high"] * 2
+    entry = settlement_entry(load_ruleset("rummoli"), ["Ann", "Bob"], "all", 28, "showdown", {1: 28},
+                             {0: ["As", "Qs", "Ts", "9s", "6s"], 1: ["Ad", "Kd", "9d", "4d", "3d"]}, {1})
+    assert [(s["player"], s["name"], s["won"]) for s in entry["showdown"]] == [
+        ("Ann", "Flush, ace-queen high", False), ("Bob", "Flush, ace-king high", True)]

@@ -192,10 +192,20 @@ class HandValue:
             self._cards = _best_five(self.mask, self.value)
         return list(self._cards)
 
-    def describe(self) -> str:
-        """The hand as a player would name it: ``'full house, kings over sevens'``."""
+    def describe(self, depth: int = 0) -> str:
+        """The hand as a player would name it: ``'full house, kings over sevens'``. ``depth``: name its deciding
+        ranks down to ``ranks[depth - 1]``, where the name stops short of them, to tell it from another hand of the
+        same name (``'flush, ace-king high'`` against ``'flush, ace-queen high'``, ``'pair of kings, ace kicker'``)."""
         category, r = self.value >> 20, self.ranks
         words, plural = _RANK_WORDS, _RANK_PLURALS
+        if category in (FLUSH, HIGH_CARD) and depth > 1:
+            top = "-".join(words[x] for x in r[:depth])
+            return f"flush, {top} high" if category == FLUSH else f"high card, {top}"
+        named = {ONE_PAIR: 1, TRIPS: 1, TWO_PAIR: 2}.get(category)
+        if named is not None and depth > named:
+            kickers = r[named:depth]
+            told = self.describe()
+            return f"{told}, {'-'.join(words[x] for x in kickers)} kicker{'s' if len(kickers) > 1 else ''}"
         if category == STRAIGHT_FLUSH:
             return "royal flush" if r[0] == 12 else f"straight flush, {words[r[0]]} high"
         if category == QUADS:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from rummoli.cards import Card, names_of
 from rummoli.poker import evaluate
 from rummoli.shapes import Change, PotWon, Shown, StopsResult
-from rummoli.stops.words import Speaker, five_name, pot_label
+from rummoli.stops.words import Speaker, five_names, pot_label
 from rummoli.wording import cards_word, chips, said, sentence
 
 if TYPE_CHECKING:
@@ -88,8 +88,10 @@ def hand_result(hand: Hand) -> StopsResult:
                              "why": reason, "text": (speak.line(event) or "") if worded else ""})
     shown = hand.showdown
     winners = set(hand.poker_winners)
-    showdown: list[Shown] = [{"seat": s, "player": hand.names[s], "cards": poker_order(names_of(m)),
-                              "name": five_name(names_of(m)), "won": s in winners} for s, m in sorted(shown.items())]
+    fives = [(s, names_of(m)) for s, m in sorted(shown.items())]
+    named = five_names([five for _, five in fives])  # two fives of one name told apart by the card that decides
+    showdown: list[Shown] = [{"seat": s, "player": hand.names[s], "cards": poker_order(five), "name": name,
+                              "won": s in winners} for (s, five), name in zip(fives, named, strict=True)]
     pots_won = list(won.values())
     for entry in pots_won:
         entry["text"] = _win_text(speak, entry, folded_to) if worded else ""
@@ -175,8 +177,9 @@ def settlement_entry(rules: Ruleset, names: Sequence[str], pot: str, amount: int
     board = {p.id: p.name for p in rules.board.pots}
     name = "the whole board" if pot == "all" else pot_label(board.get(pot, pot))
     payments = [{"seat": s, "name": names[s], "amount": exact(a)} for s, a in paid.items()]
-    showdown: list[Shown] = [{"seat": s, "player": names[s], "name": five_name(c), "cards": poker_order(c),
-                              "won": s in won} for s, c in shown.items()]
+    named = five_names(list(shown.values()))
+    showdown: list[Shown] = [{"seat": s, "player": names[s], "name": name, "cards": poker_order(c),
+                              "won": s in won} for (s, c), name in zip(shown.items(), named, strict=True)]
     shares = ", ".join(f"{p['name']} {chips(p['amount'])}" for p in payments)
     if how == "share":
         text = f"The {chips(amount)} left on the board are shared equally: {shares}."

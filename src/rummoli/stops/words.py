@@ -48,6 +48,24 @@ def five_name(cards: Sequence[str]) -> str:
     return text[0].upper() + text[1:]
 
 
+def five_names(fives: Sequence[Sequence[str]]) -> list[str]:
+    """:func:`five_name` of each of the fives shown at one showdown, each that shares its name with a different
+    hand named down to the card that tells them apart (``Flush, ace-king high`` beside ``Flush, ace-queen
+    high``): the name alone would not say why one of them wins."""
+    values = [evaluate([Card.parse(c) for c in five]) for five in fives]
+    plain = [v.describe() for v in values]
+    out = []
+    for i, value in enumerate(values):
+        depth = 0
+        for j, other in enumerate(values):
+            if j != i and plain[j] == plain[i] and other.value != value.value:
+                first = next(k for k, (a, b) in enumerate(zip(value.ranks, other.ranks, strict=True)) if a != b)
+                depth = max(depth, first + 1)
+        text = value.describe(depth)
+        out.append(text[0].upper() + text[1:])
+    return out
+
+
 class Speaker:
     """The sentences of one hand: its players' names, its board's pot names, its dealer and ante."""
 
