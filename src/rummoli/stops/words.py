@@ -44,8 +44,7 @@ def pot_label(name: str) -> str:
 
 def five_name(cards: Sequence[str]) -> str:
     """What five cards make, as a player says it: ``Two pair, kings and fives``."""
-    text = evaluate([Card.parse(c) for c in cards]).describe()
-    return text[0].upper() + text[1:]
+    return five_names([cards])[0]
 
 
 def five_names(fives: Sequence[Sequence[str]]) -> list[str]:
