@@ -63,7 +63,7 @@ def text_line(value: object, where: str, longest: int = MAX_NAME, shortest: int 
                                  f"(found U+{ord(c):04X}), got {quote(value)}")
     problem = stacked_marks(value)
     if problem is not None:
-        raise MalformedInput(f"{where} {problem}, got {quote(value)}")
+        raise MalformedInput(f"{where} {problem}")  # not the text itself: quoted, the pile would be drawn again
     return value
 
 

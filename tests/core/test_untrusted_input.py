@@ -355,6 +355,7 @@ def test_real_names_with_their_marks_pass_and_a_pile_of_marks_on_one_character_i
         assert message.startswith(f"a pot's name may not stack more than 3 combining marks on one character "
                                   f"(found {found} on "), message
         assert "\n" not in message
+        assert text not in message  # the pile refused is not drawn in its refusal
     families = [lambda d: load_stops({"game": "stops", "board": "copp-clark", **d}),
                 lambda d: load_rummy({"game": "rummy", "style": "gin", "hand_size": {"2": 10}, **d})]
     for load in families:
