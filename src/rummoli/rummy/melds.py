@@ -41,7 +41,8 @@ _KEEP_BEST: Callable[[bytes, int, int], int] | None = compiled("keep_best")
 _BEST_MELDS: Callable[[bytes, int], tuple[int, tuple[int, ...]]] | None = compiled("best_melds")
 
 
-def _rank_value(rank: int, ace_value: int) -> int:
+def rank_value(rank: int, ace_value: int) -> int:
+    """A card's count in a Rummy hand (R-RU-2): an ace ``ace_value``, a face card 10, the rest their number."""
     return ace_value if rank == ACE else min(rank + 2, 10)
 
 
@@ -59,7 +60,7 @@ class MeldTable:
         block_value = [0] * 8192
         for block in range(1, 8192):
             low = block & -block
-            block_value[block] = block_value[block ^ low] + _rank_value(low.bit_length() - 1, ace_value)
+            block_value[block] = block_value[block ^ low] + rank_value(low.bit_length() - 1, ace_value)
         self.block_value: Final = tuple(block_value)
         melds: dict[int, int] = {}  # meld mask -> points the meld is worth as laid
         for rank in range(13):

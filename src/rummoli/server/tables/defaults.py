@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummoli.cards import Card
+from rummoli.rummy.melds import rank_value
 
 PREFERENCE = ("check", "pass", "keep", "fold")
 
@@ -31,12 +32,9 @@ def _rank(action: dict[str, Any]) -> int:
 
 
 def _worth(action: dict[str, Any], ace_value: object) -> int:
-    """A discard's count in a Rummy hand: an ace ``ace_value`` (by its rank where the view does not say), a
-    face card 10, the rest their number."""
-    rank = _rank(action)
-    if rank == 12:
-        return ace_value if isinstance(ace_value, int) and not isinstance(ace_value, bool) else 15
-    return min(rank + 2, 10)
+    """A discard's count in a Rummy hand, the ace as the view says (15 where it does not)."""
+    ace = ace_value if isinstance(ace_value, int) and not isinstance(ace_value, bool) else 15
+    return rank_value(_rank(action), ace)
 
 
 def safe_default(view: dict[str, Any]) -> dict[str, Any] | None:
