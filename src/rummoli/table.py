@@ -143,7 +143,7 @@ class Table:
         self.results: Sequence[HandResult] = Ended(self._hands, "result")
         # What numbers the events (Blocks): a table event mid-hand (a bot taking a seat over) splits the hand in two.
         self._blocks = Blocks()
-        self._closed, self.ending = False, False  # ending: end() stopped the evening before its own end
+        self._closed, self.ending, self.closing = False, False, ""  # ending: end() stopped it early; see _close
         self.replaying = False  # while the journal is run again (a restore): finished hands are not stored again
         self.settle_decks: list[list[Card]] = []  # a restore settles with the decks the journal names
         if deal:
@@ -405,7 +405,7 @@ class Table:
         standings = self.standings()
         best = [row["name"] for row in standings if row["winner"]]
         unit = self.family.unit
-        text = (f"The evening is over: {' and '.join(best)} "
+        self.closing = text = (f"The evening is over: {' and '.join(best)} "
                 f"{'wins' if len(best) == 1 else 'share the win'} with {standings[0]['chips']} {unit}.")
         self._public({"type": "evening_over", "standings": standings, "settlement": self.settlement,
                       "bonuses": self.bonuses(), "text": text})

@@ -190,13 +190,9 @@ class TerminalTable:
         return self.quit or self.table.over or not seated
 
     def closing(self) -> str:
-        """The table's own sentence for the evening's end (its ``evening_over`` event: who wins, with how much), as
+        """The table's own sentence for the evening's end (its ``evening_over`` event's: who wins, with how much), as
         the web page heads its final panel; empty before the end or when the player left early."""
-        table = self.table
-        for event in reversed(table.events_since(max(0, table.seq - 4), None)):
-            if event["type"] == "evening_over":
-                return str(event["text"])
-        return ""
+        return self.table.closing
 
     def result(self) -> dict[str, Any]:
         """The last finished hand's result (the one every client shows: rummoli.table.Table.results)."""
