@@ -20,7 +20,7 @@
 
 from rummoli.rummy.actions import Action
 from rummoli.rummy.hand import RummyHand
-from rummoli.rummy.melds import MeldTable, meld_table
+from rummoli.rummy.melds import MeldTable, meld_table, rank_value
 from rummoli.rummy.replay import hand_from_record, random_hand, random_hand_record, replay_hand, replay_record
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 from rummoli.rummy.session import RummyGame, deal_cards
@@ -38,6 +38,7 @@ __all__ = [
     "meld_table",
     "random_hand",
     "random_hand_record",
+    "rank_value",
     "replay_hand",
     "replay_record",
 ]

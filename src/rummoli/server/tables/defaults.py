@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummoli.cards import Card
-from rummoli.rummy.melds import rank_value
+from rummoli.rummy import rank_value
 
 PREFERENCE = ("check", "pass", "keep", "fold")
 
