@@ -169,6 +169,24 @@ def test_R_POKER_3_showdown_shows_only_the_best_five_of_players_still_in() -> No
     assert h.view(None)["showdown"] == {"2": shown[2], "3": shown[3]}
 
 
+def test_R_POKER_3_each_seat_shown_is_told_in_the_words_the_result_names_its_five() -> None:
+    """Two ace-high flushes at one showdown: each seat's line names its five as the hand's result does, the
+    flushes down to the card that decides ("flush, ace-king high"), the other hands as ever."""
+    h = make_hand(rules(**POKER), players=7, hands={1: "Ad Kd 9d 4d 3d 7c 8h", 2: "As Qs Ts 9s 6s 2h 3c",
+                                                    3: "Kh Kc 7h 5c 2d Jc 4h"})
+    for seat in (1, 2, 3, 4, 5, 6, 0):
+        h.apply(act(seat, "check"))
+    while not h.over:
+        h.apply(h.legal_actions()[0])
+    lines = {e["seat"]: e["text"] for e in h.events_since(0, None) if e["type"] == "showdown"}
+    named = {shown["seat"]: shown["name"] for shown in h.result()["showdown"]}
+    assert (lines[1], lines[2], lines[3]) == ("Bob shows 3♦ 4♦ 9♦ K♦ A♦: flush, ace-king high.",
+                                              "Cy shows 6♠ 9♠ 10♠ Q♠ A♠: flush, ace-queen high.",
+                                              "Dee shows 7♥ K♥ 5♣ J♣ K♣: pair of kings.")
+    assert sorted(lines) == sorted(named) == list(range(7))
+    assert all(lines[seat].endswith(f": {name[0].lower()}{name[1:]}.") for seat, name in named.items())
+
+
 def test_R_POKER_4_standard_ranks_wheel_lowest_no_wrap() -> None:
     wheel = evaluate("As 2d 3c 4h 5s")
     assert wheel.category == "straight" and wheel < evaluate("2d 3c 4h 5s 6d")

@@ -20,7 +20,7 @@ from rummoli.shapes import Event, HandView
 from rummoli.stops.actions import KINDS
 from rummoli.stops.base import OVER, HandState, Option
 from rummoli.stops.bidding import shown_five
-from rummoli.stops.words import Speaker, best_five, poker_ahead, prompt
+from rummoli.stops.words import Speaker, best_five, five_names, poker_ahead, prompt
 
 
 def action_json(entry: tuple[Any, ...]) -> dict[str, Any]:
@@ -285,19 +285,31 @@ class Views(HandState, streams.Marked):
                 out = self.render((e,), None)[0]
                 if tag == "swap":
                     actor = e[1]
-            self._say(out, self._events.public[k - 1] if k > 0 else None)
+            self._say(out, self._events.public[k - 1] if k > 0 else None, k - 1 if tag == "show" else -1)
         return streams.finish_public(self._events, k, out, actor)
 
-    def _say(self, event: Event, previous: Event | None) -> None:
-        """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line."""
+    def _say(self, event: Event, previous: Event | None, shown_at: int = -1) -> None:
+        """Put the event's sentence (rummoli.stops.words) into it as ``text``; none when it needs no line.
+        ``shown_at``: the log entry of a showdown event, whose five is named among the others shown with it."""
         stream = self._events
         if not stream.words:
             return
         if stream.speaker is None:
             stream.speaker = Speaker.of_rules(self.rules, self.names, self.dealer)
-        text = stream.speaker.line(event, previous)
+        text = stream.speaker.line(event, previous, self._five_name(shown_at) if shown_at >= 0 else None)
         if text:
             event["text"] = text
+
+    def _five_name(self, entry: int) -> str:
+        """The name of the five shown at log entry ``entry`` as the hand's result names it (``five_names``): told
+        apart from a five of the same name shown with it. A showdown's entries are logged together, in one move."""
+        log = self.log
+        first = last = entry
+        while first > 0 and log[first - 1][0] == "show":
+            first -= 1
+        while last + 1 < len(log) and log[last + 1][0] == "show":
+            last += 1
+        return five_names([names_of(shown_five(e[2], e[3])) for e in log[first:last + 1]])[entry - first]
 
     def _render_private(self, k: int, reader: int) -> Event:
         """Stream entry ``k`` as ``reader`` reads it, where that differs from a spectator's reading: its dealt

@@ -97,9 +97,11 @@ class Speaker:
             return self.who(int(key))
         return pot_label(self.pots.get(key, key))
 
-    def line(self, event: Mapping[str, Any], previous: Mapping[str, Any] | None = None) -> str | None:
+    def line(self, event: Mapping[str, Any], previous: Mapping[str, Any] | None = None,
+             five: str | None = None) -> str | None:
         """``event`` as one sentence, or ``None`` when it is not worth a line of its own (a bet's chips,
-        which the bet says; every ante but the first, which says them all)."""
+        which the bet says; every ante but the first, which says them all). ``five``: a showdown's five as
+        :func:`five_names` names it among the others shown with it (else by :func:`five_name` alone)."""
         kind = event["type"]
         if kind == "action":
             return self._action(event)
@@ -107,7 +109,8 @@ class Speaker:
             return self._chips(event, previous)
         if kind == "showdown":
             cards = event["cards"]
-            return sentence(said(self.who(event["seat"]), f"shows {cards_word(cards)}: {five_name(cards).lower()}"))
+            named = five if five is not None else five_name(cards)
+            return sentence(said(self.who(event["seat"]), f"shows {cards_word(cards)}: {named[0].lower()}{named[1:]}"))
         if kind == "stop":
             return f"Stop: the run ends after {card_word(event['after'])}."
         if kind == "swap":
