@@ -125,6 +125,10 @@ class Views(streams.Marked):
             rec["ante"] = False
         return rec
 
+    def out_of_play(self) -> None:
+        """No widow in Poch: ``None`` (see :meth:`rummoli.stops.Hand.out_of_play`; Hoyle's stock is not asked for)."""
+        return None
+
     def result(self) -> PochResult | None:
         """The finished hand's result (rummoli.poch.result), None while it is played."""
         from rummoli.poch.result import hand_result
