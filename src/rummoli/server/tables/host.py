@@ -285,10 +285,11 @@ class Host:
             self._dealt()
 
     async def _deal(self, table: Any) -> bool:
-        """Under the lock: deal the first hand unless it is dealt already; True if it was dealt now."""
+        """Under the lock: deal the first hand unless it is dealt already, or the evening was ended before it (an
+        end that came in while the last seat was being taken); True if it was dealt now."""
         room = self.room
         registry = room.registry
-        if room.held is not None:
+        if room.held is not None or room.over:
             return False
         if table is None:
             table = registry.new_table(room.options, [s.name for s in room.seats], [s.bot for s in room.seats])
