@@ -255,7 +255,7 @@ def summary(player: str, decisions: int, mistakes: int, cost: float, unit: str) 
             + (f" costing about {cost:.1f} {unit}" if mistakes else "") + ".")
 
 
-#: why a choice with a higher figure may not be the coach's (the web's review panel says the same)
+#: why a choice with a higher figure may not be the coach's (the web's review panel shows the review's ``legend``)
 LEGEND = ("\"coach\" marks what the hard bot plays: it keeps to its plain choice unless another is clearly better, "
           "so a choice with a higher figure may not be the coach's; each figure is an estimate with its 95% interval.")
 #: and when such a choice is the bot's by rule (a Gin discard)

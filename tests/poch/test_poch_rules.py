@@ -58,7 +58,7 @@ def test_R_PO_2_the_deal_all_cards_or_packets_and_the_turned_card() -> None:
     assert [len(h) for h in hands] == [10] * 3 and len(stock) == 1
     assert [str(c) for c in hands[1][:3]] == ["7s", "8s", "9s"]  # three at a time from the dealer's left
     hand = make()
-    assert hand.view(None)["trump"] == {"card": "9h", "suit": "h", "holder": 0}
+    assert hand.view(None)["trump"] == {"card": "9h", "suit": "h", "holder": 0, "laid": False}
 
 
 def test_R_PO_3_every_player_antes_each_pool_and_who_cannot_pay_leaves() -> None:
@@ -240,6 +240,22 @@ def test_R_PO_13_a_seat_sees_its_own_cards_and_what_was_shown() -> None:
             shown = {c for m in view["melds"] for c in m["cards"]} | {c for cs in view["showdown"].values() for c in cs}
             assert not {c for c in others - shown - {"9h"} if f"'{c}'" in text}
     assert hand.view(None)["hand"] is None
+
+
+def test_R_PO_13_every_view_says_when_the_turned_card_is_laid() -> None:
+    """The view says whether the trump card has been laid (its holder holds it no more), so that no client works it
+    out; every seat sees it alike, as it sees the cards laid, and a seat's stream rebuilds it."""
+    hand = make()  # Ann was dealt the turned 9h
+    act(hand, 0, "bet", amount=2)
+    for seat in (1, 2, 3):
+        act(hand, seat, "call")
+    act(hand, 2, "lead", card="Qs")  # Ann follows with Ks As and leads next
+    for seat in (None, 0, 1, 2, 3):
+        assert hand.view(seat)["trump"] == {"card": "9h", "suit": "h", "holder": 0, "laid": False}
+    act(hand, 0, "lead", card="7h")  # 8h and 9h follow from her hand
+    for seat in (None, 0, 1, 2, 3):
+        view = hand.view(seat)
+        assert view["trump"]["laid"] is True and rebuild(hand.events_since(0, seat)) == view
 
 
 def test_R_PO_14_the_evening_shares_the_board_at_its_end() -> None:

@@ -85,6 +85,7 @@ def test_the_trump_line_says_when_its_holder_has_laid_it() -> None:
             if trump["holder"] is not None:
                 first = screen.table_text(view).plain.split("\n")[0]
                 laid = any(p["card"] == trump["card"] for p in view["played"])
+                assert trump["laid"] == laid  # the view's own word, which the line reads
                 assert (f"(laid by {view['players'][trump['holder']]})" in first) == laid, first
                 seen.add(laid)
             random_move(hand, rng)

@@ -264,6 +264,21 @@ def test_leaving_a_finished_evening_is_refused_and_the_seat_keeps_its_evening(se
     assert again.status_code == 201 and again.json()["seat"] == 0, again.text
 
 
+def test_an_evening_ended_before_its_deal_is_over_to_leave_and_to_end_alike(server: Server) -> None:
+    """Ended while a seat was still open, an evening has no table: it is over by its status alone (Room.over), and
+    leaving and ending again are refused as they are once a played evening is over."""
+    created = server.create(seats=[{}, {}, {}])
+    table, token = created["id"], created["token"]
+    bob = server.post(f"/api/tables/{table}/seats", {"name": "Bob"}).json()
+    ended = server.post(f"/api/tables/{table}/end", token=token)
+    assert ended.status_code == 200 and ended.json()["over"] is True, ended.text
+    for who in (bob["token"], token):
+        message = error_of(server.post(f"/api/tables/{table}/leave", token=who), 409, "over")
+        assert message.startswith("this table's evening is over: there is no seat to leave"), message
+    again = error_of(server.post(f"/api/tables/{table}/end", token=token), 409, "over")
+    assert again == "this table's evening is already over: there is nothing to end"
+
+
 def test_the_creator_starts_early_and_bots_take_the_open_seats(server: Server) -> None:
     created = server.create(seats=[{}, {}, {}])
     table = created["id"]

@@ -78,6 +78,20 @@ def test_R_WIDOW_1_dealer_swaps_unseen_and_keeps_knowing_the_given_up_hand() -> 
         assert visible_cards(h.view(seat)) & old <= played
 
 
+def test_R_WIDOW_1_the_hand_says_which_cards_are_out_of_play_and_no_view_holds_them() -> None:
+    """The engine says what no seat holds (an open replay asks it, never the hand's fields): the widow as dealt,
+    then the hand the swapper gave up, with its seat; no seat's view says it but the swapper's ``given_up``."""
+    h = make_hand(rules(**WIDOW))
+    widow = [str(c) for c in h.dealt_widow]
+    assert h.out_of_play() == {"cards": widow, "given_up_by": None}
+    old = h.view(0)["hand"]
+    h.apply(act(0, "swap"))
+    assert h.out_of_play() == {"cards": old, "given_up_by": 0}
+    assert h.view(0)["given_up"]["cards"] == old
+    for seat in (1, 2, 3, None):
+        assert "out_of_play" not in h.view(seat)
+
+
 def test_R_WIDOW_1_auction_from_dealers_left_higher_bids_final_passes_winner_pays_dealer() -> None:
     h = make_hand(rules(**WIDOW))
     h.apply(act(0, "keep"))

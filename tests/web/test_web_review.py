@@ -14,6 +14,7 @@ from server_helpers import Server
 from test_web_replays import finished_evening
 from web_helpers import DESKTOP, PHONE, new_page, on_origin, replay_page, shoot
 
+from rummoli.coach import LEGEND, LEGEND_RULE, review
 from rummoli.games import family
 
 
@@ -49,8 +50,9 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
     page.wait_for_selector(".review-panel h3")
     top = page.evaluate("() => document.querySelector('.review-panel').getBoundingClientRect().top")
     assert 0 <= top < page.viewport_size["height"], f"the review opened out of sight, at {top} px"
-    assert "what the hard bot plays" in page.inner_text(".review-legend")  # why a better figure may not be starred
     summary, shown, mistakes = read_panel(page)
+    # why a better figure may not be starred: the coach's words, when this run of the review has a decision to say it of
+    assert all(text in (LEGEND, f"{LEGEND} {LEGEND_RULE}") for text in page.locator(".review-legend").all_inner_texts())
     assert shown == decisions and "Ann" in summary
     assert ("mistake" in summary) == bool(mistakes) or "0 mistakes" in summary
     if shown:
@@ -95,3 +97,33 @@ def test_review_button_on_a_finished_hand_and_an_uploaded_record(browser: Any, s
     assert shown > 0 and "Ann" in summary
     assert phone.locator(".review-panel").is_visible()
     assert phone.errors == []
+
+
+# The panel drawn by the page's own module from a review as the server sends it.
+PANEL = """async (review) => {
+  const { fill } = await import("/dom.js");
+  const { reviewBlock } = await import("/review.js");
+  const box = fill(document.createElement("div"), ...reviewBlock(review));
+  return { summary: box.querySelector("[data-review=summary]").textContent,
+           legends: [...box.querySelectorAll(".review-legend")].map((p) => p.textContent),
+           decisions: box.querySelectorAll(".review-decision").length };
+}"""
+
+
+def test_the_panel_says_the_coachs_summary_and_legend_and_no_words_of_its_own(browser: Any, server: Any) -> None:
+    """The summary and the legend are the coach's (rummoli.coach), as ``rummoli review`` prints them: the page kept
+    a summary of its own for a review without one and a legend of its own that it showed whatever the review said,
+    two copies of words the coach makes. A review whose decisions show no higher figure than the coach's has no
+    legend (``null``), and the panel none either."""
+    record = family("stops").random_hand_record("rummoli", 4, "coach-1")  # tests/bots/test_coach.py's first hand
+    explained, quiet = (review(record, seat, samples=8, seed="t") for seat in (2, 0))
+    assert explained["legend"] == LEGEND and quiet["legend"] is None and quiet["decisions"]
+    page = new_page(browser)
+    on_origin(page, server.url)
+    for made in (explained, quiet):
+        sent = json.loads(json.dumps(made))  # as the server sends it
+        panel = page.evaluate(PANEL, sent)
+        assert panel["summary"] == made["summary"]
+        assert panel["legends"] == ([made["legend"]] if made["legend"] else [])
+        assert panel["decisions"] == len(made["decisions"])
+    assert page.errors == []

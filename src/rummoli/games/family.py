@@ -47,6 +47,10 @@ class Hand(Protocol):
 
     def result(self) -> HandResult | None: ...
 
+    def out_of_play(self) -> dict[str, Any] | None:
+        """The cards no seat holds at this step, for a replay whose asker may see every card: a stops hand's widow
+        (``cards``) and the seat that gave it up by swapping (``given_up_by``); ``None`` in a game without one."""
+
     def forced_action(self) -> Any | None:
         """The forced move waiting for the table's pace (``auto=False``), if one is; a family whose forced moves
         are made inside the move before them (``Family.steps_forced`` false) never has one."""

@@ -125,6 +125,10 @@ class Views(streams.Marked):
             rec["ante"] = False
         return rec
 
+    def out_of_play(self) -> None:
+        """No widow in Poch: ``None`` (see :meth:`rummoli.stops.Hand.out_of_play`; Hoyle's stock is not asked for)."""
+        return None
+
     def result(self) -> PochResult | None:
         """The finished hand's result (rummoli.poch.result), None while it is played."""
         from rummoli.poch.result import hand_result
@@ -149,6 +153,10 @@ class Views(streams.Marked):
                  for e in self.log if e[0] == "meld"]
         played = [{"seat": e[1], "card": NAMES[e[3]]} for e in self.log if e[0] == "act" and e[2] in ("lead", "play")]
         extra = cast(dict[str, Any], out)
+        trump = extra["trump"]
+        # Whether the turned card has been laid (then its holder holds it no more): read from the cards laid, which
+        # every seat sees, never from the holder's hand.
+        extra["trump"] = {**trump, "laid": any(p["card"] == trump["card"] for p in played)}
         extra.update({
             "seq": seq, "seat": None, "phase": phase, "to_act": list(to_act), "chips": list(self.chips),
             "pots": self.pot_balances(), "hand": None,
@@ -249,7 +257,7 @@ def _action(e: tuple[Any, ...]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------- a view rebuilt from events
 def _start_view(ev: Mapping[str, Any]) -> tuple[dict[str, Any], set[int]]:
-    return streams.board_start(ev, stock_size=ev["stock_size"], trump=dict(ev["trump"]), melds=[])
+    return streams.board_start(ev, stock_size=ev["stock_size"], trump={**ev["trump"], "laid": False}, melds=[])
 
 
 def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) -> set[int]:
@@ -260,6 +268,8 @@ def _apply_event(view: dict[str, Any], hand: set[int], ev: Mapping[str, Any]) ->
         view["played"].append({"seat": ev["seat"], "card": ev["card"]})
         view["hand_sizes"][ev["seat"]] -= 1
         hand.discard(Card.parse(ev["card"]).index)
+        if ev["card"] == view["trump"]["card"]:
+            view["trump"]["laid"] = True
     elif kind == "meld":
         view["melds"].append({"seat": ev["seat"], "pot": ev["pot"], "cards": list(ev["cards"])})
     elif kind == "showdown":

@@ -93,6 +93,10 @@ class Views(HandState, streams.Reading):
             out["deal"]["reshuffle"] = [str(CARDS[i]) for i in reshuffle]
         return out
 
+    def out_of_play(self) -> None:
+        """No widow in the Rummy family: ``None`` (see :meth:`rummoli.stops.Hand.out_of_play`)."""
+        return None
+
     # ---------------------------------------------------------------------------------- views
     def _flipped_at(self) -> list[int]:
         """How many actions had been taken each time the discard pile was turned over (R-RU-5)."""

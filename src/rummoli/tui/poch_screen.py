@@ -48,8 +48,7 @@ class PochScreen(StopsScreen):
         out.append("Trumps: ", style="bold")
         out.append_text(styled_card(trump["card"], self.ascii))
         if trump["holder"] is not None:  # the holder's card stops being "held" once it is laid
-            laid_it = any(p["card"] == trump["card"] for p in view.get("played", []))
-            out.append(f" ({'laid by ' if laid_it else ''}{names[trump['holder']]})")
+            out.append(f" ({'laid by ' if trump['laid'] else ''}{names[trump['holder']]})")
         if view["phase"] == "vie" or not laid:
             # On a line of its own, each holder once with its pools ("Dee A K, You Q J Mar"): one line after the
             # trumps ran past the column's 53 cells with five pools held.

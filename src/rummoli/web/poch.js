@@ -51,15 +51,10 @@ function trumpCell(trump, where) {
   h("div", { class: "pot-name", "aria-hidden": "true" }, "Trumps"));
 }
 
-/** The trump card and what was shown for the pools at the deal. */
-/** Whether the trump card has been laid in the play (then its holder no longer holds it). */
-function trumpLaid(hv) {
-  return (hv.played || []).some((p) => p.card === hv.trump.card);
-}
-
+/** The trump card (the view's `trump.laid`: its holder has laid it) and what was shown for the pools at the deal. */
 function trumpsBlock(hv, names) {
   const t = hv.trump;
-  const whose = trumpLaid(hv) ? `was ${names[t.holder]}'s, laid in the play` : `is ${names[t.holder]}'s`;
+  const whose = t.laid ? `was ${names[t.holder]}'s, laid in the play` : `is ${names[t.holder]}'s`;
   return h("section", { class: "trumps", "aria-label": "Trumps and the pools held" },
     h("p", { class: "trump-line" }, h("span", { class: "mini" }, cardSvg(t.card)),
       ` Trumps: ${suitSymbol(t.suit)}`, t.holder !== null && t.holder !== undefined ? ` — the ${short(t.card)} ${whose}` : " — turned from the stock"),
@@ -79,7 +74,7 @@ export function renderPoch(hv, ctx) {
   const seats = seatTiles(hv, ctx, { unit: "chips", forced, status: (i) => [
     hv.vie?.folded?.includes(i) ? h("span", { class: "tag" }, "dropped out") : null,
     hv.vie?.put?.[i] ? h("span", { class: "tag" }, `in ${hv.vie.put[i]}`) : null,
-    hv.trump.holder === i && !trumpLaid(hv) ? h("span", { class: "tag" }, `holds ${short(hv.trump.card)}`) : null] });
+    hv.trump.holder === i && !hv.trump.laid ? h("span", { class: "tag" }, `holds ${short(hv.trump.card)}`) : null] });
   const fixed = legal.filter((a) => a.min === undefined && a.action !== "lead");
   const ranged = legal.filter((a) => a.min !== undefined);
   const cardActs = legal.filter((a) => a.action === "lead");

@@ -22,19 +22,15 @@ function decisionItem(d, unit) {
       h("tbody", {}, rows)));
 }
 
-/** The review panel's contents for a review as the server sends it. */
+/**
+ * The review panel's contents for a review as the server sends it: the coach's own sentence (`summary`, as
+ * `rummoli review` says it) and, when a decision lists a choice with a higher figure than the coach's, the coach's
+ * word on why (`legend`, `null` when there is nothing to explain): rummoli.coach makes both, the page adds none.
+ */
 export function reviewBlock(review) {
-  const unit = review.unit;
-  // The coach's own sentence (rummoli.coach.summary): the same words as `rummoli review`, "had no decision to make"
-  // included, where this page said "0 decisions; no mistake the coach can tell from the noise".
-  const summary = review.summary ?? `${review.decisions.length} decision${review.decisions.length === 1 ? "" : "s"} of ${review.player}; ` +
-    (review.mistakes ? `${review.mistakes} mistake${review.mistakes === 1 ? "" : "s"} costing about ${review.cost.toFixed(1)} ${unit}.`
-      : "no mistake the coach can tell from the noise.");
-  return [h("p", { class: "review-summary", "data-review": "summary" }, summary),
-    // Why a choice with the better figure may not be the starred one (docs/coach.md: the coach's choice is the hard
-    // bot's, which keeps its plain choice unless another is clearly better; the figures are estimates).
-    h("p", { class: "review-legend" }, `★ The coach's choice: what the hard bot plays. It keeps to its plain choice unless another is clearly better, so a choice with a slightly higher figure may not be starred; each figure is an estimate with its 95% interval.`),
-    h("ol", { class: "review-list" }, review.decisions.map((d) => decisionItem(d, unit)))];
+  return [h("p", { class: "review-summary", "data-review": "summary" }, review.summary),
+    review.legend ? h("p", { class: "review-legend" }, review.legend) : null,
+    h("ol", { class: "review-list" }, review.decisions.map((d) => decisionItem(d, review.unit)))];
 }
 
 /**

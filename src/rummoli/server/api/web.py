@@ -26,7 +26,6 @@ from typing import Annotated, Any
 from fastapi import Body, Header, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
-from rummoli.cards import names_of
 from rummoli.errors import IllegalAction, MalformedInput
 from rummoli.games import family_of
 from rummoli.records import RecordError, check_envelope
@@ -88,25 +87,13 @@ def whole_views(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return views
 
 
-def out_of_play(hand: Any) -> dict[str, Any] | None:
-    """The cards of a stops hand that no seat holds at this step, for an open replay: the widow as dealt, or,
-    once a seat has swapped, the hand it gave up (the widow from then on), with that seat. ``None`` for a game
-    without a widow. Secret while the evening goes on: only :func:`replay_frames` with ``open_hands`` uses it."""
-    dealt = getattr(hand, "dealt_widow", None)
-    if not dealt:
-        return None
-    if hand.swapped >= 0:
-        return {"cards": names_of(hand.given_up), "given_up_by": hand.swapped}
-    return {"cards": [str(c) for c in dealt], "given_up_by": None}
-
-
 def replay_frames(record: dict[str, Any], seat: int | None, open_hands: bool = False) -> dict[str, Any]:
     """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module).
 
     ``open_hands``: each step's view also holds ``open_hands``, every seat's hand at that step as that seat's
     own view shows it (the engine's own redaction, seat by seat: no rule is repeated here), and, in a game with a
-    widow, ``out_of_play`` (:func:`out_of_play`). Only for a hand whose every card its asker may already have (an
-    evening that is over: its whole record is theirs)."""
+    widow, ``out_of_play`` as the engine says it (:meth:`~rummoli.games.family.Hand.out_of_play`). Only for a hand
+    whose every card its asker may already have (an evening that is over: its whole record is theirs)."""
     check_envelope(record)
     family = family_of(record.get("ruleset"))
     players = record.get("players")
@@ -124,7 +111,7 @@ def replay_frames(record: dict[str, Any], seat: int | None, open_hands: bool = F
         view = {k: v for k, v in hand.view(seat, guide=True).items() if k not in HISTORY_KEYS}
         if open_hands:
             view["open_hands"] = [hand.view(s)["hand"] for s in range(len(players))]
-            if (spare := out_of_play(hand)) is not None:
+            if (spare := hand.out_of_play()) is not None:
                 view["out_of_play"] = spare
         frames.append(_frame(view, before, events))
         before = view

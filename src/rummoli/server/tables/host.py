@@ -252,7 +252,7 @@ class Host:
             self.check_driving()
             await room.fresh()
             t = room.table
-            if (t is not None and t.over) or (t is None and room.status == "over"):  # it answered 200, doing nothing
+            if room.over:  # it answered 200, doing nothing
                 raise ServerError("over", "this table's evening is already over: there is nothing to end", status=409)
             if t is None:
                 room.status = "over"
@@ -285,10 +285,11 @@ class Host:
             self._dealt()
 
     async def _deal(self, table: Any) -> bool:
-        """Under the lock: deal the first hand unless it is dealt already; True if it was dealt now."""
+        """Under the lock: deal the first hand unless it is dealt already, or the evening was ended before it (an
+        end that came in while the last seat was being taken); True if it was dealt now."""
         room = self.room
         registry = room.registry
-        if room.held is not None:
+        if room.held is not None or room.over:
             return False
         if table is None:
             table = registry.new_table(room.options, [s.name for s in room.seats], [s.bot for s in room.seats])
@@ -357,7 +358,7 @@ class Host:
         room = self.room
         async with room.lock:
             self.check_driving()
-            if room.status == "over" or (room.table is not None and room.table.over):
+            if room.over:
                 # Nobody plays on, so no bot takes the seat; and a seat given up here would lose its own
                 # evening: the record, the open replays and "Play again" ask for its token.
                 raise ServerError("over", "this table's evening is over: there is no seat to leave (yours keeps "

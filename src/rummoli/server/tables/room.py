@@ -183,6 +183,14 @@ class Room:
         return self.held
 
     @property
+    def over(self) -> bool:
+        """The evening is over: its table says so once it has one (``Table.over``: no hand will be dealt and none is
+        in play), else its status (ended while its seats were still open). Every change stores the status the
+        table gives it (``over`` exactly when the table is over), so the two agree wherever both are read."""
+        table = self.table
+        return bool(table.over) if table is not None else self.status == "over"
+
+    @property
     def seq(self) -> int:
         ahead = self.keeper.ahead
         if ahead:
