@@ -166,6 +166,15 @@ def builtin_names() -> list[str]:
     return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file; a name the system cannot look up at all (longer than a file name may
+    be) is none, not an error."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     """A ``--ruleset`` option of the local user: a built-in name stays a name; a ``.toml`` file (a
     regular file only) becomes an inline object, its board too when it names a board file (found as
@@ -173,7 +182,7 @@ def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     engines, the table and the records as input that may travel."""
     if not name_or_path.endswith(".toml"):
         if read_builtin(name_or_path) is None:
-            if Path(name_or_path).is_file():  # a file, but not a ruleset file: say so, not "unknown ruleset"
+            if _is_file(Path(name_or_path)):  # a file, but not a ruleset file: say so, not "unknown ruleset"
                 raise RecordError(f"{quote(name_or_path)} is a file, and a ruleset file's name ends in .toml",
                                   rule="R-NOTE-2")
             raise RecordError(f"unknown ruleset {quote(name_or_path)} (built-ins: {', '.join(builtin_names())})",
@@ -184,7 +193,7 @@ def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     board = data.get("board")
     if isinstance(board, str) and board.endswith(".toml"):
         board_path = Path(board)
-        if not board_path.is_absolute() and not board_path.exists() and (path.parent / board_path).exists():
+        if not board_path.is_absolute() and not _is_file(board_path) and _is_file(path.parent / board_path):
             board_path = path.parent / board_path
         data = {**data, "board": read_toml(board_path, f"board file {quote(board)}")}
     return data

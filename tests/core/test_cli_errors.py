@@ -60,6 +60,15 @@ def test_an_unknown_ruleset_names_the_ones_there_are(capsys: pytest.CaptureFixtu
         assert "gin-rummy" in err and "michigan" in err and "rummoli-tripoley" in err, err
 
 
+def test_a_ruleset_name_longer_than_a_file_name_is_an_unknown_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    """A QA pass typed a long --ruleset and was told 'unexpected error (OSError: File name too long ...)', exit 70:
+    looking the name up as a file failed before it was called unknown."""
+    for command in (["hand"], ["play"], ["sim", "--bots", "random,random"]):
+        code, out, err = run(capsys, *command, "--ruleset", "x" * 300)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "unknown ruleset" in err and "unexpected" not in err, err
+
+
 def test_chips_for_a_rummy_game_are_refused_not_ignored(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "play", "--ruleset", "gin-rummy", "--chips", "50")
     assert code == 2 and out == "" and "a Rummy-family game keeps a score from 0" in err and err.count("\n") == 1
