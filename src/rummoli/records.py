@@ -17,7 +17,7 @@ from typing import Any
 from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, stacked_marks
+from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, not_text, stacked_marks
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
@@ -128,12 +128,19 @@ def check_envelope(record: object) -> None:
 def check_names(players: object) -> None:
     """Refuse a record whose player's name piles more combining marks on one letter than a live name may hold
     (:func:`rummoli.limits.stacked_marks`): a replay, the coach and the page write names into lines that such a pile
-    would draw over. The name is not quoted (the message would draw the pile too): its place in the list is. Each
-    engine checks the rest of ``players`` (a list of names of at most 64 characters)."""
+    would draw over. A name holding a control character (a newline, a terminal's escape, a right-to-left override) or
+    nothing visible is refused too, as a live name is: the lines would break, or read otherwise, or name nobody. The
+    name is not quoted (the message would draw the pile too): its place in the list is. Each engine checks the rest of
+    ``players`` (a list of names of at most 64 characters)."""
     if not isinstance(players, list):
         return
     for seat, name in enumerate(players):
-        problem = stacked_marks(name) if isinstance(name, str) else None
+        if not isinstance(name, str):
+            continue
+        control = not_text(name)
+        problem = stacked_marks(name) if control is None else f"may not hold control characters (found {control})"
+        if problem is None and not name.strip():
+            problem = "needs at least one visible character"
         if problem is not None:
             raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")
 
