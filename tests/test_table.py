@@ -415,3 +415,13 @@ def test_R_GIN_7_a_gin_game_stopped_before_its_target_says_no_bonus_is_added(rul
     else:
         assert view["end_note"] == ""
         assert (view["bonuses"] != []) == (ruleset == "gin-rummy")
+
+
+def test_a_win_shared_by_more_than_two_names_them_as_a_sentence_lists_them() -> None:
+    """A blocked Boathouse hand that scored nobody ended a QA evening with "You and Ann and Bob and Cy share the win
+    with 0 points." (the terminal's and the page's heading)."""
+    table = Table("boathouse-rummy", [Seat(name, None) for name in ("You", "Ann", "Bob", "Cy")], seed="tie", hands=1)
+    table.end()
+    advance(table, random.Random(3))
+    assert all(row["chips"] == table.standings()[0]["chips"] for row in table.standings()), table.standings()
+    assert table.closing.startswith("The evening is over: You, Ann, Bob and Cy share the win with "), table.closing

@@ -111,6 +111,16 @@ def departures(ledger: Sequence[dict[str, Any]]) -> str:
     return out
 
 
+def names_listed(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: ``Ann``, ``Ann and Bob``, ``You, Ann, Bob and Cy`` (not "You and Ann and Bob
+    and Cy").
+
+    >>> names_listed(["Ann"]), names_listed(["Ann", "Bob"]), names_listed(["You", "Ann", "Bob", "Cy"])
+    ('Ann', 'Ann and Bob', 'You, Ann, Bob and Cy')
+    """
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def points(n: int) -> str:
     """Points, one or many.
 
