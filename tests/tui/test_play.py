@@ -22,6 +22,7 @@ from rummoli.records import read_record
 from rummoli.tui.app import PlayApp
 from rummoli.tui.tables import PlayOptions, open_table
 from rummoli.tui.widgets import ActionBar, Choice, Notice, ShowdownScreen
+from rummoli.wording import cards_word
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SUITS = "♠♥♦♣"
@@ -274,6 +275,10 @@ def test_the_settlements_showdown_shows_its_cards(tmp_path: Path) -> None:
     assert "The evening is over" in end
     for five in shown:
         assert f"{five['player']}: " in end and five["name"].lower() in end, (five, end)
+    # written as the hand's showdown sentences above them write cards: a ten was T♠ there and 10♦ a line above
+    assert any(c.startswith("T") for five in shown for c in five["cards"]), "no ten shown: choose another seed"
+    for five in shown:
+        assert f"{five['player']}: {cards_word(five['cards'])}, " in end, (five, end)
 
 
 def test_an_evening_left_early_keeps_its_record_of_the_hands_finished(tmp_path: Path) -> None:
