@@ -425,3 +425,11 @@ def test_a_win_shared_by_more_than_two_names_them_as_a_sentence_lists_them() -> 
     advance(table, random.Random(3))
     assert all(row["chips"] == table.standings()[0]["chips"] for row in table.standings()), table.standings()
     assert table.closing.startswith("The evening is over: You, Ann, Bob and Cy share the win with "), table.closing
+
+
+def test_the_player_called_you_wins_the_evening_in_the_second_person() -> None:
+    """The terminal's player is "You": a Poch evening they won ended "The evening is over: You wins with 156 chips.\""""
+    table = Table("poch", [Seat("You", None), Seat("Bob", "random"), Seat("Cy", "random")], seed="you-8", hands=1)
+    advance(table, random.Random(1))
+    assert [row["name"] for row in table.standings() if row["winner"]] == ["You"], table.standings()
+    assert table.closing == f"The evening is over: You win with {table.standings()[0]['chips']} chips.", table.closing
