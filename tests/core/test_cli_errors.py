@@ -102,6 +102,18 @@ def test_a_seed_of_bytes_and_an_endless_pace_are_refused_in_one_line(capsys: pyt
         assert ("--seed" if "--seed" in args else "--pace") in err and "unexpected" not in err, (args, err)
 
 
+def test_a_seed_with_a_control_character_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`sim --seed` writes its seed in its report: a QA pass's seed holding an escape coloured the terminal and a
+    newline broke the report's heading."""
+    for seed in ("x\x1b[31mRED", "a\nb", "\u202eevil"):
+        for args in (["sim", "--bots", "random,random", "--hands", "1", "--seed", seed], ["deal", "--seed", seed],
+                     ["hand", "--seed", seed], ["play", "--seed", seed]):
+            code, out, err = run(capsys, *args)
+            assert code == 2 and out == "" and len(err.splitlines()) == 1, (args, err)
+            assert "--seed" in err and "without control characters" in err and "\x1b" not in err, (args, err)
+    assert run(capsys, "deal", "--seed", "Ann's 1st ♠ deal")[0] == 0
+
+
 def test_play_checks_the_records_folder_before_the_table_opens(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocked = tmp_path / "a-file"
