@@ -433,3 +433,21 @@ def test_the_player_called_you_wins_the_evening_in_the_second_person() -> None:
     advance(table, random.Random(1))
     assert [row["name"] for row in table.standings() if row["winner"]] == ["You"], table.standings()
     assert table.closing == f"The evening is over: You win with {table.standings()[0]['chips']} chips.", table.closing
+
+
+def test_who_left_unable_to_ante_when_that_ended_the_evening_is_said_at_its_end() -> None:
+    """Who cannot pay the next ante leaves, their chips to the board, and is told with the next deal (R-ANTE-1). When
+    that left too few to play, there was no next deal: a QA evening of four Michigan hands ended after one, Ann's 2
+    chips and Bob's 3 gone to the board, without a word on the terminal or the page (their view's end_note)."""
+    table = Table("michigan", [Seat(n, "random") for n in ("Ann", "Bob", "Cy", "Dee")], seed="broke-1", hands=6,
+                  chips=8)
+    advance(table, random.Random(1))
+    assert table.over and table.hand_no == 1, table.hand_no
+    assert [(e["player"], e["chips_to_centre"]) for e in table.ledger if e["type"] == "out"] == [("Cy", 1), ("Dee", 1)]
+    assert table.view(None)["end_note"] == ("Cy leaves the table, unable to pay the ante; their 1 chip goes to the "
+                                            "board. Dee leaves the table, unable to pay the ante; their 1 chip goes "
+                                            "to the board.")
+    # an evening that reached its agreed end has nobody leave after its last hand, and nothing to add
+    table = Table("michigan", [Seat(n, "random") for n in ("Ann", "Bob", "Cy")], seed="t-michigan", hands=2)
+    advance(table, random.Random(1))
+    assert table.over and table.hand_no == 2 and table.view(None)["end_note"] == ""
