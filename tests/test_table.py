@@ -415,3 +415,39 @@ def test_R_GIN_7_a_gin_game_stopped_before_its_target_says_no_bonus_is_added(rul
     else:
         assert view["end_note"] == ""
         assert (view["bonuses"] != []) == (ruleset == "gin-rummy")
+
+
+def test_a_win_shared_by_more_than_two_names_them_as_a_sentence_lists_them() -> None:
+    """A blocked Boathouse hand that scored nobody ended a QA evening with "You and Ann and Bob and Cy share the win
+    with 0 points." (the terminal's and the page's heading)."""
+    table = Table("boathouse-rummy", [Seat(name, None) for name in ("You", "Ann", "Bob", "Cy")], seed="tie", hands=1)
+    table.end()
+    advance(table, random.Random(3))
+    assert all(row["chips"] == table.standings()[0]["chips"] for row in table.standings()), table.standings()
+    assert table.closing.startswith("The evening is over: You, Ann, Bob and Cy share the win with "), table.closing
+
+
+def test_the_player_called_you_wins_the_evening_in_the_second_person() -> None:
+    """The terminal's player is "You": a Poch evening they won ended "The evening is over: You wins with 156 chips.\""""
+    table = Table("poch", [Seat("You", None), Seat("Bob", "random"), Seat("Cy", "random")], seed="you-8", hands=1)
+    advance(table, random.Random(1))
+    assert [row["name"] for row in table.standings() if row["winner"]] == ["You"], table.standings()
+    assert table.closing == f"The evening is over: You win with {table.standings()[0]['chips']} chips.", table.closing
+
+
+def test_who_left_unable_to_ante_when_that_ended_the_evening_is_said_at_its_end() -> None:
+    """Who cannot pay the next ante leaves, their chips to the board, and is told with the next deal (R-ANTE-1). When
+    that left too few to play, there was no next deal: a QA evening of four Michigan hands ended after one, Ann's 2
+    chips and Bob's 3 gone to the board, without a word on the terminal or the page (their view's end_note)."""
+    table = Table("michigan", [Seat(n, "random") for n in ("Ann", "Bob", "Cy", "Dee")], seed="broke-1", hands=6,
+                  chips=8)
+    advance(table, random.Random(1))
+    assert table.over and table.hand_no == 1, table.hand_no
+    assert [(e["player"], e["chips_to_centre"]) for e in table.ledger if e["type"] == "out"] == [("Cy", 1), ("Dee", 1)]
+    assert table.view(None)["end_note"] == ("Cy leaves the table, unable to pay the ante; their 1 chip goes to the "
+                                            "board. Dee leaves the table, unable to pay the ante; their 1 chip goes "
+                                            "to the board.")
+    # an evening that reached its agreed end has nobody leave after its last hand, and nothing to add
+    table = Table("michigan", [Seat(n, "random") for n in ("Ann", "Bob", "Cy")], seed="t-michigan", hands=2)
+    advance(table, random.Random(1))
+    assert table.over and table.hand_no == 2 and table.view(None)["end_note"] == ""

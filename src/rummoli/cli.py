@@ -68,12 +68,18 @@ def seats_for(command: str, ruleset: str, players: int | None) -> tuple[str | di
 
 
 def plain_seed(value: str | None) -> str | None:
-    """A ``--seed`` as given, if it is text (a terminal can pass bytes that are none: they made an internal error)."""
+    """A ``--seed`` as given, if it is text (a terminal can pass bytes that are none: they made an internal error) of
+    one line without control characters (the report of ``sim`` writes it out: an escape in it coloured the terminal)."""
     if value is not None:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise typer.BadParameter("a seed is text: these bytes are not (use letters and digits)") from None
+        from rummoli.limits import not_text
+
+        control = not_text(value)
+        if control is not None:
+            raise typer.BadParameter(f"a seed is one line of plain text, without control characters (found {control})")
     return value
 
 

@@ -21,6 +21,7 @@ from typing import Any, overload
 from rummoli.cards import Card
 from rummoli.errors import IllegalAction
 from rummoli.rummy.words import bonus_text
+from rummoli.wording import departures
 
 
 def amount(value: int | Fraction) -> int | str:
@@ -66,6 +67,7 @@ class StopsEvening:
         # Without a dealer given, the players cut for the deal (R-MI-1), from the seed or the secure source.
         self.session = Session(reference, names, chips=chips, dealer=dealer, max_hands=hands, cut_seed=cut_seed)
         self.rules = self.session.rules
+        self._last_hand_log = 0  # the session's log before the last hand was finished: who left after it follows
 
     @property
     def dealer(self) -> int:
@@ -87,6 +89,7 @@ class StopsEvening:
 
     def finish(self, hand: Any) -> dict[str, Any]:
         """Take the finished hand's chips and pots back; returns its record."""
+        self._last_hand_log = len(self.session.log)
         return self.session.finish_hand(hand)
 
     def chips(self, hand: Any, seats: Sequence[int]) -> list[int | Fraction]:
@@ -115,7 +118,12 @@ class StopsEvening:
         self.session.end()
 
     def end_note(self) -> str:
-        return ""
+        """Who left after the last hand, unable to pay the next ante, when that ended the evening (R-ANTE-1): told with
+        the next deal otherwise, and there is none (their chips went to the board without a word, the evening ended
+        hands before its length)."""
+        if not self.session.over:
+            return ""
+        return departures(self.ledger_since(self._last_hand_log)).strip()
 
     def settle(self, decks: Sequence[Sequence[Card]]) -> list[dict[str, Any]]:
         """R-SESSION-2: share out what is left on the board once the evening is over."""

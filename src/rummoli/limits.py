@@ -57,14 +57,27 @@ def text_line(value: object, where: str, longest: int = MAX_NAME, shortest: int 
     if not isinstance(value, str) or not shortest <= len(value) <= longest:
         size = f"at most {longest}" if shortest == 0 else f"{shortest} to {longest}"
         raise MalformedInput(f"{where} must be text of {size} characters, got {quote(value)}")
-    for c in value:
-        if unicodedata.category(c) in _NOT_TEXT and c not in _JOINERS:
-            raise MalformedInput(f"{where} must be one line of plain text, without control characters "
-                                 f"(found U+{ord(c):04X}), got {quote(value)}")
+    control = not_text(value)
+    if control is not None:
+        raise MalformedInput(f"{where} must be one line of plain text, without control characters "
+                             f"(found {control}), got {quote(value)}")
     problem = stacked_marks(value)
     if problem is not None:
         raise MalformedInput(f"{where} {problem}")  # not the text itself: quoted, the pile would be drawn again
     return value
+
+
+def not_text(text: str) -> str | None:
+    """The first character of ``text`` that no line of plain text may hold (a control, a format character but for the
+    joiners, ...), as ``U+001B``; None when there is none.
+
+    >>> not_text("Ann Lee"), not_text("a\\nb"), not_text("\\u202eevil")
+    (None, 'U+000A', 'U+202E')
+    """
+    for c in text:
+        if unicodedata.category(c) in _NOT_TEXT and c not in _JOINERS:
+            return f"U+{ord(c):04X}"
+    return None
 
 
 def stacked_marks(text: str) -> str | None:

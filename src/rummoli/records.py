@@ -17,7 +17,7 @@ from typing import Any
 from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, stacked_marks
+from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, not_text, stacked_marks
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
@@ -128,12 +128,19 @@ def check_envelope(record: object) -> None:
 def check_names(players: object) -> None:
     """Refuse a record whose player's name piles more combining marks on one letter than a live name may hold
     (:func:`rummoli.limits.stacked_marks`): a replay, the coach and the page write names into lines that such a pile
-    would draw over. The name is not quoted (the message would draw the pile too): its place in the list is. Each
-    engine checks the rest of ``players`` (a list of names of at most 64 characters)."""
+    would draw over. A name holding a control character (a newline, a terminal's escape, a right-to-left override) or
+    nothing visible is refused too, as a live name is: the lines would break, or read otherwise, or name nobody. The
+    name is not quoted (the message would draw the pile too): its place in the list is. Each engine checks the rest of
+    ``players`` (a list of names of at most 64 characters)."""
     if not isinstance(players, list):
         return
     for seat, name in enumerate(players):
-        problem = stacked_marks(name) if isinstance(name, str) else None
+        if not isinstance(name, str):
+            continue
+        control = not_text(name)
+        problem = stacked_marks(name) if control is None else f"may not hold control characters (found {control})"
+        if problem is None and not name.strip():
+            problem = "needs at least one visible character"
         if problem is not None:
             raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")
 
@@ -166,6 +173,15 @@ def builtin_names() -> list[str]:
     return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file; a name the system cannot look up at all (longer than a file name may
+    be) is none, not an error."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     """A ``--ruleset`` option of the local user: a built-in name stays a name; a ``.toml`` file (a
     regular file only) becomes an inline object, its board too when it names a board file (found as
@@ -173,7 +189,7 @@ def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     engines, the table and the records as input that may travel."""
     if not name_or_path.endswith(".toml"):
         if read_builtin(name_or_path) is None:
-            if Path(name_or_path).is_file():  # a file, but not a ruleset file: say so, not "unknown ruleset"
+            if _is_file(Path(name_or_path)):  # a file, but not a ruleset file: say so, not "unknown ruleset"
                 raise RecordError(f"{quote(name_or_path)} is a file, and a ruleset file's name ends in .toml",
                                   rule="R-NOTE-2")
             raise RecordError(f"unknown ruleset {quote(name_or_path)} (built-ins: {', '.join(builtin_names())})",
@@ -184,7 +200,7 @@ def ruleset_reference(name_or_path: str) -> str | dict[str, Any]:
     board = data.get("board")
     if isinstance(board, str) and board.endswith(".toml"):
         board_path = Path(board)
-        if not board_path.is_absolute() and not board_path.exists() and (path.parent / board_path).exists():
+        if not board_path.is_absolute() and not _is_file(board_path) and _is_file(path.parent / board_path):
             board_path = path.parent / board_path
         data = {**data, "board": read_toml(board_path, f"board file {quote(board)}")}
     return data

@@ -47,7 +47,7 @@ from rummoli.shelf import Blocks, Ended, HandEnd, HandShelf, Journal
 from rummoli.shuffling import derived_number
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
 from rummoli.streams import check_whole
-from rummoli.wording import departures, said, sentence
+from rummoli.wording import departures, names_listed, said, sentence
 
 MAX_SEATS = 8
 MAX_NAME = 40
@@ -404,9 +404,8 @@ class Table:
             self.settlement = self.evening.settle(decks)
         standings = self.standings()
         best = [row["name"] for row in standings if row["winner"]]
-        unit = self.family.unit
-        self.closing = text = (f"The evening is over: {' and '.join(best)} "
-                f"{'wins' if len(best) == 1 else 'share the win'} with {standings[0]['chips']} {unit}.")
+        won = said(names_listed(best), "wins" if len(best) == 1 else "share the win")  # "You win" for the player
+        self.closing = text = f"The evening is over: {won} with {standings[0]['chips']} {self.family.unit}."
         self._public({"type": "evening_over", "standings": standings, "settlement": self.settlement,
                       "bonuses": self.bonuses(), "text": text})
 

@@ -98,6 +98,8 @@ def departures(ledger: Sequence[dict[str, Any]]) -> str:
     ' Cy leaves the table, unable to pay the ante; their 3 chips go to the board.'
     >>> departures([{"type": "out", "player": "You", "chips_to_centre": 0, "pot": "kitty"}])
     ' You leave the table, unable to pay the ante.'
+    >>> departures([{"type": "out", "player": "Bob", "chips_to_centre": 1, "pot": "kitty"}])
+    ' Bob leaves the table, unable to pay the ante; their 1 chip goes to the board.'
     """
     first = len(ledger)  # after the last hand: read from the end, since an evening's ledger grows every hand
     while first and ledger[first - 1].get("type") != "hand":
@@ -106,9 +108,19 @@ def departures(ledger: Sequence[dict[str, Any]]) -> str:
     for e in ledger[first:]:
         if e.get("type") == "out":
             left = e.get("chips_to_centre")
-            rest = f"; their {chips(left)} go to the board" if left else ""
+            rest = f"; their {chips(left)} {'goes' if left == 1 else 'go'} to the board" if left else ""
             out += " " + sentence(said(str(e["player"]), "leaves the table, unable to pay the ante" + rest))
     return out
+
+
+def names_listed(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: ``Ann``, ``Ann and Bob``, ``You, Ann, Bob and Cy`` (not "You and Ann and Bob
+    and Cy").
+
+    >>> names_listed(["Ann"]), names_listed(["Ann", "Bob"]), names_listed(["You", "Ann", "Bob", "Cy"])
+    ('Ann', 'Ann and Bob', 'You, Ann, Bob and Cy')
+    """
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def points(n: int) -> str:

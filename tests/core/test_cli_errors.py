@@ -60,6 +60,15 @@ def test_an_unknown_ruleset_names_the_ones_there_are(capsys: pytest.CaptureFixtu
         assert "gin-rummy" in err and "michigan" in err and "rummoli-tripoley" in err, err
 
 
+def test_a_ruleset_name_longer_than_a_file_name_is_an_unknown_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    """A QA pass typed a long --ruleset and was told 'unexpected error (OSError: File name too long ...)', exit 70:
+    looking the name up as a file failed before it was called unknown."""
+    for command in (["hand"], ["play"], ["sim", "--bots", "random,random"]):
+        code, out, err = run(capsys, *command, "--ruleset", "x" * 300)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "unknown ruleset" in err and "unexpected" not in err, err
+
+
 def test_chips_for_a_rummy_game_are_refused_not_ignored(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "play", "--ruleset", "gin-rummy", "--chips", "50")
     assert code == 2 and out == "" and "a Rummy-family game keeps a score from 0" in err and err.count("\n") == 1
@@ -91,6 +100,18 @@ def test_a_seed_of_bytes_and_an_endless_pace_are_refused_in_one_line(capsys: pyt
         code, out, err = run(capsys, *args)
         assert code == 2 and out == "" and len(err.splitlines()) == 1, (args, err)
         assert ("--seed" if "--seed" in args else "--pace") in err and "unexpected" not in err, (args, err)
+
+
+def test_a_seed_with_a_control_character_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`sim --seed` writes its seed in its report: a QA pass's seed holding an escape coloured the terminal and a
+    newline broke the report's heading."""
+    for seed in ("x\x1b[31mRED", "a\nb", "\u202eevil"):
+        for args in (["sim", "--bots", "random,random", "--hands", "1", "--seed", seed], ["deal", "--seed", seed],
+                     ["hand", "--seed", seed], ["play", "--seed", seed]):
+            code, out, err = run(capsys, *args)
+            assert code == 2 and out == "" and len(err.splitlines()) == 1, (args, err)
+            assert "--seed" in err and "without control characters" in err and "\x1b" not in err, (args, err)
+    assert run(capsys, "deal", "--seed", "Ann's 1st ♠ deal")[0] == 0
 
 
 def test_play_checks_the_records_folder_before_the_table_opens(

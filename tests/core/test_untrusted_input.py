@@ -387,3 +387,26 @@ def test_a_record_naming_a_player_with_a_pile_of_marks_is_refused_in_one_line(tm
                  ["replay", str(evening)], ["review", str(evening), "--hand", "1", "--samples", "2"]):
         err = refused(*args)
         assert err.endswith(words + "\n") and ZALGO not in err, (args, err)
+
+
+@pytest.mark.parametrize(("game", "ruleset", "players"), [("stops", "michigan", 3), ("rummy", "knock-rummy", 2),
+                                                           ("poch", "poch", 3)])
+def test_a_record_naming_a_player_with_a_control_character_or_nothing_visible_is_refused(
+        tmp_path: Path, game: str, ruleset: str, players: int) -> None:
+    """A live name may hold no control character and must show something, but a record's names were read as any text
+    of 64 characters: `rummoli replay --summary` of a record whose player was called "a\\nb" broke its sentences over
+    two lines, a right-to-left override reversed the rest of each line naming them, and "" wrote " plays Q♦"."""
+    record = games.family(game).random_hand_record(ruleset, players, "controls")
+    path = tmp_path / "hand.json"
+    for name, found in (("a\nb", "may not hold control characters (found U+000A)"),
+                        ("\u202eRTL", "may not hold control characters (found U+202E)"),
+                        ("\x1b[2Jx", "may not hold control characters (found U+001B)"),
+                        ("", "needs at least one visible character"), ("   ", "needs at least one visible character")):
+        record["players"][1] = name
+        path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        for args in (["replay", str(path)], ["replay", str(path), "--summary"]):
+            err = refused(*args)
+            assert err.endswith(f"R-NOTE-6: players: the name of seat 1 {found}\n"), (args, err)
+    record["players"][1] = "👨\u200d👩\u200d👧 Lee"  # the joiner inside an emoji is text
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    assert cli("replay", str(path), "--summary")[0] == 0

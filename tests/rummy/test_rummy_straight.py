@@ -160,6 +160,9 @@ def test_R_RU_BLOCK_settles_by_differences_to_the_lowest_hand() -> None:
     throw_back_until_over(hand)
     assert hand.flips == 0 and hand.outcome["reason"] == "blocked"
     assert hand.outcome["counts"] == [9, 30] and hand.deltas == [21, 0]
+    # the hands are counted as they stand, "left in hand": a QA pass read "the difference in deadwood" beside them
+    said = [e["text"] for e in hand.events_since(0, None) if e["type"] == "score"]
+    assert said == ["P0 scores 21 for the difference in cards left in hand with P1."], said
 
 
 def test_R_RU_BOAT_discard_draw_brings_the_top_stock_card() -> None:

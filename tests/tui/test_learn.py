@@ -288,3 +288,14 @@ def test_the_title_names_the_ruleset_not_its_style() -> None:
     game = RummyGame("block-rummy", ["You", "Bob"], seed=1)
     view = dict(game.deal().view(0))
     assert str(RummyScreen(False, game.rules).title_text(view)).startswith(" Block Rummy · ")
+
+
+def test_a_stops_and_a_poch_title_name_the_ruleset_by_its_title_as_the_page_does(tmp_path: Path) -> None:
+    """The stops tables' header was the ruleset's name capitalized: "Rummoli-tripoley", and "Tripoley" for the box
+    rules, where the page and `rummoli rules` say "Rummoli, Tripoley board" and "Tripoley (box rules)"."""
+    for ruleset in ("rummoli-tripoley", "tripoley", "michigan", "poch-hoyle"):
+        table = open_table(PlayOptions(ruleset=ruleset, players=4, bots=["random"], hands=1, seed="1", pace=0,
+                                       save=tmp_path))
+        app = PlayApp(table, pace=0)
+        first = first_screen(app).splitlines()[0]
+        assert first.startswith(f" {table.rules.title} · hand 1/1 · "), (ruleset, first)

@@ -22,6 +22,7 @@ from rummoli.records import read_record
 from rummoli.tui.app import PlayApp
 from rummoli.tui.tables import PlayOptions, open_table
 from rummoli.tui.widgets import ActionBar, Choice, Notice, ShowdownScreen
+from rummoli.wording import cards_word
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SUITS = "♠♥♦♣"
@@ -274,6 +275,10 @@ def test_the_settlements_showdown_shows_its_cards(tmp_path: Path) -> None:
     assert "The evening is over" in end
     for five in shown:
         assert f"{five['player']}: " in end and five["name"].lower() in end, (five, end)
+    # written as the hand's showdown sentences above them write cards: a ten was T♠ there and 10♦ a line above
+    assert any(c.startswith("T") for five in shown for c in five["cards"]), "no ten shown: choose another seed"
+    for five in shown:
+        assert f"{five['player']}: {cards_word(five['cards'])}, " in end, (five, end)
 
 
 def test_an_evening_left_early_keeps_its_record_of_the_hands_finished(tmp_path: Path) -> None:
@@ -368,3 +373,27 @@ def test_s_puts_the_choices_in_the_new_suit_order_too(tmp_path: Path) -> None:
     seen = asyncio.run(run())
     assert seen[0][0] != seen[1][0]  # the order changed ...
     assert all(discards == in_hand_order for discards, in_hand_order in seen), seen  # ... as the hand's did
+
+
+def test_the_table_looked_at_after_a_knock_rummy_hand_counts_your_hand_as_the_result_does(tmp_path: Path) -> None:
+    """Pressing v at the end of a hand showed "deadwood 0" under seven unmatched cards: the view at the end has no
+    arrangement, and the line read its absence as a count of nothing."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="knock-rummy", seed="7", hands=2)), pace=0)
+
+    async def run() -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(600):
+                await pilot.pause()
+                if isinstance(app.screen, Notice):
+                    break
+                choices = app.board.query_one(ActionBar).choices
+                await pilot.press(first_of("Draw", "Discard")(choices)[0])
+            await pilot.press("v")
+            await pilot.pause()
+            return screen_text(app)
+
+    rows = [row.split("│")[0] for row in asyncio.run(run()).splitlines()]
+    view = app.table.view()
+    count = view["outcome"]["counts"][view["seat"]]
+    below = rows[next(k for k, row in enumerate(rows) if row.startswith("Hand (")) + 1]
+    assert count > 0 and below.strip() == f"deadwood {count}", "\n".join(rows)

@@ -265,6 +265,15 @@ def test_all_hands_show_the_widow_then_the_hand_given_up_for_it(browser: Any, se
         page.context.close()
 
 
+def uploaded(browser: Any, server: Any, tmp_path: Path, record: dict[str, Any], viewport: dict[str, int]) -> Any:
+    """A new page at ``viewport`` that has opened the lobby and uploaded ``record`` to replay it."""
+    (tmp_path / "long.json").write_text(json.dumps(record), encoding="utf-8")
+    page = new_page(browser, viewport=viewport)
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(tmp_path / "long.json"))
+    return page
+
+
 def test_a_long_winners_name_leaves_the_headline_room_on_a_phone(browser: Any, server: Any, tmp_path: Path) -> None:
     """At 390 px the result's badge wrote "Annabelle Fitzgerald-Mon, this hand" in one line beside the figure, so the
     headline beside it had a word's width, ran past the window's edge and was cut off there. The badge now keeps to
@@ -275,10 +284,7 @@ def test_a_long_winners_name_leaves_the_headline_room_on_a_phone(browser: Any, s
     # Every seat a name of 24 letters: whoever the hand's winner is, the badge names them.
     record["players"] = ["Annabelle Fitzgerald-Mon", "Bartholomew Winterbottom", "Constantina Abernathy-Le",
                          "Demetria Vanderpoel-Hart"]
-    (tmp_path / "long.json").write_text(json.dumps(record), encoding="utf-8")
-    page = new_page(browser, viewport=PHONE)
-    page.goto(server.url + "/")
-    page.set_input_files("#record-file", str(tmp_path / "long.json"))
+    page = uploaded(browser, server, tmp_path, record, PHONE)
     page.wait_for_selector(".replay-controls")
     page.keyboard.press("End")
     page.wait_for_selector(".result .headline")
@@ -287,5 +293,26 @@ def test_a_long_winners_name_leaves_the_headline_room_on_a_phone(browser: Any, s
     right = min(result["x"] + result["width"], PHONE["width"])
     assert headline["x"] + headline["width"] <= right + 1, (headline, result)
     assert headline["width"] >= line["width"] * .4, (headline, line)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_step_naming_a_long_name_stays_inside_the_move_list(browser: Any, server: Any, tmp_path: Path) -> None:
+    """A QA pass replayed a Knock Rummy hand whose player was called "W" * 24: at 1280 x 800 the knock's step (its
+    scores name every player) was as wide as that name and ran out of the move list, each of its lines cut off at
+    the list's edge ("Bot 4 (easy) scores 26 for the differe")."""
+    from rummoli.games import family
+
+    record = family("rummy").random_hand_record("knock-rummy", 4, "long-name-2")
+    record["players"][1] = "W" * 24
+    page = uploaded(browser, server, tmp_path, record, DESKTOP)
+    page.wait_for_selector(".moves .move")
+    page.keyboard.press("End")
+    past = page.evaluate("""() => [...document.querySelectorAll(".moves .move-text")].filter((text) => {
+        const box = text.getBoundingClientRect(), list = text.closest(".moves").getBoundingClientRect();
+        return box.right > list.right + 1 || text.scrollWidth > text.clientWidth + 1;
+      }).map((text) => text.textContent)""")
+    named = page.locator(".moves .move-text", has_text="W" * 24).count()
+    assert named and not past, past
     assert not page.errors, page.errors
     page.context.close()

@@ -35,6 +35,8 @@ from web_helpers import (
     stops_turn,
 )
 
+from rummoli.wording import departures
+
 STOPS = ["rummoli", "rummoli-tripoley", "tripoley", "michigan"]
 RUMMY = ["rummy", "rummy-aces-high", "block-rummy", "boathouse-rummy", "500-rum", "knock-rummy", "gin-rummy"]
 POCH = ["poch", "poch-hoyle"]
@@ -272,8 +274,10 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
     # A Gin game the evening's hands stopped before 100 adds no bonus, and the page says so under the standings.
     bonused = any(entry["type"] == "bonus" for entry in record["ledger"])
     notes = page.locator(".final .end-note").all_inner_texts()
+    # Who left after the last hand, unable to ante, when that ended the evening early, is said there too (R-ANTE-1).
+    gone = departures(record["ledger"]).strip()
     assert notes == (["The game stopped before anyone reached 100 points, so no game or box bonus is added "
-                      "(R-GIN-7)."] if ruleset == "gin-rummy" and not bonused else []), notes
+                      "(R-GIN-7)."] if ruleset == "gin-rummy" and not bonused else [gone] if gone else []), notes
 
     # The board at the evening's end is the board after the settlement: every chip shared out, none left drawn in a
     # pot (the page once drew the last hand's pots beside "The board is settled").

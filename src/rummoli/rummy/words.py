@@ -26,6 +26,7 @@ _FOR = {
     "rummy": "for the cards left in {owner} hand, doubled for going rummy",
     "no_deadwood": "from {loser} for knocking with no deadwood",  # Knock Rummy's bonus (R-KN-4)
     "difference": "for the difference in deadwood with {loser}",
+    "difference_left": "for the difference in cards left in hand with {loser}",  # a blocked Block Rummy hand
     "gin": "for gin",
     "undercut": "for the undercut",
     "penalty": "as {loser} knocked and {was} beaten",
@@ -73,6 +74,8 @@ class Speaker:
 
     def score_text(self, event: Mapping[str, Any]) -> str:
         why = event.get("reason", "")
+        if why == "difference" and self.style not in ("knock", "gin"):  # counted unarranged (R-RU-BLOCK)
+            why = "difference_left"
         source = event.get("from")
         loser = whom(self.who(source)) if isinstance(source, int) else "the others"
         owner = "your" if loser == "you" else f"{loser}'s"

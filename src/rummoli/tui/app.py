@@ -14,12 +14,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from rummoli.errors import IllegalAction, MalformedInput
-from rummoli.tui.cardtext import card_text
 from rummoli.tui.narrate import EventLog
 from rummoli.tui.screen_base import TableScreen
 from rummoli.tui.tables import PlayOptions, TerminalTable, open_table
 from rummoli.tui.widgets import ActionBar, Notice, ShowdownScreen
-from rummoli.wording import ascii_text
+from rummoli.wording import ascii_text, cards_word
 
 #: The table screen of each game family (rummoli.games), imported when a table of it opens.
 SCREENS = {"stops": "rummoli.tui.stops_screen:StopsScreen", "rummy": "rummoli.tui.rummy_screen:RummyScreen",
@@ -164,7 +163,7 @@ class PlayApp(App[str]):
         for row in table.settle():
             body.append(self.said(row["text"]) + "\n", style="bold")
             for shown in row.get("showdown") or []:  # the fives of the settlement's own deal (R-SESSION-2)
-                cards = " ".join(card_text(c, self.ascii) for c in shown["cards"])
+                cards = cards_word(shown["cards"])  # as the hand's showdown sentences write them (a ten is 10)
                 mark = " — takes it" if shown.get("won") else ""
                 body.append(self.said(f"  {shown['player']}: {cards}, {shown['name'].lower()}{mark}") + "\n")
         for bonus in table.bonuses():

@@ -138,7 +138,15 @@ class RummyScreen(TableScreen):
         cards = view.get("hand") or []
         if not cards:
             return Text("")
-        arranged = view.get("arranged") or {"melds": [], "deadwood": cards, "count": 0}
+        counted = "deadwood" if self.rules.style in ("knock", "gin") else "points in hand"
+        arranged = view.get("arranged")
+        if arranged is None:  # the hand is over: its count is the outcome's, when the ending counted hands
+            out = self.hand_text(cards, "Hand", set(), self.ace_low, set())
+            counts = (view.get("outcome") or {}).get("counts")
+            if counts is not None:
+                out.append("\n")
+                out.append(f"{counted} {counts[view['seat']]}", style="cyan")
+            return out
         grouped = {c for meld in arranged["melds"] for c in meld}
         out = self.hand_text(cards, "Hand", set(), self.ace_low, grouped)
         out.append("\n")
@@ -148,7 +156,6 @@ class RummyScreen(TableScreen):
             out.append(f"deadwood {arranged['count']}", style="cyan")
         else:
             out.append("no meld in hand · ", style="dim")
-            counted = "deadwood" if self.rules.style in ("knock", "gin") else "points in hand"
             out.append(f"{counted} {arranged['count']}", style="cyan")
         return out
 

@@ -104,8 +104,9 @@ class StopsScreen(TableScreen):
 
     def title_text(self, view: dict[str, Any]) -> Text:
         ruleset = view["ruleset"] if isinstance(view["ruleset"], str) else view["ruleset"].get("name", "custom")
+        title = getattr(self.rules, "title", None) or ruleset.capitalize()  # "Tripoley (box rules)", not "Tripoley"
         dealer = view["players"][view["dealer"]]
-        return Text(f" {ruleset.capitalize()} · {self.hand_label} · dealer {dealer} · {self.phases[view['phase']]}")
+        return Text(f" {title} · {self.hand_label} · dealer {dealer} · {self.phases[view['phase']]}")
 
     hand_label = "hand 1"
 
