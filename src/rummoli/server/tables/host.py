@@ -30,6 +30,7 @@ from rummoli.server.tables.errors import Moved, ServerError
 from rummoli.server.tables.names import bot_name, clash, new_token
 from rummoli.server.tables.room import Room
 from rummoli.server.tables.schedule import Schedule
+from rummoli.wording import names_listed
 
 
 def waiting_for(table: Any) -> str:
@@ -37,7 +38,7 @@ def waiting_for(table: Any) -> str:
     own rule said what the phase allowed, and listed the legal moves of the seat whose turn it was."""
     names = [table.names[s] for s in table.to_act()]
     if names:
-        return f"it is not your turn: the table is waiting for {' and '.join(names)}"
+        return f"it is not your turn: the table is waiting for {names_listed(names)}"
     if table.hand_over:
         return "it is not your turn: the hand is over and the next one is not dealt yet"
     return "it is not your turn: a forced play is being made"
