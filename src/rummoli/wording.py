@@ -89,6 +89,15 @@ def chips(n: int | str) -> str:
     return f"{n} chip" + ("" if n == 1 else "s")
 
 
+def counted(n: int, thing: str) -> str:
+    """A count of things, one or many (a thing whose plural adds an s).
+
+    >>> counted(1, "hand"), counted(20, "hand"), counted(3, "deal sequence")
+    ('1 hand', '20 hands', '3 deal sequences')
+    """
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def departures(ledger: Sequence[dict[str, Any]]) -> str:
     """The players an evening's ledger says left since its last hand because they could not ante (R-ANTE-1), in
     sentences (each after a space), for the line that opens the next hand: without it their seats just vanished.

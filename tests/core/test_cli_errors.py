@@ -154,3 +154,7 @@ def test_sim_says_what_it_will_play_before_it_starts(capsys: pytest.CaptureFixtu
     assert "2 deal sequences x 2 seatings of the line-up = 4 evenings of 3 hands each (up to 12 hands" in err
     assert "--hands counts the hands in one evening" in err
     assert "Pairwise" in out and "random#1" in out and "clear?" in out
+    code, out, err = run(capsys, "sim", "-r", "rummoli", "--bots", "random,random", "--hands", "1", "--games", "1",
+                         "--seed", "1", "--workers", "1")
+    assert code == 0 and "1 deal sequence x 2 seatings of the line-up = 2 evenings of 1 hand each (up to 2 hands" in err
+    assert "1 deal sequence x 2 rotations, 1 hand per evening (2 hands played)" in " ".join(out.split())

@@ -8,6 +8,7 @@ from pathlib import Path
 from rummoli.sim.config import DEFAULT_BLOCKS, SimConfig, SimError
 from rummoli.sim.report import Report, render_tables
 from rummoli.sim.runner import run_tournament
+from rummoli.wording import counted
 
 
 def parse_bots(text: str) -> tuple[str, ...]:
@@ -94,14 +95,14 @@ def check_plot_path(plot: Path) -> None:
 def plan_text(config: SimConfig) -> str:
     """What the run will play, said before it starts (on standard error, so JSON output stays clean)."""
     c = config
-    rotations = f"{c.blocks} deal sequence{'s' if c.blocks != 1 else ''} x {c.players} seatings of the line-up"
+    rotations = f"{counted(c.blocks, 'deal sequence')} x {c.players} seatings of the line-up"
     if c.family.has_board:
         hands = c.hands if c.hands is not None else 0
-        return (f"Playing {rotations} = {c.tasks} evenings of {hands} hands each (up to {c.tasks * hands} hands; "
-                "--hands counts the hands in one evening).")
-    cap = f", at most {c.hands} hands each" if c.hands else ""
+        return (f"Playing {rotations} = {c.tasks} evenings of {counted(hands, 'hand')} each (up to "
+                f"{counted(c.tasks * hands, 'hand')}; --hands counts the hands in one evening).")
+    cap = f", at most {counted(c.hands, 'hand')} each" if c.hands else ""
     return f"Playing {rotations} = {c.tasks} games, each to its target{cap} (--hands caps the hands of a game)."
 
 
 def workers_text(count: int) -> str:
-    return f"{count} worker" + ("" if count == 1 else "s")
+    return counted(count, "worker")

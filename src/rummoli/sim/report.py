@@ -14,6 +14,7 @@ from typing import Any
 from rummoli.sim.config import SimConfig
 from rummoli.sim.play import TaskResult
 from rummoli.sim.stats import Stat, confidence_interval
+from rummoli.wording import counted
 
 
 @dataclass
@@ -187,11 +188,11 @@ def render_tables(report: Report) -> list[Any]:
     name = c.ruleset if isinstance(c.ruleset, str) else c.ruleset.get("name", "custom")
     board = c.family.has_board
     if board:
-        title = (f"{name}: {c.players} players, {c.blocks} deal sequences x {c.players} rotations, "
-                 f"{c.hands} hands per evening ({report.hands} hands played), seed {c.seed}")
+        title = (f"{name}: {c.players} players, {counted(c.blocks, 'deal sequence')} x {c.players} rotations, "
+                 f"{counted(c.hands or 0, 'hand')} per evening ({counted(report.hands, 'hand')} played), seed {c.seed}")
     else:
-        title = (f"{name}: {c.players} players, {c.blocks} deal sequences x {c.players} rotations "
-                 f"({report.games} games, {report.hands} hands), seed {c.seed}")
+        title = (f"{name}: {c.players} players, {counted(c.blocks, 'deal sequence')} x {c.players} rotations "
+                 f"({counted(report.games, 'game')}, {counted(report.hands, 'hand')}), seed {c.seed}")
     table = Table()
     table.add_column("entry")
     table.add_column("bot")
