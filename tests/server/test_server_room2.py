@@ -106,6 +106,8 @@ def test_chat_refuses_long_lines_spectators_bad_reactions_and_a_flood_in_one_lin
     error = chat_lines(ann, 1)[0]
     assert error["type"] == "error" and error["code"] == "malformed"
     assert "at most 200 characters" in error["message"] and "\n" not in error["message"]
+    ann.send({"type": "chat", "text": "x" * 5000})  # past the 4,096 any text of a message may hold: the same words
+    assert chat_lines(ann, 1)[0]["message"] == "chat.text: a chat line has at most 200 characters"
     ann.send({"type": "chat", "text": "x" * 200})
     assert chat_lines(ann, 1)[0]["type"] == "chat"
     ann.send({"type": "chat", "text": "two\nlines"})

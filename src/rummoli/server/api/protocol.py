@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from rummoli.errors import quote
 from rummoli.limits import stacked_marks
@@ -57,6 +57,14 @@ def clean_name(text: str, limit: int = MAX_NAME) -> str:
 Name = Annotated[str, AfterValidator(clean_name)]
 MAX_CHAT = 200  # rummoli.server.tables.chat.MAX_LINE
 Reaction = Literal["thumbs_up", "good_hand", "well_played", "oops"]  # rummoli.server.tables.chat.REACTIONS
+
+
+def not_past_chat_bounds(value: Any) -> Any:
+    """A chat line sent with over 1,000 characters is refused before it is read, in the words of the 200 kept (the
+    message's own cap of 4,096 characters a text would otherwise answer it with a limit no chat line has)."""
+    if isinstance(value, str) and len(value) > 5 * MAX_CHAT:
+        raise ValueError(f"a chat line has at most {MAX_CHAT} characters")
+    return value
 
 
 def clean_line(text: str) -> str:
@@ -225,7 +233,7 @@ class Chat(Message):
     seat writes (a spectator's chat is refused), at most a few lines a second (the server's settings)."""
 
     type: Literal["chat"]
-    text: Annotated[str, AfterValidator(clean_line)] | None = Field(None, max_length=1000)
+    text: Annotated[str, BeforeValidator(not_past_chat_bounds), AfterValidator(clean_line)] | None = None
     reaction: Reaction | None = Field(None, description="thumbs_up (👍), good_hand, well_played or oops.")
 
 
