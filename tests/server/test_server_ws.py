@@ -78,6 +78,18 @@ def test_a_bad_hello_gets_one_error_and_the_socket_closes(server: Server, hello:
             ws.recv(5)
 
 
+def test_a_hello_to_a_table_that_does_not_exist_is_told_so_as_http_tells_it(server: Server) -> None:
+    from websockets.sync.client import connect
+
+    with connect(server.ws_url("nosuchtable0")) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        error = json.loads(ws.recv(5))
+        assert (error["type"], error["code"], error["message"]) == ("error", "not_found", "no such table")
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4004
+
+
 def test_a_foreign_origin_is_refused_and_the_own_origin_allowed(server: Server) -> None:
     created = server.create(seats=[{}, {"bot": "easy"}])
     from websockets.sync.client import connect

@@ -223,7 +223,7 @@ class Connection:
             return
         room = await self.registry.get(table_id)
         if room is None:
-            self.send(error_message("malformed", "no such table"))
+            self.send(error_message("not_found", "no such table"))  # as the HTTP API answers it
             self.close(4004, "no such table")
             return
         if hello.token is not None:

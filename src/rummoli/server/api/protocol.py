@@ -332,8 +332,8 @@ class ErrorMessage(BaseModel):
     """A refused message: nothing changed. ``rule`` names the rule an illegal action breaks."""
 
     type: Literal["error"] = "error"
-    code: Literal["malformed", "too_large", "rate_limited", "protocol", "unauthorized", "stale", "not_your_turn",
-                  "illegal", "over", "unavailable", "internal"]
+    code: Literal["malformed", "too_large", "rate_limited", "protocol", "unauthorized", "not_found", "stale",
+                  "not_your_turn", "illegal", "over", "unavailable", "internal"]
     message: str
     rule: str | None = None
     seq: int | None = Field(None, description="The table's seq now (after a stale action).")
