@@ -229,3 +229,20 @@ def test_R_POKER_3_two_fives_of_one_name_are_named_down_to_the_card_that_decides
                              {0: ["As", "Qs", "Ts", "9s", "6s"], 1: ["Ad", "Kd", "9d", "4d", "3d"]}, {1})
     assert [(s["player"], s["name"], s["won"]) for s in entry["showdown"]] == [
         ("Ann", "Flush, ace-queen high", False), ("Bob", "Flush, ace-king high", True)]
+
+
+def test_R_SESSION_2_a_board_shared_by_the_one_player_still_seated_is_not_said_shared() -> None:
+    """Michigan's board is shared equally among the players still seated; when the others have left, the one left
+    takes it, and the words say so (they said "shared equally: Cy 9 chips")."""
+    from rummoli.stops.result import settlement_entry
+    from rummoli.stops.ruleset import load_ruleset
+
+    rules = load_ruleset("michigan")
+    alone = settlement_entry(rules, ["Ann", "Bob", "Cy"], "all", 9, "share", {2: 9}, {}, {2})
+    assert alone["text"] == "Cy takes the 9 chips left on the board, as the last player seated."
+    you = settlement_entry(rules, ["Ann", "Bob", "You"], "all", 9, "share", {2: 9}, {}, {2})
+    assert you["text"] == "You take the 9 chips left on the board, as the last player seated."
+    last = settlement_entry(load_ruleset("rummoli"), ["You", "Bob"], "poker", 6, "alone", {0: 6}, {}, {0})
+    assert last["text"] == "You take the Poker pot as the last player left: 6 chips."
+    two = settlement_entry(rules, ["Ann", "Bob", "Cy"], "all", 9, "share", {0: 5, 2: 4}, {}, {0, 2})
+    assert two["text"] == "The 9 chips left on the board are shared equally: Ann 5 chips, Cy 4 chips."

@@ -181,10 +181,14 @@ def settlement_entry(rules: Ruleset, names: Sequence[str], pot: str, amount: int
     showdown: list[Shown] = [{"seat": s, "player": names[s], "name": name, "cards": poker_order(c),
                               "won": s in won} for (s, c), name in zip(shown.items(), named, strict=True)]
     shares = ", ".join(f"{p['name']} {chips(p['amount'])}" for p in payments)
-    if how == "share":
+    if how == "share" and len(payments) == 1:  # everyone else left: nothing to share
+        text = sentence(said(str(payments[0]["name"]), f"takes the {chips(amount)} left on the board, as the last "
+                                                         "player seated"))
+    elif how == "share":
         text = f"The {chips(amount)} left on the board are shared equally: {shares}."
     elif how == "alone":
-        text = sentence(said(str(payments[0]["name"]), f"is the last player left and takes {name}: {chips(amount)}"))
+        # one verb, so that "You" reads as well as a name ("You take", not "You are ... and takes")
+        text = sentence(said(str(payments[0]["name"]), f"takes {name} as the last player left: {chips(amount)}"))
     elif len(payments) == 1:
         text = sentence(said(str(payments[0]["name"]), f"wins the showdown for {name}: {chips(amount)}"))
     else:
