@@ -11,7 +11,7 @@ True
 >>> print(clash("bot 2 (normal)", []))
 the name "bot 2 (normal)" is kept for the computer players
 >>> print(clash("ANN", ["Ann", "Bot 2 (easy)"]))
-someone at this table is already called "ANN"
+someone at this table is already called "Ann"
 >>> clash("Bob", ["Ann", "Bot 2 (easy)"]) is None
 True
 """
@@ -47,6 +47,7 @@ def clash(name: str, taken: Iterable[str]) -> str | None:
     key = name_key(name)
     if _BOT.fullmatch(key):
         return f"the name {quote(name)} is kept for the computer players"
-    if any(name_key(other) == key for other in taken):
-        return f"someone at this table is already called {quote(name)}"
+    for other in taken:
+        if name_key(other) == key:  # the name as the table shows it: "ann" is refused for an Ann already there
+            return f"someone at this table is already called {quote(other)}"
     return None
