@@ -101,6 +101,26 @@ def test_display_names_are_limited_and_kept_as_text(server: Server) -> None:
     assert tricky in [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]]
 
 
+def test_names_joined_as_emoji_and_scripts_join_them_are_kept_and_an_invisible_joiner_makes_no_new_name(
+        server: Server) -> None:
+    """A family emoji (built with the zero-width joiner) and a Persian name (which needs the non-joiner) take a seat; a
+    name that differs from one at the table only by a joiner, or holds nothing else, is refused in one line."""
+    table = server.create(seats=[{}, {}, {}, {}])["id"]
+    path = f"/api/tables/{table}/seats"
+    family, persian = "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632"
+    for name in (family, persian):
+        assert server.post(path, {"name": name}).status_code == 201, name
+    assert [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]][1:3] == [family, persian]
+    before = server.get(f"/api/tables/{table}").json()
+    assert error_of(server.post(path, {"name": "An\u200dn"}), 409, "malformed") == (
+        'someone at this table is already called "Ann"')
+    assert error_of(server.post(path, {"name": "\u200d\u200c"}), 422, "malformed") == (
+        "name: a name needs at least one visible character")
+    assert error_of(server.post(path, {"name": "a\u202eb"}), 422, "malformed") == (
+        "name: a name may not hold control characters")
+    assert server.get(f"/api/tables/{table}").json() == before
+
+
 ZALGO = "a" + "\u0301\u0316\u0300\u0317" * 5 + "\u0301\u0316\u0300"  # 24 characters, 23 marks on one "a"
 
 

@@ -49,9 +49,27 @@ def plain_text(text: str, limit: int, what: str, allowed: str = "") -> str:
     return line
 
 
+#: The zero-width joiner and non-joiner: a family emoji is built with the one, and Persian and Indic names need the
+#: other. Names are compared without them (rummoli.server.tables.names.name_key), so "An\u200dn" is not a second Ann.
+JOINERS = "\u200c\u200d"
+
+
 def clean_name(text: str, limit: int = MAX_NAME) -> str:
-    """A display name as the server keeps it: inner spaces collapsed, 1 to ``limit`` characters, no controls."""
-    return plain_text(text, limit, "a name")
+    """A display name as the server keeps it: inner spaces collapsed, 1 to ``limit`` characters, no controls (but
+    the joiners), something visible.
+
+    >>> family = "\U0001F468\u200d\U0001F467"
+    >>> clean_name("Mehr\u200cnaz") == "Mehr\u200cnaz", clean_name(family) == family
+    (True, True)
+    >>> clean_name("\u200d")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name needs at least one visible character
+    """
+    name = plain_text(text, limit, "a name", allowed=JOINERS)
+    if not name.strip(JOINERS + " "):
+        raise ValueError("a name needs at least one visible character")
+    return name
 
 
 Name = Annotated[str, AfterValidator(clean_name)]
@@ -77,7 +95,7 @@ def clean_line(text: str) -> str:
     ...
     ValueError: a chat line has at most 200 characters
     """
-    return plain_text(text, MAX_CHAT, "a chat line", allowed="\u200d")  # the joiner inside emoji
+    return plain_text(text, MAX_CHAT, "a chat line", allowed=JOINERS)  # emoji and scripts join with them
 
 
 class Strict(BaseModel):

@@ -2,12 +2,12 @@
 
 A name identifies nobody to the server (a seat is its number, a person is their seat token), but the hands'
 records and their texts name the players, so two seats of one table never share a name. Names are compared
-by :func:`name_key`: Unicode-normalised (NFKC), case-folded and with their spaces collapsed, so "Bot 1
-(EASY)", "bot 1 (easy)" and the same in full-width letters are one name. The names the computer players get
-(:func:`bot_name`) are kept for them: a person may take none of them, at any seat.
+by :func:`name_key`: Unicode-normalised (NFKC), case-folded, without the joiners (which draw nothing) and with
+their spaces collapsed, so "Bot 1 (EASY)", "bot 1 (easy)" and the same in full-width letters are one name. The
+names the computer players get (:func:`bot_name`) are kept for them: a person may take none of them, at any seat.
 
->>> name_key("  Ｂｏｔ  1 (EASY) ") == name_key("bot 1 (easy)")
-True
+>>> name_key("  Ｂｏｔ  1 (EASY) ") == name_key("bot 1 (easy)"), name_key("An\u200dn") == name_key("Ann")
+(True, True)
 >>> print(clash("bot 2 (normal)", []))
 the name "bot 2 (normal)" is kept for the computer players
 >>> print(clash("ANN", ["Ann", "Bot 2 (easy)"]))
@@ -39,7 +39,7 @@ def bot_name(seat: int, level: str) -> str:
 def name_key(name: str) -> str:
     """What two names that read alike have in common (see the module's docstring)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return " ".join(folded.split())
+    return " ".join(folded.replace("\u200c", "").replace("\u200d", "").split())  # the joiners draw nothing
 
 
 def clash(name: str, taken: Iterable[str]) -> str | None:
