@@ -263,6 +263,7 @@ class NormalStopsBot(StopsBot):
     worth against the hand's, and the poker hand's chance against the unseen cards."""
 
     level = "normal"
+    reads_actions = False  # it reads the history's events only (the hard level, which searches, reads the actions)
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:
@@ -430,6 +431,7 @@ class HardStopsBot(NormalStopsBot):
     decision when ``samples`` is set (reproducible under the seed)."""
 
     level = "hard"
+    reads_actions = True  # its search replays the hand's actions (stops_search)
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:
