@@ -159,6 +159,30 @@ def test_only_a_bot_that_never_reads_the_actions_goes_without_them() -> None:
                 hand.apply(Action.from_json(choice))
 
 
+def test_a_stops_hands_seat_actions_are_its_history_views_actions() -> None:
+    """What the fast path shows a bot that learns from a hand's actions only (Bot.observes_events) at the end: the
+    actions its history view would hold, forced flags as its seat sees them, made without the events; and what it
+    learns from them is what the whole view taught."""
+    assert NormalStopsBot.observes_events is False and make_bot("stops", "hard").observes_events is False
+    assert Bot.observes_events is True
+    for ruleset in ("rummoli", "michigan", "tripoley", "rummoli-tripoley"):
+        for seed in range(4):
+            hand = stops_hand(ruleset, seed)
+            bots: list[Bot] = [NormalStopsBot(seed + s) for s in range(4)]
+            while not hand.over:
+                for seat in (None, 0, 1, 2, 3):
+                    assert hand.seat_actions(seat) == json_copy(hand.view(seat, history=True))["actions"]
+                seat = hand.to_act()[0]
+                hand.apply(Action.from_json(bots[seat].choose(hand.view(seat, history=True))))
+            for seat in range(4):
+                whole = json_copy(hand.view(seat, history=True))
+                assert hand.seat_actions(seat) == whole["actions"]
+                learnt, fast = NormalStopsBot(seed), NormalStopsBot(seed)
+                learnt.observe(whole)
+                fast.observe({**hand.view(seat), "actions": hand.seat_actions(seat)})
+                assert fast.memory.to_json() == learnt.memory.to_json()
+
+
 def test_the_stops_levels_never_write_into_their_views() -> None:
     """What lets the fast path hand them the engine's view uncopied: at every decision of several hands,
     and at each hand's end, the view is the same after the bot has read it as before."""

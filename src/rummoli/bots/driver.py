@@ -79,8 +79,12 @@ def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = Fa
             if not fast:
                 bot.observe(view_for(state, seat))
             # the fast path asks first, on the view without its history, whether the bot could learn anything
-            elif bot.learns_from(fast_view_for(state, seat, history=False, copy=False)):
-                bot.observe(fast_view_for(state, seat, copy=bot.writes_views, actions=bot.reads_actions))
+            elif bot.learns_from(ended := fast_view_for(state, seat, history=False, copy=False)):
+                seat_actions = getattr(state, "seat_actions", None)  # a stops hand's actions, read from its log
+                if bot.observes_events or bot.writes_views or seat_actions is None:
+                    bot.observe(fast_view_for(state, seat, copy=bot.writes_views, actions=bot.reads_actions))
+                else:  # the view with its actions, less its events (Bot.observes_events)
+                    bot.observe({**ended, "actions": seat_actions(seat)})
 
 
 def bot_decision(state: Any, seat: int, bot: Bot, fast: bool = False) -> ActionJSON:

@@ -264,6 +264,7 @@ class NormalStopsBot(StopsBot):
 
     level = "normal"
     reads_actions = False  # it reads the history's events only (the hard level, which searches, reads the actions)
+    observes_events = False  # what it learns of a hand's end are its actions (stops_memory.betting_seats)
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:

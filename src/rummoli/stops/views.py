@@ -110,6 +110,18 @@ class Views(HandState, streams.Marked):
         """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
         return [action_json(e) for e in self.log if e[0] == "act" and (forced or not e[5])]
 
+    def seat_actions(self, reader: int | None) -> list[dict[str, Any]]:
+        """The ``actions`` of ``reader``'s view with its history (``view(reader, history=True)["actions"]``: every
+        action so far, ``forced`` as ``reader`` may see it), made from the log without reading the events: what a
+        bot that learns from the ended hand's actions only is shown (:attr:`rummoli.bots.base.Bot.observes_events`)."""
+        out: list[dict[str, Any]] = []
+        for e in self.log:
+            if e[0] == "act":
+                action = action_json(e)
+                action["forced"] = shown_forced(e, reader)
+                out.append(action)
+        return out
+
     def history(self) -> list[dict[str, Any]]:
         """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
         return [{**action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
