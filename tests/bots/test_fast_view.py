@@ -171,7 +171,8 @@ def test_a_stops_hands_seat_actions_are_its_history_views_actions() -> None:
             bots: list[Bot] = [NormalStopsBot(seed + s) for s in range(4)]
             while not hand.over:
                 for seat in (None, 0, 1, 2, 3):
-                    assert hand.seat_actions(seat) == json_copy(hand.view(seat, history=True))["actions"]
+                    whole = json_copy(hand.view(seat, history=True))["actions"]
+                    assert hand.seat_actions(seat) == hand.seat_actions(seat, shared=True) == whole
                 seat = hand.to_act()[0]
                 hand.apply(Action.from_json(bots[seat].choose(hand.view(seat, history=True))))
             for seat in range(4):

@@ -84,7 +84,7 @@ def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = Fa
                 if bot.observes_events or bot.writes_views or seat_actions is None:
                     bot.observe(fast_view_for(state, seat, copy=bot.writes_views, actions=bot.reads_actions))
                 else:  # the view with its actions, less its events (Bot.observes_events)
-                    bot.observe({**ended, "actions": seat_actions(seat)})
+                    bot.observe({**ended, "actions": seat_actions(seat, shared=True)})
 
 
 def bot_decision(state: Any, seat: int, bot: Bot, fast: bool = False) -> ActionJSON:
