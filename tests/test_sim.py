@@ -269,3 +269,21 @@ def test_the_plot_follows_every_evening_of_the_tournament() -> None:
         assert len(stats) == 5 and stats[0].mean == 0 and stats[-1].n == 3
         everyone = [t.net[entry] for t in report.tasks]  # chips won over each whole evening, all tasks
         assert stats[-1].mean == pytest.approx(sum(everyone) / len(everyone))
+
+
+def test_derived_seeds_and_decks_are_remembered_by_value_and_type_and_handed_out_as_fresh_lists() -> None:
+    import hashlib
+
+    from rummoli.sim.config import derive_seed
+
+    def fresh(seed: object, *parts: object) -> int:
+        text = "/".join(str(p) for p in (seed, *parts))
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+    for args in ((7, "deal", 1, 2), (7.0, "deal", 1, 2), ("7", "deal", 1, 2), (True, "bot", 0, 1), (1, "bot", 0, 1)):
+        assert derive_seed(*args) == fresh(*args) == derive_seed(*args)
+    assert derive_seed(True, "bot", 0, 1) != derive_seed(1, "bot", 0, 1)
+    config = SimConfig("rummoli", ("easy", "easy", "easy"), seed=5).checked()
+    first = deck_for(config, 0, 3)
+    first.pop()
+    assert len(deck_for(config, 0, 3)) == 52 and deck_for(config, 0, 3) == deck_for(config, 0, 3)

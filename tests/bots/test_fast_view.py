@@ -4,6 +4,7 @@ that never reads it."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -20,6 +21,7 @@ from rummoli.records import builtin_names
 from rummoli.rummy import RummyGame
 from rummoli.stops import Action, Hand
 from rummoli.stops.replay import NAMES
+from rummoli.streams import Marked
 from rummoli.table import Seat, Table
 
 
@@ -50,6 +52,10 @@ def walk(state: Any, bots: list[Bot], seen: list[int]) -> None:
             # uncopied (a bot that never writes): the history is the stream's own events, and the actions list is
             # built on the one made at this seat's last view; still the same data
             assert fast_view_for(state, s, copy=False) == whole
+            # for a bot that reads no actions (Bot.reads_actions): the same view less them, keys in the same order
+            less = fast_view_for(state, s, copy=False, actions=False)
+            assert list(less) == [key for key in whole if key != "actions" or not isinstance(state, Marked)]
+            assert less == {key: value for key, value in whole.items() if key in less}
         seen[0] += 1
 
     play_out(state, bots, on_action=check)
@@ -131,6 +137,51 @@ def test_only_a_bot_that_never_reads_the_past_goes_without_it() -> None:
     assert NormalStopsBot.reads_history is True
     assert make_bot("stops", "hard").reads_history is True
     assert make_bot("rummy", "easy").reads_history is True  # the Rummy levels read the public actions
+
+
+def test_only_a_bot_that_never_reads_the_actions_goes_without_them() -> None:
+    """The normal stops level reads its history's events, never its ``actions`` (its view without them plays the
+    same: the lab's reports, tests/sim, are the same byte for byte); the hard one's search replays them."""
+    assert NormalStopsBot.reads_actions is False
+    assert make_bot("stops", "hard").reads_actions is True
+    assert make_bot("stops", "easy").reads_actions is True  # reads no history at all: never asked
+    assert make_bot("rummy", "normal").reads_actions is True
+    for ruleset in ("rummoli", "michigan", "tripoley"):
+        for seed in range(3):
+            hand = stops_hand(ruleset, seed)
+            bots = [NormalStopsBot(seed + s) for s in range(4)]
+            while not hand.over:
+                seat = hand.to_act()[0]
+                twin = copy.deepcopy(bots[seat])  # the same generator and memory, told nothing
+                view = hand.view(seat, history=True)
+                choice = bots[seat].choose(view)
+                assert twin.choose({k: v for k, v in json_copy(view).items() if k != "actions"}) == choice
+                hand.apply(Action.from_json(choice))
+
+
+def test_a_stops_hands_seat_actions_are_its_history_views_actions() -> None:
+    """What the fast path shows a bot that learns from a hand's actions only (Bot.observes_events) at the end: the
+    actions its history view would hold, forced flags as its seat sees them, made without the events; and what it
+    learns from them is what the whole view taught."""
+    assert NormalStopsBot.observes_events is False and make_bot("stops", "hard").observes_events is False
+    assert Bot.observes_events is True
+    for ruleset in ("rummoli", "michigan", "tripoley", "rummoli-tripoley"):
+        for seed in range(4):
+            hand = stops_hand(ruleset, seed)
+            bots: list[Bot] = [NormalStopsBot(seed + s) for s in range(4)]
+            while not hand.over:
+                for seat in (None, 0, 1, 2, 3):
+                    whole = json_copy(hand.view(seat, history=True))["actions"]
+                    assert hand.seat_actions(seat) == hand.seat_actions(seat, shared=True) == whole
+                seat = hand.to_act()[0]
+                hand.apply(Action.from_json(bots[seat].choose(hand.view(seat, history=True))))
+            for seat in range(4):
+                whole = json_copy(hand.view(seat, history=True))
+                assert hand.seat_actions(seat) == whole["actions"]
+                learnt, fast = NormalStopsBot(seed), NormalStopsBot(seed)
+                learnt.observe(whole)
+                fast.observe({**hand.view(seat), "actions": hand.seat_actions(seat)})
+                assert fast.memory.to_json() == learnt.memory.to_json()
 
 
 def test_the_stops_levels_never_write_into_their_views() -> None:

@@ -49,6 +49,23 @@ def test_R_NOTE_3_action_json_round_trips() -> None:
         Action.from_json({"seat": 1, "action": "lead", "card": "1x"})
 
 
+def test_R_NOTE_3_an_object_read_before_reads_the_same_and_a_look_alike_is_read_afresh() -> None:
+    """Action.from_json keeps what it read by the object's items and their types: what it refuses stays refused."""
+    from rummoli.stops import Action
+    from rummoli.stops.actions import READ_KEPT
+
+    bid = {"seat": 1, "action": "bid", "amount": 3}
+    assert Action.from_json(dict(bid)) == Action.from_json(dict(bid)) == Action(1, "bid", None, 3)
+    refused: list[dict[str, Any]] = [{"seat": True, "action": "bid", "amount": 3}, {**bid, "amount": 3.0},
+                                     {**bid, "amount": True}, {**bid, "extra": [1]}, {**bid, "card": "Qd"}]
+    for data in refused:
+        with pytest.raises(MalformedInput) as info:
+            Action.from_json(data)
+        assert str(info.value).startswith("R-NOTE-3")
+    for amount in range(READ_KEPT + 5):  # it forgets and starts afresh, reading every one right
+        assert Action.from_json({**bid, "amount": amount}).amount == amount
+
+
 def expect_error(record: dict[str, Any], index: int | None, rule: str) -> RecordError:
     with pytest.raises(RecordError) as info:
         replay(record)

@@ -81,6 +81,13 @@ class Bot(ABC):
     #: whether the bot reads its view's history (``events``, ``actions``); one that does not is handed
     #: the view without it where a loop wants speed (:func:`rummoli.bots.driver.bot_decision`)
     reads_history: ClassVar[bool] = True
+    #: whether the bot reads its view's ``actions`` (the R-NOTE-3 objects of its history's action events); one that
+    #: reads only the ``events`` is handed the view without them where a loop wants speed (the same function)
+    reads_actions: ClassVar[bool] = True
+    #: whether :meth:`observe` reads the ended hand's ``events``; one that reads its view's ``actions`` and no
+    #: events is shown the view with its actions and without its events where a loop wants speed (the same module's
+    #: ``show_hand_over``: the events of a hand's end were a quarter of the events a lab hand reads)
+    observes_events: ClassVar[bool] = True
     #: whether the bot may write into the view it is handed; one that never does (a test holds each
     #: built-in level to it) may be handed the engine's view uncopied where a loop wants speed
     writes_views: ClassVar[bool] = True

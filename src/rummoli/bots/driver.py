@@ -13,6 +13,7 @@ from typing import Any, Protocol, cast
 
 from rummoli.bots.base import ActionJSON, Bot, RandomBot
 from rummoli.shapes import Event, HandView
+from rummoli.streams import Marked
 
 
 class GameState(Protocol):
@@ -46,11 +47,18 @@ def view_for(state: GameState, seat: int) -> dict[str, Any]:
     return fast_view_for(state, seat)
 
 
-def fast_view_for(state: GameState, seat: int, history: bool = True, copy: bool = True) -> dict[str, Any]:
+def fast_view_for(state: GameState, seat: int, history: bool = True, copy: bool = True,
+                  actions: bool = True) -> dict[str, Any]:
     """:func:`view_for` for the simulation lab's hot path: the same copy, without the history when ``history``
     is false.  Without ``copy`` it is the engine's own view, which shares some lists with the engine's caches:
-    only for a bot that never writes into its view (:attr:`Bot.writes_views`)."""
+    only for a bot that never writes into its view (:attr:`Bot.writes_views`); without ``actions`` too, a board
+    game's history view leaves out its ``actions`` (for a bot that reads only the events: :attr:`Bot.reads_actions`;
+    a quarter of such a view's cost)."""
     if not copy:  # shared: read only, as the bot is (Bot.writes_views)
+        if history and not actions and isinstance(state, Marked):
+            view = dict(state.view(seat, shared=True))  # the view less its history, the same keys in the same order
+            view["events"] = state.events_since(0, seat, shared=True)  # what history=True puts next
+            return view
         return cast(dict[str, Any], state.view(seat, history=history, shared=True))
     view = cast(dict[str, Any], state.view(seat, history=history))  # a bot reads its view as plain JSON data
     return cast(dict[str, Any], pickle.loads(pickle.dumps(view, pickle.HIGHEST_PROTOCOL)))
@@ -58,7 +66,7 @@ def fast_view_for(state: GameState, seat: int, history: bool = True, copy: bool 
 
 def bot_view(state: GameState, seat: int, bot: Bot) -> dict[str, Any]:
     """The view the fast path hands ``bot``: :func:`fast_view_for` with what the bot reads and needs."""
-    return fast_view_for(state, seat, bot.reads_history, bot.writes_views)
+    return fast_view_for(state, seat, bot.reads_history, bot.writes_views, bot.reads_actions)
 
 
 def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = False) -> None:
@@ -71,8 +79,12 @@ def show_hand_over(state: GameState, bots: Sequence[Bot | None], fast: bool = Fa
             if not fast:
                 bot.observe(view_for(state, seat))
             # the fast path asks first, on the view without its history, whether the bot could learn anything
-            elif bot.learns_from(fast_view_for(state, seat, history=False, copy=False)):
-                bot.observe(fast_view_for(state, seat, copy=bot.writes_views))
+            elif bot.learns_from(ended := fast_view_for(state, seat, history=False, copy=False)):
+                seat_actions = getattr(state, "seat_actions", None)  # a stops hand's actions, read from its log
+                if bot.observes_events or bot.writes_views or seat_actions is None:
+                    bot.observe(fast_view_for(state, seat, copy=bot.writes_views, actions=bot.reads_actions))
+                else:  # the view with its actions, less its events (Bot.observes_events)
+                    bot.observe({**ended, "actions": seat_actions(seat, shared=True)})
 
 
 def bot_decision(state: Any, seat: int, bot: Bot, fast: bool = False) -> ActionJSON:

@@ -263,6 +263,8 @@ class NormalStopsBot(StopsBot):
     worth against the hand's, and the poker hand's chance against the unseen cards."""
 
     level = "normal"
+    reads_actions = False  # it reads the history's events only (the hard level, which searches, reads the actions)
+    observes_events = False  # what it learns of a hand's end are its actions (stops_memory.betting_seats)
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:
@@ -430,6 +432,7 @@ class HardStopsBot(NormalStopsBot):
     decision when ``samples`` is set (reproducible under the seed)."""
 
     level = "hard"
+    reads_actions = True  # its search replays the hand's actions (stops_search)
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:

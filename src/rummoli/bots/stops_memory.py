@@ -40,11 +40,15 @@ UNINFORMED = 0.5
 
 
 def betting_seats(view: Mapping[str, Any]) -> dict[int, int]:
-    """Seat -> how many times it bet or raised in the view's poker round."""
+    """Seat -> how many times it bet or raised in the view's poker round, read from the view's ``actions`` (the
+    action events less their other keys), or from its ``events`` when it has no actions."""
     out: dict[int, int] = {}
-    for ev in view.get("events", []):
-        if ev.get("type") == "action" and ev.get("action") in ("bet", "raise"):
-            seat = int(ev["seat"])
+    actions = view.get("actions")
+    if actions is None:
+        actions = [ev for ev in view.get("events", []) if ev.get("type") == "action"]
+    for action in actions:
+        if action.get("action") in ("bet", "raise"):
+            seat = int(action["seat"])
             out[seat] = out.get(seat, 0) + 1
     return out
 

@@ -15,6 +15,7 @@ cancels.  A task is one (block, rotation) pair; task ``t`` is block ``t // playe
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from dataclasses import dataclass, replace
@@ -33,8 +34,11 @@ class SimError(ValueError):
     """A tournament that cannot be run as asked (the message says why)."""
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
 def derive_seed(seed: int | str, *parts: object) -> int:
-    """A 63-bit seed from the tournament's seed and a path of numbers, the same in every process."""
+    """A 63-bit seed from the tournament's seed and a path of numbers, the same in every process.  Remembered (by
+    value and type: ``1`` is not ``"1"`` nor ``1.0``): every rotation of a deal sequence asks the same seeds of its
+    hands (the deck, the chance and every entry's bot), six hashes a hand."""
     text = "/".join(str(p) for p in (seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 

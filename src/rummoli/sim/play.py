@@ -10,11 +10,12 @@ seeded by its entry and the hand (:func:`reseed`), the same in every rotation, a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummoli.cards import shuffled_deck
+from rummoli.cards import Card, shuffled_deck
 from rummoli.errors import IllegalAction
 from rummoli.sim.config import SimConfig, derive_seed
 from rummoli.table import Seat, Table
@@ -44,9 +45,14 @@ class TaskResult:
 
 
 def deck_for(config: SimConfig, block: int, hand: int) -> list[Any]:
-    """The deck of hand ``hand`` of deal sequence ``block`` (the same in every rotation)."""
+    """The deck of hand ``hand`` of deal sequence ``block`` (the same in every rotation: shuffled once)."""
     assert config.seed is not None
-    return shuffled_deck(derive_seed(config.seed, "deal", block, hand))
+    return list(_shuffled(derive_seed(config.seed, "deal", block, hand)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _shuffled(seed: int) -> tuple[Card, ...]:
+    return tuple(shuffled_deck(seed))
 
 
 def reseed(config: SimConfig, table: Table, block: int, hand: int, seats: Sequence[int]) -> None:

@@ -47,7 +47,30 @@ class Action:
 
     @staticmethod
     def from_json(data: object) -> Action:
-        """Read an R-NOTE-3 object; anything unreadable raises :class:`MalformedInput`."""
+        """Read an R-NOTE-3 object; anything unreadable raises :class:`MalformedInput`.
+
+        An object read before (the same keys in the same order, each value equal and of the same type: ``true``
+        is not ``1``) is the action read then, from :data:`_READ` (actions are frozen); a table reads every
+        action it is sent, and its bots' are the few its legal actions list."""
+        key: tuple[Any, ...] | None = None
+        if type(data) is dict:
+            key = tuple([(name, value.__class__, value) for name, value in data.items()])
+            try:
+                known = _READ.get(key)
+            except TypeError:  # a value that is no key (a list, an object): read as anything else is
+                known = key = None
+            if known is not None:
+                return known
+        action = Action._read(data)
+        if key is not None:
+            if len(_READ) >= READ_KEPT:
+                _READ.clear()
+            _READ[key] = action
+        return action
+
+    @staticmethod
+    def _read(data: object) -> Action:
+        """:meth:`from_json` without its memory."""
         if not isinstance(data, dict):
             raise MalformedInput(f"an action is an object, got {quote(data)}", "R-NOTE-3")
         kind = action_kind(data, "stops", list(KINDS))
@@ -71,6 +94,12 @@ class Action:
     def __str__(self) -> str:
         tail = f" {self.card}" if self.card is not None else f" {self.amount}" if self.amount is not None else ""
         return f"seat {self.seat} {self.kind}{tail}"
+
+
+#: the actions :meth:`Action.from_json` read, by their objects' items (the one key type ``tuple`` holds all kinds)
+_READ: dict[tuple[Any, ...], Action] = {}
+#: how many it keeps before it starts afresh (amounts make the objects a table may be sent unbounded)
+READ_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)

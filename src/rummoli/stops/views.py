@@ -110,6 +110,30 @@ class Views(HandState, streams.Marked):
         """Every action so far as R-NOTE-3 objects (forced ones too unless ``forced=False``)."""
         return [action_json(e) for e in self.log if e[0] == "act" and (forced or not e[5])]
 
+    def seat_actions(self, reader: int | None, shared: bool = False) -> list[dict[str, Any]]:
+        """The ``actions`` of ``reader``'s view with its history (``view(reader, history=True)["actions"]``: every
+        action so far, ``forced`` as ``reader`` may see it), made from the log without reading the events, once for
+        every reader (:attr:`Stream.logged`): what a bot that learns from the ended hand's actions only is shown
+        (:attr:`rummoli.bots.base.Bot.observes_events`).  ``shared``: the action objects the stream keeps where the
+        reader reads them as a spectator does, for a reader that never changes them (as ``view``'s)."""
+        stream, log = self._events, self.log
+        done, made, hidden = stream.logged
+        if done < len(log):
+            for k in range(done, len(log)):
+                e = log[k]
+                if e[0] == "act":
+                    if e[5] and e[2] != "play":  # forced as its actor alone may see (shown_forced)
+                        hidden.append(len(made))
+                    action = action_json(e)
+                    action["forced"] = shown_forced(e, None)
+                    made.append(action)
+            stream.logged = (len(log), made, hidden)
+        out = list(made) if shared else [action.copy() for action in made]
+        for at in hidden:
+            if out[at]["seat"] == reader:
+                out[at] = {**out[at], "forced": True}
+        return out
+
     def history(self) -> list[dict[str, Any]]:
         """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
         return [{**action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
