@@ -185,7 +185,8 @@ def test_a_paced_forced_play_is_told_to_its_seat_as_coming_and_to_nobody_else() 
 
 @pytest.mark.parametrize("ruleset", ["rummoli", "michigan", "tripoley", "rummoli-tripoley"])
 def test_a_hushed_hands_result_is_the_worded_result_without_its_sentences(ruleset: str) -> None:
-    """The lab hushes its hands (no bot reads words): each result keeps every figure a worded one has."""
+    """The lab hushes its hands (no bot reads words): each result keeps every figure a worded one has (and every card
+    shown), without its sentences and the names of the fives shown."""
     import random
 
     from rummoli.cards import shuffled_deck
@@ -206,8 +207,11 @@ def test_a_hushed_hands_result_is_the_worded_result_without_its_sentences(rulese
         assert full["lines"] and full["headline"]
         assert bare["lines"] == [] and bare["headline"] == ""
         assert all(not x["text"] for x in [*bare["pots_won"], *bare["payments"]])
+        assert all(x["name"] == "" for x in bare["showdown"]) and all(x["name"] for x in full["showdown"])
         for entry in [*full["pots_won"], *full["payments"]]:
             entry["text"] = ""
+        for shown in full["showdown"]:
+            shown["name"] = ""
         assert {**full, "lines": [], "headline": ""} == bare
 
 

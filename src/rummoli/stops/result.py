@@ -65,8 +65,8 @@ def _pot(party: str) -> str | None:
 def hand_result(hand: Hand) -> StopsResult:
     """The result of a finished hand (see the module's docstring); hand-level seats. A hushed hand (the lab's,
     whose only readers are bots that read no words: :meth:`rummoli.streams.Reading.hush`) gets the same result
-    without its sentences (each ``text`` and the ``headline`` empty, no ``lines``): 2.5% of a lab hand's
-    instructions went on words nobody read."""
+    without its words (each ``text``, the ``headline`` and each shown five's ``name`` empty, no ``lines``): 2.5% of a
+    lab hand's instructions went on words nobody read."""
     worded = hand.worded
     speak = Speaker.of(hand) if worded else _MUTE
     board = {p.id: p for p in hand.rules.board.pots}
@@ -89,7 +89,8 @@ def hand_result(hand: Hand) -> StopsResult:
     shown = hand.showdown
     winners = set(hand.poker_winners)
     fives = [(s, names_of(m)) for s, m in sorted(shown.items())]
-    named = five_names([five for _, five in fives])  # two fives of one name told apart by the card that decides
+    # two fives of one name told apart by the card that decides; a hushed hand's fives go unnamed, as its sentences
+    named = five_names([five for _, five in fives]) if worded else [""] * len(fives)
     showdown: list[Shown] = [{"seat": s, "player": hand.names[s], "cards": poker_order(five), "name": name,
                               "won": s in winners} for (s, five), name in zip(fives, named, strict=True)]
     pots_won = list(won.values())
