@@ -191,17 +191,31 @@ def review_decision(est: Estimate, taken: dict[str, Any], facts: list[dict[str, 
     return entry
 
 
+def seen_index(view: dict[str, Any]) -> int:
+    """How many actions were made before the decision ``view`` (the seat's view with its history) is asked
+    for, forced ones included, as the seat saw them: its own stream of events numbers them so.
+
+    >>> seen_index({"actions": [{"seat": 1, "action": "keep"}, {"seat": 2, "action": "pass"}]})
+    2
+    """
+    actions = view.get("actions", view.get("history"))
+    return len(actions) if isinstance(actions, list) else 0
+
+
 def _upcard(view: dict[str, Any]) -> str | None:
     pile = view.get("discard")
     return str(pile[-1]) if isinstance(pile, list) and pile else None
 
 
 def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, samples: int | None = None,
-           seed: int | str = 0, hand_seconds: float = HAND_SECONDS) -> dict[str, Any]:
+           seed: int | str = 0, hand_seconds: float = HAND_SECONDS, seen: bool = False) -> dict[str, Any]:
     """Every decision ``seat`` made in ``record`` weighed by a hard bot from that seat's view (see the module).
 
     ``budget`` seconds of search per decision (:data:`DEFAULT_BUDGET`), never more than what is left of
     ``hand_seconds`` shared among the decisions to come; or exactly ``samples`` worlds (reproducible).
+    ``seen``: each decision's ``index`` counts every action before it, forced ones too, as the seat's own view
+    lists them (:func:`seen_index`), not its place in the record, which leaves forced moves out: the server's
+    numbering, since the record's would tell the seat how many of the others' moves were forced (R-VIEW-1).
     Raises :class:`~rummoli.records.RecordError` (one line) for a bad record or seat."""
     check_envelope(record)
     family = family_of(record.get("ruleset"))
@@ -227,7 +241,7 @@ def review(record: dict[str, Any], seat: int = 0, budget: float | None = None, s
                                               max(0.02, min(budget, spare / left)), samples))
         est = bot.estimate(view, extra=[taken])
         facts = bot.facts(view, [c.action for c in est.choices])
-        entry = {"index": index, "phase": view.get("phase"), "taken": taken,
+        entry = {"index": seen_index(view) if seen else index, "phase": view.get("phase"), "taken": taken,
                  "preferred": est.preferred_action, **review_decision(est, taken, facts, _upcard(view))}
         entry["words"] = explain(entry, unit)
         out.append(entry)

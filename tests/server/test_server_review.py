@@ -92,3 +92,29 @@ def test_uploaded_record_review_and_bounded_queue(tmp_path: Path) -> None:
         assert codes[0] == 200 and 503 in codes, codes
     finally:
         server.stop()
+
+
+def test_a_review_during_the_evening_numbers_decisions_as_the_seat_saw_the_actions(tmp_path: Path) -> None:
+    """A decision's ``index`` is its place among every action the seat's own stream showed, forced ones too: the
+    table's record leaves forced moves out, so its numbers told how many of the others' leads, bids and widow
+    choices were forced, which their hidden cards decide and the seat's stream never says (R-VIEW-1)."""
+    server = Server(tmp_path, RUMMOLI_REVIEW_BUDGET="0.02").start()
+    try:
+        created = server.create(ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=3,
+                                pace="instant", seed="s1")
+        table, token = created["id"], created["token"]
+        ann = server.client(table, token)
+        play_until(ann, lambda c: bool(c.view.get("hand_over")), random.Random(5))
+        seen = [e for e in ann.events if e["type"] == "action" and e.get("hand_no") == 1]
+        assert any(e["forced"] for e in seen)  # a run's plays at least, which the record leaves out
+
+        answer = server.get(f"/api/tables/{table}/hands/1/review", token=token)
+        assert answer.status_code == 200, answer.text
+        decisions = answer.json()["decisions"]
+        assert len(decisions) > 1
+        for d in decisions:
+            shown = {k: v for k, v in seen[d["index"]].items() if k in d["taken"]}
+            assert shown == d["taken"], (d["index"], d["taken"], seen[d["index"]])
+        ann.close()
+    finally:
+        server.stop()

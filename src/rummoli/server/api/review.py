@@ -39,11 +39,12 @@ def _env_number(name: str, default: float) -> float:
         return default
 
 
-def review_in_worker(record: dict[str, Any], seat: int, budget: float) -> dict[str, Any]:
+def review_in_worker(record: dict[str, Any], seat: int, budget: float, seen: bool = False) -> dict[str, Any]:
     """In the worker: the review, or ``{"error": {"message", "rule"}}`` for a bad record or seat (an error
-    object travels back as plain data, its index and rule kept)."""
+    object travels back as plain data, its index and rule kept). ``seen``: a table's hand, whose decisions are
+    numbered as the seat's own stream numbers the actions (:func:`rummoli.coach.review`)."""
     try:
-        return review_hand(record, seat, budget)
+        return review_hand(record, seat, budget, seen=seen)
     except RecordError as error:
         where = f"action {error.index}: " if error.index is not None else ""
         return {"error": {"message": f"{where}{error.message}"[:200], "rule": error.rule}}
@@ -67,8 +68,9 @@ class Reviews:
         """Make the reviews in ``workers``, the server's bot workers."""
         self.workers = workers
 
-    async def run(self, record: dict[str, Any], seat: int, server_error: Any) -> dict[str, Any]:
-        """The coach's review of ``record`` from ``seat``, made in the worker."""
+    async def run(self, record: dict[str, Any], seat: int, server_error: Any, seen: bool = False) -> dict[str, Any]:
+        """The coach's review of ``record`` from ``seat``, made in the worker (``seen``: see
+        :func:`review_in_worker`)."""
         if self.waiting >= self.most:
             raise server_error("unavailable", f"the coach is busy with {self.waiting} reviews; try again in a "
                                "few seconds", status=503)
@@ -76,7 +78,7 @@ class Reviews:
         try:
             if self.workers is None:
                 self.workers, self.own_workers = BotWorkers(1), True
-            result = await self.workers.run_aside(review_in_worker, record, seat, self.budget, wait=WAIT)
+            result = await self.workers.run_aside(review_in_worker, record, seat, self.budget, seen, wait=WAIT)
         except NoAnswer:
             raise server_error("unavailable", "the coach gave no answer in time; try again", status=503) from None
         finally:
@@ -114,7 +116,9 @@ def add_review_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any, 
                                status=403)
         if wanted not in seats:
             raise server_error("unauthorized", "that seat did not play this hand", status=403)
-        result = await reviews.run(record, seats.index(wanted), server_error)
+        # Numbered as the seat's stream numbers the actions: the record leaves forced moves out, and its numbers
+        # would tell how many of the others' moves were forced, which their hidden cards decide (R-VIEW-1).
+        result = await reviews.run(record, seats.index(wanted), server_error, seen=True)
         return {**result, "hand_no": hand_no, "table": table_id}
 
     @app.post("/api/review", summary="Review an uploaded hand record", tags=["history"])
