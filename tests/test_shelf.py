@@ -9,6 +9,7 @@ import gc
 import os
 import tempfile
 import tracemalloc
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -78,7 +79,11 @@ def open_files() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def test_finished_hands_and_their_commands_live_on_the_shelfs_file_and_leave_with_the_table() -> None:
+def test_finished_hands_and_their_commands_live_on_the_shelfs_file_and_leave_with_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The shelf makes its file in the temporary folder: a folder of this test's own, which the tests running beside
+    # it in other workers do not write to (in the machine's /tmp they did, and this test saw their files appear).
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     before = set(os.listdir(tempfile.gettempdir()))
     files = open_files()
     table = Table("gin-rummy", [Seat("A", "random"), Seat("B", "random")], seed="shelf-file", hands=30)
