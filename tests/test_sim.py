@@ -287,3 +287,22 @@ def test_derived_seeds_and_decks_are_remembered_by_value_and_type_and_handed_out
     first = deck_for(config, 0, 3)
     first.pop()
     assert len(deck_for(config, 0, 3)) == 52 and deck_for(config, 0, 3) == deck_for(config, 0, 3)
+
+
+def test_the_lab_runs_the_collector_less_often_while_it_plays_and_puts_it_back() -> None:
+    """A task plays with the collector at LAB_GC_THRESHOLDS (the lab's many short-lived views and events) and leaves
+    the thresholds as it found them, after a task that fails too."""
+    import gc
+
+    from rummoli.sim.play import LAB_GC_THRESHOLDS, lab_collector
+
+    before = gc.get_threshold()
+    assert before != LAB_GC_THRESHOLDS
+    with lab_collector():
+        assert gc.get_threshold() == LAB_GC_THRESHOLDS
+    assert gc.get_threshold() == before
+    with pytest.raises(ZeroDivisionError), lab_collector():
+        print(1 / 0)
+    assert gc.get_threshold() == before
+    run_tournament(SimConfig("michigan", ("random", "random", "random"), hands=2, blocks=1, seed=3, workers=1))
+    assert gc.get_threshold() == before

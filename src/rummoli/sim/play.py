@@ -10,8 +10,10 @@ seeded by its entry and the hand (:func:`reseed`), the same in every rotation, a
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,11 +68,37 @@ def reseed(config: SimConfig, table: Table, block: int, hand: int, seats: Sequen
         bot.rng.seed(derive_seed(config.seed, "bot", block, hand, seats[seat]))
 
 
+#: The cyclic collector's thresholds while the lab plays (Python's: 700, 10, 10). A lab hand makes and frees some
+#: ten thousand small dictionaries and lists (views, events, actions), nearly all freed by reference counting at
+#: once; at Python's thresholds the youngest generation was examined every 700 of them, and the ones still alive
+#: then again. Four normal bots' hands took 11% less CPU at these (8 to 17%, six interleaved runs of 480 hands
+#: each; 2% fewer instructions), with the same peak memory (43 MB over 1,600 hands) and the same play.
+LAB_GC_THRESHOLDS = (100_000, 50, 50)
+
+
+@contextlib.contextmanager
+def lab_collector() -> Iterator[None]:
+    """The collector at :data:`LAB_GC_THRESHOLDS` for the ``with`` block, then as it was."""
+    before = gc.get_threshold()
+    gc.set_threshold(*LAB_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def run_task(config: SimConfig, task: int) -> TaskResult:
     """Play task ``task`` of a checked configuration: one evening (or game) at a :class:`~rummoli.table.Table`,
     every seat a bot, the same table the terminal and the server play at.  The lab's table deals the
     duplicate decks, keeps the board at the end (it measures the hands: a settlement would deal fresh cards)
-    and hands its bots cheaper copies of their views (``fast``: the same choices)."""
+    and hands its bots cheaper copies of their views (``fast``: the same choices); the collector runs less
+    often meanwhile (:func:`lab_collector`)."""
+    with lab_collector():
+        return _play_task(config, task)
+
+
+def _play_task(config: SimConfig, task: int) -> TaskResult:
+    """:func:`run_task`'s evening or game."""
     assert config.seed is not None
     seed = config.seed
     block, rotation = divmod(task, config.players)
