@@ -47,7 +47,10 @@ _MARKS: Final = frozenset(("Mn", "Me"))
 #: terminal's colour codes), format characters (right-to-left overrides that make a text read otherwise) but for the
 #: joiners of emoji and scripts, surrogates, private use and unassigned characters.
 _NOT_TEXT: Final = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
-_JOINERS: Final = frozenset(("\u200c", "\u200d"))
+#: The zero-width non-joiner and joiner: Persian and Indic names need the one, a family emoji is built with the other.
+#: They draw nothing, so a text compared with another, or asked whether it shows anything, is read without them.
+JOINERS: Final = "\u200c\u200d"
+_JOINERS: Final = frozenset(JOINERS)
 
 
 def text_line(value: object, where: str, longest: int = MAX_NAME, shortest: int = 0) -> str:
@@ -78,6 +81,15 @@ def not_text(text: str) -> str | None:
         if unicodedata.category(c) in _NOT_TEXT and c not in _JOINERS:
             return f"U+{ord(c):04X}"
     return None
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` draws nothing: only spaces and joiners.
+
+    >>> shows_nothing(" \u200d "), shows_nothing("\U0001F468\u200d\U0001F467")
+    (True, False)
+    """
+    return not text.strip(JOINERS + " \t\n\r\f\v")
 
 
 def stacked_marks(text: str) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, not_text, stacked_marks
+from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, not_text, shows_nothing, stacked_marks
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
@@ -139,7 +139,7 @@ def check_names(players: object) -> None:
             continue
         control = not_text(name)
         problem = stacked_marks(name) if control is None else f"may not hold control characters (found {control})"
-        if problem is None and not name.strip():
+        if problem is None and shows_nothing(name):
             problem = "needs at least one visible character"
         if problem is not None:
             raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")

@@ -86,10 +86,10 @@ def chips(n: int | str) -> str:
     >>> chips(1), chips(0), chips("7/2")
     ('1 chip', '0 chips', '7/2 chips')
     """
-    return f"{n} chip" + ("" if n == 1 else "s")
+    return counted(n, "chip")
 
 
-def counted(n: int, thing: str) -> str:
+def counted(n: int | str, thing: str) -> str:
     """A count of things, one or many (a thing whose plural adds an s).
 
     >>> counted(1, "hand"), counted(20, "hand"), counted(3, "deal sequence")

@@ -401,7 +401,8 @@ def test_a_record_naming_a_player_with_a_control_character_or_nothing_visible_is
     for name, found in (("a\nb", "may not hold control characters (found U+000A)"),
                         ("\u202eRTL", "may not hold control characters (found U+202E)"),
                         ("\x1b[2Jx", "may not hold control characters (found U+001B)"),
-                        ("", "needs at least one visible character"), ("   ", "needs at least one visible character")):
+                        ("", "needs at least one visible character"), ("   ", "needs at least one visible character"),
+                        (" \u200d\u200c", "needs at least one visible character")):  # joiners alone draw nothing
         record["players"][1] = name
         path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
         for args in (["replay", str(path)], ["replay", str(path), "--summary"]):

@@ -16,14 +16,13 @@ ValueError: a name may not hold control characters
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from rummoli.errors import quote
-from rummoli.limits import stacked_marks
+from rummoli.limits import not_text, shows_nothing, stacked_marks
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
@@ -32,26 +31,22 @@ Level = Literal["random", "easy", "normal", "hard"]
 PaceName = Literal["instant", "fast", "normal", "slow"]  # rummoli.server.tables.schedule.PACES
 
 
-def plain_text(text: str, limit: int, what: str, allowed: str = "") -> str:
+def plain_text(text: str, limit: int, what: str) -> str:
     """``text`` as the server keeps ``what`` (a name, a chat line): one line of 1 to ``limit`` characters with its
-    spaces collapsed, no control characters (but those in ``allowed``) and no pile of combining marks on one
-    character (rummoli.limits.MAX_MARKS: they would draw over the page's rows around it)."""
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") and c not in allowed for c in text):
+    spaces collapsed, no control characters (but the joiners of emoji and scripts: rummoli.limits.not_text),
+    something visible, and no pile of combining marks on one character (rummoli.limits.MAX_MARKS: they would draw
+    over the page's rows around it)."""
+    if not_text(text) is not None:
         raise ValueError(f"{what} may not hold control characters")
     problem = stacked_marks(text)
     if problem is not None:
         raise ValueError(f"{what} {problem}")
     line = " ".join(text.split())
-    if not line:
+    if shows_nothing(line):
         raise ValueError(f"{what} needs at least one visible character")
     if len(line) > limit:
         raise ValueError(f"{what} has at most {limit} characters")
     return line
-
-
-#: The zero-width joiner and non-joiner: a family emoji is built with the one, and Persian and Indic names need the
-#: other. Names are compared without them (rummoli.server.tables.names.name_key), so "An\u200dn" is not a second Ann.
-JOINERS = "\u200c\u200d"
 
 
 def clean_name(text: str, limit: int = MAX_NAME) -> str:
@@ -66,10 +61,7 @@ def clean_name(text: str, limit: int = MAX_NAME) -> str:
     ...
     ValueError: a name needs at least one visible character
     """
-    name = plain_text(text, limit, "a name", allowed=JOINERS)
-    if not name.strip(JOINERS + " "):
-        raise ValueError("a name needs at least one visible character")
-    return name
+    return plain_text(text, limit, "a name")
 
 
 Name = Annotated[str, AfterValidator(clean_name)]
@@ -95,7 +87,7 @@ def clean_line(text: str) -> str:
     ...
     ValueError: a chat line has at most 200 characters
     """
-    return plain_text(text, MAX_CHAT, "a chat line", allowed=JOINERS)  # emoji and scripts join with them
+    return plain_text(text, MAX_CHAT, "a chat line")
 
 
 class Strict(BaseModel):

@@ -24,7 +24,9 @@ import unicodedata
 from collections.abc import Iterable
 
 from rummoli.errors import quote
+from rummoli.limits import JOINERS
 
+_UNDRAWN = dict.fromkeys(map(ord, JOINERS))  # the joiners draw nothing: "An\u200dn" reads as "Ann"
 _BOT = re.compile(r"bot \d+ \((random|easy|normal|hard)\)")
 
 
@@ -39,7 +41,7 @@ def bot_name(seat: int, level: str) -> str:
 def name_key(name: str) -> str:
     """What two names that read alike have in common (see the module's docstring)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return " ".join(folded.replace("\u200c", "").replace("\u200d", "").split())  # the joiners draw nothing
+    return " ".join(folded.translate(_UNDRAWN).split())
 
 
 def clash(name: str, taken: Iterable[str]) -> str | None:
