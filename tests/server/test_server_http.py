@@ -105,15 +105,18 @@ def test_names_joined_as_emoji_and_scripts_join_them_are_kept_and_an_invisible_j
         server: Server) -> None:
     """A family emoji (built with the zero-width joiner) and a Persian name (which needs the non-joiner) take a seat; a
     name that differs from one at the table only by a joiner, or holds nothing else, is refused in one line."""
-    table = server.create(seats=[{}, {}, {}, {}])["id"]
+    table = server.create(seats=[{}, {}, {}, {}, {}])["id"]
     path = f"/api/tables/{table}/seats"
+    assert server.post(path, {"name": "Cy\u200d "}).status_code == 201
     family, persian = "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\u0645\u0647\u0631\u200c\u0646\u0627\u0632"
     for name in (family, persian):
         assert server.post(path, {"name": name}).status_code == 201, name
-    assert [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]][1:3] == [family, persian]
+    assert [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]][1:4] == ["Cy", family, persian]
     before = server.get(f"/api/tables/{table}").json()
     assert error_of(server.post(path, {"name": "An\u200dn"}), 409, "malformed") == (
         'someone at this table is already called "Ann"')
+    assert error_of(server.post(path, {"name": "cy\u200d"}), 409, "malformed") == (  # an end's joiner joins nothing
+        'someone at this table is already called "Cy"')
     assert error_of(server.post(path, {"name": "\u200d\u200c"}), 422, "malformed") == (
         "name: a name needs at least one visible character")
     assert error_of(server.post(path, {"name": "a\u202eb"}), 422, "malformed") == (

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from rummoli.errors import quote
-from rummoli.limits import not_text, shows_nothing, stacked_marks
+from rummoli.limits import JOINERS, not_text, shows_nothing, stacked_marks
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
@@ -41,7 +41,7 @@ def plain_text(text: str, limit: int, what: str) -> str:
     problem = stacked_marks(text)
     if problem is not None:
         raise ValueError(f"{what} {problem}")
-    line = " ".join(text.split())
+    line = " ".join(text.split()).strip(JOINERS).strip()  # a joiner at either end joins nothing: "Ann\u200d" is "Ann"
     if shows_nothing(line):
         raise ValueError(f"{what} needs at least one visible character")
     if len(line) > limit:
@@ -54,8 +54,8 @@ def clean_name(text: str, limit: int = MAX_NAME) -> str:
     the joiners), something visible.
 
     >>> family = "\U0001F468\u200d\U0001F467"
-    >>> clean_name("Mehr\u200cnaz") == "Mehr\u200cnaz", clean_name(family) == family
-    (True, True)
+    >>> clean_name("Mehr\u200cnaz") == "Mehr\u200cnaz", clean_name(family) == family, clean_name(" Ann\u200d ")
+    (True, True, 'Ann')
     >>> clean_name("\u200d")
     Traceback (most recent call last):
     ...
