@@ -81,8 +81,8 @@ def actions_of(events: list[Event], first: int, into: list[dict[str, Any]]) -> l
 class Stream:
     """The state marks of a hand and its events as read so far (a hand's ``_events``; a clone starts afresh)."""
 
-    __slots__ = ("acted", "at", "legal_at", "legal_made", "logged", "mine", "public", "public_actions", "rendered",
-                 "shared_at", "shared_made", "shared_state", "speaker", "state", "states", "words")
+    __slots__ = ("acted", "at", "legal_at", "legal_made", "logged", "mine", "moves", "public", "public_actions",
+                 "rendered", "shared_at", "shared_made", "shared_state", "speaker", "state", "states", "words")
 
     def __init__(self) -> None:
         self.at = -1  # the entry the latest mark rides on (the log's length when it was taken)
@@ -100,6 +100,9 @@ class Stream:
         #: the log's actions as a spectator's history view holds them, made from the log: (entries read, actions,
         #: the positions of those whose actor alone sees them forced); an engine's ``seat_actions`` keeps it
         self.logged: tuple[int, list[dict[str, Any]], list[int]] = (0, [], [])
+        #: the log's public moves as a counting bot folds them, made from the log: (entries read, moves); an
+        #: engine's ``public_moves`` keeps it
+        self.moves: tuple[int, list[tuple[Any, ...]]] = (0, [])
         self.shared_at = -1  # the mark whose view every seat shares shared_made holds (see shared)
         self.shared_state: Any = None
         self.shared_made: Any = None

@@ -88,6 +88,10 @@ class Bot(ABC):
     #: events is shown the view with its actions and without its events where a loop wants speed (the same module's
     #: ``show_hand_over``: the events of a hand's end were a quarter of the events a lab hand reads)
     observes_events: ClassVar[bool] = True
+    #: whether the bot can read what happened from the hand's public moves (``moves``: a stops engine's
+    #: ``public_moves``, the facts its events tell, as compact tuples) in place of the history's ``events``; one
+    #: that can (and reads no ``actions``, and writes no view) is handed its history so where a loop wants speed
+    reads_moves: ClassVar[bool] = False
     #: whether the bot may write into the view it is handed; one that never does (a test holds each
     #: built-in level to it) may be handed the engine's view uncopied where a loop wants speed
     writes_views: ClassVar[bool] = True

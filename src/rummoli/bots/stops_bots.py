@@ -265,6 +265,7 @@ class NormalStopsBot(StopsBot):
     level = "normal"
     reads_actions = False  # it reads the history's events only (the hard level, which searches, reads the actions)
     observes_events = False  # what it learns of a hand's end are its actions (stops_memory.betting_seats)
+    reads_moves = True  # what it counts from the events, it counts as well from the public moves (stops_infer.Told)
 
     def __init__(self, seed: int | str | None = None, budget: float | None = None,
                  samples: int | None = None) -> None:

@@ -127,6 +127,24 @@ class Known:
         return caps[self.n] / free
 
 
+def moves_of_events(events: list[Any], pot_ids: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """The public moves (a stops engine's ``public_moves``) that ``events`` tell, the ones a count reads: an action,
+    chips paid on hold, a stop, a seat that could not lead."""
+    out: list[tuple[Any, ...]] = []
+    for ev in events:
+        kind = ev["type"]
+        if kind == "action":
+            out.append(("act", int(ev["seat"]), ev["action"], card_index(ev["card"]) if "card" in ev else -1))
+        elif kind == "chips":
+            if ev.get("reason") == "on_hold":  # from a pot to a seat
+                out.append(("chips", -1 - pot_ids.index(ev["from"][4:]), int(ev["to"][5:]), "on_hold"))
+        elif kind == "stop":
+            out.append(("stop", card_index(ev["after"])))
+        elif kind == "cannot_lead":
+            out.append(("cannot_lead", int(ev["seat"])))
+    return out
+
+
 class Told:
     """What a seat's events have told it so far, folded in order (:func:`read_view` finishes it against the view).
 
@@ -156,42 +174,49 @@ class Told:
         self.opened = False
 
     def fold(self, events: list[Any], t: Table) -> None:
-        """Take ``events[self.count:]`` in (the rest were folded before)."""
+        """Take ``events[self.count:]`` in (the rest were folded before), as the public moves they tell."""
+        self._take(moves_of_events(events[self.count:], t.pot_ids), t)
+        self.count = len(events)
+        self.last = events[-1] if events else None
+
+    def fold_moves(self, moves: list[tuple[Any, ...]], t: Table) -> None:
+        """:meth:`fold` from a hand's public moves (the engine's ``public_moves``: the facts its events tell, as
+        compact tuples; ``moves[self.count:]`` are new)."""
+        self._take(moves[self.count:], t)
+        self.count = len(moves)
+
+    def _take(self, moves: list[tuple[Any, ...]], t: Table) -> None:
+        """Fold public moves (:func:`moves_of_events`' tuples) in, in order."""
         rules = t.rules
         bar = rules.widow_bar == "pay_card_holders"
         two_of_clubs = rules.opening_lead == "two_of_clubs"
         pots_def = rules.board.pots
         musts, soft = self.musts, self.soft
-        for ev in events[self.count:]:
-            kind = ev["type"]
-            if kind == "chips":
-                if ev.get("reason") == "on_hold":
-                    j = t.pot_ids.index(ev["from"][4:])
-                    self.paid_on_hold.add(j)
-                    musts.append((pots_def[j].cards, int(ev["to"][5:])))
-            elif kind == "stop":
-                c = card_index(ev["after"])
-                musts.append((c, -1))
-                self.stopped = c // 13
-            elif kind == "cannot_lead":
-                if self.stopped >= 0:
-                    self.refused[int(ev["seat"])] |= restart_set(rules.restart, self.stopped)
-            elif kind == "action":
-                act = ev["action"]
-                seat = int(ev["seat"])
+        for move in moves:
+            kind = move[0]
+            if kind == "act":
+                _, seat, act, c = move
                 if act == "bet" or act == "raise":
                     self.aggression[seat] += 1
                 elif bar and (act == "bid" or act == "swap"):
                     self.bar_seats.append(seat)
                 elif act == "lead":
-                    c = card_index(ev["card"])
                     if not self.opened and two_of_clubs and c // 13 == 3:
                         soft[seat] |= SUIT_MASK[3] & _lower_ranks(c % 13)  # R-PLAY-2C: the lowest club in play
                     else:
                         soft[seat] |= _lead_floor(rules.lead, rules.restart, c, self.stopped if self.opened else -1)
                     self.opened = True
-        self.count = len(events)
-        self.last = events[-1] if events else None
+            elif kind == "chips":
+                if move[3] == "on_hold":  # a pot (-1 - j) paid to the seat dealt its cards
+                    j = -1 - move[1]
+                    self.paid_on_hold.add(j)
+                    musts.append((pots_def[j].cards, move[2]))
+            elif kind == "stop":
+                c = move[1]
+                musts.append((c, -1))
+                self.stopped = c // 13
+            elif self.stopped >= 0:  # cannot_lead
+                self.refused[move[1]] |= restart_set(rules.restart, self.stopped)
 
     def holds(self, events: list[Any]) -> bool:
         """Whether ``events`` begin with the events folded so far (the same objects: see the class)."""
@@ -223,10 +248,16 @@ def read_view(view: dict[str, Any], told: Told | None = None) -> Known:
     k = Known(t, n, me, int(view["dealer"]), view["phase"], hand, list(view["hand_sizes"]),
               int(view["widow_size"]), played, played_by, swapped, known_widow, unseen,
               list(view["chips"]), pots)
-    events = view.get("events", [])
-    if told is None or not told.holds(events):
-        told = Told(n, events[0] if events else None)
-    told.fold(events, t)
+    moves = view.get("moves")
+    if moves is not None:  # the history as the hand's public moves (Bot.reads_moves)
+        if told is None or told.head is not moves or told.count > len(moves):
+            told = Told(n, moves)
+        told.fold_moves(moves, t)
+    else:
+        events = view.get("events", [])
+        if told is None or not told.holds(events):
+            told = Told(n, events[0] if events else None)
+        told.fold(events, t)
     k.told = told
     widow = n
     forced = k.forced

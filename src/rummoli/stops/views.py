@@ -134,6 +134,28 @@ class Views(HandState, streams.Marked):
                 out[at] = {**out[at], "forced": True}
         return out
 
+    def public_moves(self) -> list[tuple[Any, ...]]:
+        """What every seat saw happen so far, as compact tuples made once from the log and shared (read only): what
+        a counting bot folds in place of its view's events (:attr:`rummoli.bots.base.Bot.reads_moves`), the same
+        facts in the same order. ``("act", seat, kind, card)`` (card -1: none), ``("chips", from, to, reason)``
+        (parties as logged: a seat, or ``-1 - j`` for the board's pot ``j``), ``("stop", card)`` (the card a stop
+        came after), ``("cannot_lead", seat)``. Nothing a seat does not see: no amount a forced flag hides, no
+        card but a played or shown one."""
+        stream, log = self._events, self.log
+        done, made = stream.moves
+        if done < len(log):
+            for k in range(done, len(log)):
+                e = log[k]
+                tag = e[0]
+                if tag == "act":
+                    made.append((tag, e[1], e[2], e[3]))
+                elif tag == "chips":
+                    made.append((tag, e[1], e[2], e[4]))
+                elif tag == "stop" or tag == "cannot_lead":
+                    made.append((tag, e[1]))
+            stream.moves = (len(log), made)
+        return made
+
     def history(self) -> list[dict[str, Any]]:
         """Every action so far as R-NOTE-3 objects, forced ones marked (the full record's form)."""
         return [{**action_json(e), "forced": bool(e[5])} for e in self.log if e[0] == "act"]
