@@ -185,6 +185,7 @@ def review(
     from rummoli.errors import MalformedInput
     from rummoli.limits import MAX_RECORD_BYTES
     from rummoli.records import EVENING_FORMAT, read_record
+    from rummoli.wording import counted
 
     try:
         source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file
@@ -192,9 +193,11 @@ def review(
         if record.get("format") == EVENING_FORMAT:
             hands = record.get("hands") if isinstance(record.get("hands"), list) else []
             if hand_no is None:
-                raise MalformedInput(f"this is an evening's record of {len(hands)} hands: name one with --hand N")
+                raise MalformedInput(f"this is an evening's record of {counted(len(hands), 'hand')}: "
+                                     "name one with --hand N")
             if hand_no > len(hands):
-                raise MalformedInput(f"there is no hand {hand_no}: this evening's record holds hands 1 to {len(hands)}")
+                held = "only hand 1" if len(hands) == 1 else f"hands 1 to {len(hands)}"
+                raise MalformedInput(f"there is no hand {hand_no}: this evening's record holds {held}")
             record = hands[hand_no - 1]
             if not isinstance(record, dict):
                 raise MalformedInput(f"hand {hand_no} of the evening is not a hand record")
