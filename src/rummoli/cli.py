@@ -288,8 +288,10 @@ def play(
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
-    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    # No default here: an option left out is taken from RUMMOLI_HOST and RUMMOLI_PORT, else Settings' own.
+    host: str | None = typer.Option(
+        None, "--host", help="Address to listen on (127.0.0.1; 0.0.0.0: every interface)."),
+    port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port to listen on (8000)."),
     data: Path | None = typer.Option(None, "--data", help="Data folder (default: your data folder, rummoli/)."),
     database_url: str | None = typer.Option(
         None, "--database-url", help="SQLAlchemy URL of the database (default: SQLite in the data folder)."),
