@@ -185,6 +185,7 @@ def review(
     from rummoli.errors import MalformedInput
     from rummoli.limits import MAX_RECORD_BYTES
     from rummoli.records import EVENING_FORMAT, read_record
+    from rummoli.wording import counted
 
     try:
         source = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if str(file) == "-" else file
@@ -192,9 +193,11 @@ def review(
         if record.get("format") == EVENING_FORMAT:
             hands = record.get("hands") if isinstance(record.get("hands"), list) else []
             if hand_no is None:
-                raise MalformedInput(f"this is an evening's record of {len(hands)} hands: name one with --hand N")
+                raise MalformedInput(f"this is an evening's record of {counted(len(hands), 'hand')}: "
+                                     "name one with --hand N")
             if hand_no > len(hands):
-                raise MalformedInput(f"there is no hand {hand_no}: this evening's record holds hands 1 to {len(hands)}")
+                held = "only hand 1" if len(hands) == 1 else f"hands 1 to {len(hands)}"
+                raise MalformedInput(f"there is no hand {hand_no}: this evening's record holds {held}")
             record = hands[hand_no - 1]
             if not isinstance(record, dict):
                 raise MalformedInput(f"hand {hand_no} of the evening is not a hand record")
@@ -285,8 +288,10 @@ def play(
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
-    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    # No default here: an option left out is taken from RUMMOLI_HOST and RUMMOLI_PORT, else Settings' own.
+    host: str | None = typer.Option(
+        None, "--host", help="Address to listen on (127.0.0.1; 0.0.0.0: every interface)."),
+    port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port to listen on (8000)."),
     data: Path | None = typer.Option(None, "--data", help="Data folder (default: your data folder, rummoli/)."),
     database_url: str | None = typer.Option(
         None, "--database-url", help="SQLAlchemy URL of the database (default: SQLite in the data folder)."),

@@ -88,9 +88,14 @@ def test_review_one_hand_of_an_evening(capsys: pytest.CaptureFixture[str], tmp_p
     assert code == 0, err
     assert out.startswith("Review of Ann (seat 0)")
     code, out, err = run(capsys, "review", str(evening), "--hand", "2")
-    assert code == 1 and "there is no hand 2: this evening's record holds hands 1 to 1" in err and out == ""
+    assert code == 1 and "there is no hand 2: this evening's record holds only hand 1" in err and out == ""
     code, out, err = run(capsys, "review", str(evening))
-    assert code == 1 and "of 1 hands: name one with --hand N" in err and out == ""
+    assert code == 1 and "an evening's record of 1 hand: name one with --hand N" in err and out == ""
+    evening.write_text(json.dumps({"format": "rummoli-evening/1", "hands": [hand, hand]}), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(evening))
+    assert code == 1 and "an evening's record of 2 hands: name one with --hand N" in err and out == ""
+    code, out, err = run(capsys, "review", str(evening), "--hand", "3")
+    assert code == 1 and "there is no hand 3: this evening's record holds hands 1 to 2" in err and out == ""
 
 
 
