@@ -397,3 +397,38 @@ def test_the_table_looked_at_after_a_knock_rummy_hand_counts_your_hand_as_the_re
     count = view["outcome"]["counts"][view["seat"]]
     below = rows[next(k for k, row in enumerate(rows) if row.startswith("Hand (")) + 1]
     assert count > 0 and below.strip() == f"deadwood {count}", "\n".join(rows)
+
+
+def test_an_amount_typed_out_of_its_range_is_refused_in_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    """Typed above the most a bid may be, the amount was silently cut to the most, shown so before Enter (a player who
+    meant 19 and hit 95 saw 91, the most, ready to go). Now the digit is refused, one line under the choices names the
+    limit, and the digits typed stay; below the least, Enter is refused the same way. The next key clears the line."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", seed="15")), pace=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            bar = app.board.query_one(ActionBar)
+            bid = next(c for c in bar.choices if c.label == "Bid")
+            low, high = bid.low, bid.high
+            assert (low, high) == (23, 91)  # this seed's first decision: the auction, someone having bid 22
+            for key in ("a", "9", "5"):
+                await pilot.press(key)
+            await pilot.pause()
+            lines = screen_text(app).splitlines()
+            assert bar.typing == "9" and bid.amount == low, (bar.typing, bid.amount)
+            said = [line for line in lines if "95" in line]
+            assert said == ["Bid at most 91: 95 is above that."], lines[-6:]
+            assert any("Bid [9_] 23-91" in line for line in lines), lines[-6:]
+            await pilot.press("enter")  # 9 is below the least: refused, said, nothing chosen
+            await pilot.pause()
+            assert bar.choices and bar.typing == "9"
+            assert "Bid at least 23: 9 is below that." in screen_text(app)
+            await pilot.press("0")  # 90: in range, and the line is gone
+            await pilot.pause()
+            assert bar.typing == "90" and "below that" not in screen_text(app) and "above that" not in screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "You bid 90." in log_text(app)
+
+    asyncio.run(run())
