@@ -180,7 +180,7 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
             raise server_error("unauthorized", "open hands are for the table's seats: send your seat token",
                                status=401)
         seat = seat_of(room, authorization) if authorization else None
-        over = room.status == "over"
+        over = room.over
         if open_hands and not over:
             raise server_error("unavailable", "every hand is shown once the evening is over", status=409)
         # The hand's own seats, by number (a name may look like another's): a seat that sat the hand out sees
