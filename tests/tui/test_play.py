@@ -432,3 +432,32 @@ def test_an_amount_typed_out_of_its_range_is_refused_in_one_line_and_changes_not
             assert "You bid 90." in log_text(app)
 
     asyncio.run(run())
+
+
+def test_each_meld_on_the_table_is_on_one_line_with_its_owner(tmp_path: Path) -> None:
+    """The melds on the table are listed as "N:cards owner": wrapped at the table's edge, a meld could end one line and
+    its owner begin the next, before the next meld ("4:T♠T♥T♦T♣" / "Cy  5:2♠3♠…"), as if that owner's were meld 5
+    (at 500 Rum whose meld a card is laid off on is what the players count). Each piece now stays whole."""
+    from rummoli.tui.cardtext import cards_line, meld_order
+
+    app = PlayApp(open_table(options(tmp_path, ruleset="500-rum", bots=["easy"], seed="8")), pace=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            most = 0
+            for _ in range(80):
+                if isinstance(app.screen, Notice):
+                    break
+                view = app.table.view()
+                rows = [line[:RIGHT_PANEL] for line in screen_text(app).splitlines()[2:5]]
+                for k, meld in enumerate(view["melds"]):
+                    piece = f"{k + 1}:{cards_line(meld_order(meld['cards']), False, sep='').plain} " \
+                            f"{view['players'][meld['owner']][:3]}"
+                    assert any(piece in row for row in rows), (piece, rows)
+                most = max(most, len(view["melds"]))
+                await pilot.press("1")
+                await pilot.pause()
+            assert most >= 8, most  # enough melds to need three lines
+
+    asyncio.run(run())

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual.widgets import Static
 
 from rummoli.rummy.ruleset import Ruleset
 from rummoli.tui.cardtext import card_text, cards_line, meld_order, sort_cards
@@ -130,7 +131,19 @@ class RummyScreen(TableScreen):
             piece.append_text(cards_line(meld_order(meld["cards"]), self.ascii, sep=""))
             piece.append(f" {view['players'][meld['owner']][:3]}", style="dim")
             pieces.append(piece)
-        out.append_text(Text("  ").join(pieces))
+        # Each meld stays on one line with its owner: wrapped at its space, "4:T♠T♥T♦T♣" ended a line and its owner
+        # began the next, before the next meld ("Cy  5:2♠3♠…"), as if Cy's were meld 5.
+        width = self.query_one("#table", Static).size.width or 52
+        line = 0
+        for k, piece in enumerate(pieces):
+            if k and line + 2 + piece.cell_len > width:
+                out.append("\n")
+                line = 0
+            elif k:
+                out.append("  ")
+                line += 2
+            out.append_text(piece)
+            line += piece.cell_len
         return out
 
     def hand_line(self, view: dict[str, Any]) -> Text:
