@@ -461,3 +461,27 @@ def test_each_meld_on_the_table_is_on_one_line_with_its_owner(tmp_path: Path) ->
             assert most >= 8, most  # enough melds to need three lines
 
     asyncio.run(run())
+
+
+def test_the_stock_and_discard_line_never_takes_the_melds_line(tmp_path: Path) -> None:
+    """Once the pile had been turned over, "Stock 1 (turned once)   Discard: T♠  under it: 8♣ 5♣ Q♠ 2♠ 7♦ …" was wider
+    than the table and wrapped onto the melds' first line (and a table of three lines of melds lost its last). The
+    cards under the top one are now as many as fit."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummy", bots=["easy"], players=3, seed="4")), pace=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            turned = False
+            for _ in range(80):
+                if isinstance(app.screen, Notice):
+                    break
+                rows = [line[:RIGHT_PANEL].rstrip() for line in screen_text(app).splitlines()]
+                assert rows[1].startswith("Stock ") and "Discard: " in rows[1], rows[:4]
+                assert rows[2] == "" or rows[2].startswith(("1:", "No melds", "Melds stay")), rows[:4]
+                turned = turned or "(turned once)" in rows[1]
+                await pilot.press("1")
+                await pilot.pause()
+            assert turned, "a seed whose hand turns the pile over"
+
+    asyncio.run(run())

@@ -102,22 +102,11 @@ class RummyScreen(TableScreen):
     hand_label = "hand 1"
 
     def table_text(self, view: dict[str, Any]) -> Text:
-        pile = view["discard"]
-        out = Text()
-        out.append(f"Stock {view['stock']}", style="bold")
-        if view["flips"]:
-            out.append(" (turned once)", style="dim")
-        out.append("   Discard: ", style="bold")
-        if pile:
-            out.append_text(cards_line([pile[-1]], self.ascii))
-            under = pile[-6:-1][::-1]
-            if under:
-                out.append("  under it: ", style="dim")
-                out.append_text(cards_line(under, self.ascii))
-                if len(pile) > 6:
-                    out.append(" …", style="dim")
-        else:
-            out.append("empty", style="dim")
+        width = self.query_one("#table", Static).size.width or 52
+        for under in range(5, -1, -1):  # one line: wrapped, it took a line of the melds (cut off at the table's foot)
+            out = self.piles_line(view, under)
+            if out.cell_len <= width:
+                break
         out.append("\n")
         if not view["melds"]:
             hidden = self.rules.style in ("gin", "knock")
@@ -133,7 +122,6 @@ class RummyScreen(TableScreen):
             pieces.append(piece)
         # Each meld stays on one line with its owner: wrapped at its space, "4:T♠T♥T♦T♣" ended a line and its owner
         # began the next, before the next meld ("Cy  5:2♠3♠…"), as if Cy's were meld 5.
-        width = self.query_one("#table", Static).size.width or 52
         line = 0
         for k, piece in enumerate(pieces):
             if k and line + 2 + piece.cell_len > width:
@@ -144,6 +132,26 @@ class RummyScreen(TableScreen):
                 line += 2
             out.append_text(piece)
             line += piece.cell_len
+        return out
+
+    def piles_line(self, view: dict[str, Any], under_most: int) -> Text:
+        """The stock's count and the discard pile: its top card and at most ``under_most`` of the cards under it."""
+        pile = view["discard"]
+        out = Text()
+        out.append(f"Stock {view['stock']}", style="bold")
+        if view["flips"]:
+            out.append(" (turned once)", style="dim")
+        out.append("   Discard: ", style="bold")
+        if not pile:
+            out.append("empty", style="dim")
+            return out
+        out.append_text(cards_line([pile[-1]], self.ascii))
+        under = pile[-1 - under_most:-1][::-1] if under_most else []
+        if under:
+            out.append("  under it: ", style="dim")
+            out.append_text(cards_line(under, self.ascii))
+        if len(pile) > 1 + len(under):
+            out.append(" …", style="dim")
         return out
 
     def hand_line(self, view: dict[str, Any]) -> Text:
