@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummoli.wording import said
+from rummoli.wording import cards_word, said, whom
 
 #: Which part of a stops hand an action belongs to.
 _STOPS_PART = {
@@ -74,5 +74,28 @@ def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
             part = _STOPS_PART.get(event.get("action", ""), "Widow" if event["type"] == "swap" else "Play round")
         parts.setdefault(part, []).append(text)
     lines += [f"{part}: " + " ".join(texts) for part, texts in parts.items()]
+    if (spare := out_of_play(hand.out_of_play(), names)) is not None:
+        lines.append(spare)
     lines += hand.result()["lines"]
     return "\n".join(lines)
+
+
+def out_of_play(spare: dict[str, Any] | None, names: list[str]) -> str | None:
+    """The cards no seat held at the hand's end, as the engine names them (``Hand.out_of_play``), in words: the record
+    holds every card, so its summary may tell them (no seat's view ever does).
+
+    >>> out_of_play({"kind": "widow", "cards": ["Td", "2c"], "given_up_by": 1}, ["Ann", "Bob"])
+    'Out of play: the hand given up for the widow by Bob, 10♦ 2♣.'
+    >>> out_of_play({"kind": "stock", "cards": []}, ["Ann", "Bob"])
+    'Out of play: the stock, empty.'
+    """
+    if spare is None:
+        return None
+    cards = cards_word(spare["cards"]) or "empty"
+    if spare["kind"] == "widow":
+        given = spare.get("given_up_by")
+        what = "the widow, never seen" if given is None else f"the hand given up for the widow by {whom(names[given])}"
+    else:
+        what = "the stock, top card first" if spare["kind"] == "stock" and spare["cards"] else \
+            "the stock" if spare["kind"] == "stock" else "the cards not dealt"
+    return f"Out of play: {what}, {cards}."

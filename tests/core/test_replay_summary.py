@@ -13,6 +13,7 @@ from rummoli.games import replay
 from rummoli.records import read_record
 from rummoli.stops import random_hand_record
 from rummoli.summary import tell
+from rummoli.wording import card_word
 
 runner = CliRunner()
 MICHIGAN = Path(__file__).parents[1] / "stops" / "records" / "michigan-R-MI-6.json"
@@ -88,3 +89,25 @@ def test_an_evening_record_is_told_hand_by_hand() -> None:
     record = table.evening_record()
     text = tell(record, replay(record))
     assert text.startswith("Hand 1. rummoli: 3 players") and "\n\nHand 2. rummoli: 3 players" in text
+
+
+def test_the_summary_names_the_cards_out_of_play_at_the_hands_end() -> None:
+    """A record holds every card, so its summary tells what no seat held at the end, as the engine names it: the
+    widow (or the hand given up for it; Michigan's widow, which nobody trades for), what was left of a Rummy stock,
+    top card first, and the cards Hoyle's Poch did not deal; the modern Poch deal leaves nothing out."""
+    from rummoli.games import family, replay_hand
+
+    for ruleset, players, words in (("rummoli", 4, ("the widow, never seen", "the hand given up for the widow by ")),
+                                    ("rummy", 2, ("the stock, top card first", "the stock, empty")),
+                                    ("500-rum", 3, ("the stock, top card first", "the stock, empty")),
+                                    ("michigan", 4, ("the widow, never seen",)),
+                                    ("poch-hoyle", 4, ("the cards not dealt",))):
+        game = "rummy" if "rum" in ruleset and ruleset != "rummoli" else "poch" if "poch" in ruleset else "stops"
+        for seed in range(3):
+            record = family(game).random_hand_record(ruleset, players, f"out-{seed}")
+            text = tell(record)
+            line = next(t for t in text.splitlines() if t.startswith("Out of play: "))
+            assert any(line.startswith(f"Out of play: {w}") for w in words), line
+            left = replay_hand(record).out_of_play()
+            assert left is not None and all(card_word(c) in line for c in left["cards"]), (line, left)
+    assert "Out of play" not in tell(family("poch").random_hand_record("poch", 4, "out-0"))

@@ -99,7 +99,8 @@ def test_open_frames_hold_the_widow_then_the_hand_given_up_and_no_one_else_sees_
         path = f"/api/tables/{kept['id']}/hands/1/replay"
         record = server.get(f"/api/tables/{kept['id']}/record", token=kept["token"]).json()["hands"][0]
         views = whole_views(server.get(path + "?open=1", token=kept["token"]).json()["frames"])
-        assert all(v["out_of_play"] == {"cards": record["deal"]["widow"], "given_up_by": None} for v in views)
+        assert all(v["out_of_play"] == {"kind": "widow", "cards": record["deal"]["widow"], "given_up_by": None}
+                   for v in views)
         for replay in (server.get(path).json(), server.get(path, token=kept["token"]).json()):
             assert "out_of_play" not in json.dumps(replay) and not cards_named(replay) & set(record["deal"]["widow"])
     finally:

@@ -83,10 +83,10 @@ def test_R_WIDOW_1_the_hand_says_which_cards_are_out_of_play_and_no_view_holds_t
     then the hand the swapper gave up, with its seat; no seat's view says it but the swapper's ``given_up``."""
     h = make_hand(rules(**WIDOW))
     widow = [str(c) for c in h.dealt_widow]
-    assert h.out_of_play() == {"cards": widow, "given_up_by": None}
+    assert h.out_of_play() == {"kind": "widow", "cards": widow, "given_up_by": None}
     old = h.view(0)["hand"]
     h.apply(act(0, "swap"))
-    assert h.out_of_play() == {"cards": old, "given_up_by": 0}
+    assert h.out_of_play() == {"kind": "widow", "cards": old, "given_up_by": 0}
     assert h.view(0)["given_up"]["cards"] == old
     for seat in (1, 2, 3, None):
         assert "out_of_play" not in h.view(seat)

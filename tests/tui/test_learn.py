@@ -198,7 +198,9 @@ def test_an_amount_can_be_any_in_its_range_by_keys_or_typed() -> None:
     assert asyncio.run(press("a", "4", "2", "enter")) == [{"action": "bet", "amount": 42}]
     assert asyncio.run(press("up", "plus", "pageup", "enter")) == [{"action": "bet", "amount": 14}]
     assert asyncio.run(press("end", "minus", "enter")) == [{"action": "bet", "amount": 56}]
-    assert asyncio.run(press("a", "9", "9", "enter")) == [{"action": "bet", "amount": 57}]  # at most the most
+    # 99 is above the most: the second 9 is refused (said under the choices), and Enter bets the 9 typed
+    assert asyncio.run(press("a", "9", "9", "enter")) == [{"action": "bet", "amount": 9}]
+    assert asyncio.run(press("a", "1", "enter", "0", "enter")) == [{"action": "bet", "amount": 10}]  # 1: too few
     assert asyncio.run(press("a", "1", "backspace", "escape", "home", "enter")) == [{"action": "bet", "amount": 2}]
 
 

@@ -397,3 +397,91 @@ def test_the_table_looked_at_after_a_knock_rummy_hand_counts_your_hand_as_the_re
     count = view["outcome"]["counts"][view["seat"]]
     below = rows[next(k for k, row in enumerate(rows) if row.startswith("Hand (")) + 1]
     assert count > 0 and below.strip() == f"deadwood {count}", "\n".join(rows)
+
+
+def test_an_amount_typed_out_of_its_range_is_refused_in_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    """Typed above the most a bid may be, the amount was silently cut to the most, shown so before Enter (a player who
+    meant 19 and hit 95 saw 91, the most, ready to go). Now the digit is refused, one line under the choices names the
+    limit, and the digits typed stay; below the least, Enter is refused the same way. The next key clears the line."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummoli", seed="15")), pace=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            bar = app.board.query_one(ActionBar)
+            bid = next(c for c in bar.choices if c.label == "Bid")
+            low, high = bid.low, bid.high
+            assert (low, high) == (23, 91)  # this seed's first decision: the auction, someone having bid 22
+            for key in ("a", "9", "5"):
+                await pilot.press(key)
+            await pilot.pause()
+            lines = screen_text(app).splitlines()
+            assert bar.typing == "9" and bid.amount == low, (bar.typing, bid.amount)
+            said = [line for line in lines if "95" in line]
+            assert said == ["Bid at most 91: 95 is above that."], lines[-6:]
+            assert any("Bid [9_] 23-91" in line for line in lines), lines[-6:]
+            await pilot.press("enter")  # 9 is below the least: refused, said, nothing chosen
+            await pilot.pause()
+            assert bar.choices and bar.typing == "9"
+            assert "Bid at least 23: 9 is below that." in screen_text(app)
+            await pilot.press("0")  # 90: in range, and the line is gone
+            await pilot.pause()
+            assert bar.typing == "90" and "below that" not in screen_text(app) and "above that" not in screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "You bid 90." in log_text(app)
+
+    asyncio.run(run())
+
+
+def test_each_meld_on_the_table_is_on_one_line_with_its_owner(tmp_path: Path) -> None:
+    """The melds on the table are listed as "N:cards owner": wrapped at the table's edge, a meld could end one line and
+    its owner begin the next, before the next meld ("4:T♠T♥T♦T♣" / "Cy  5:2♠3♠…"), as if that owner's were meld 5
+    (at 500 Rum whose meld a card is laid off on is what the players count). Each piece now stays whole."""
+    from rummoli.tui.cardtext import cards_line, meld_order
+
+    app = PlayApp(open_table(options(tmp_path, ruleset="500-rum", bots=["easy"], seed="8")), pace=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            most = 0
+            for _ in range(80):
+                if isinstance(app.screen, Notice):
+                    break
+                view = app.table.view()
+                rows = [line[:RIGHT_PANEL] for line in screen_text(app).splitlines()[2:5]]
+                for k, meld in enumerate(view["melds"]):
+                    piece = f"{k + 1}:{cards_line(meld_order(meld['cards']), False, sep='').plain} " \
+                            f"{view['players'][meld['owner']][:3]}"
+                    assert any(piece in row for row in rows), (piece, rows)
+                most = max(most, len(view["melds"]))
+                await pilot.press("1")
+                await pilot.pause()
+            assert most >= 8, most  # enough melds to need three lines
+
+    asyncio.run(run())
+
+
+def test_the_stock_and_discard_line_never_takes_the_melds_line(tmp_path: Path) -> None:
+    """Once the pile had been turned over, "Stock 1 (turned once)   Discard: T♠  under it: 8♣ 5♣ Q♠ 2♠ 7♦ …" was wider
+    than the table and wrapped onto the melds' first line (and a table of three lines of melds lost its last). The
+    cards under the top one are now as many as fit."""
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummy", bots=["easy"], players=3, seed="4")), pace=0)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            turned = False
+            for _ in range(80):
+                if isinstance(app.screen, Notice):
+                    break
+                rows = [line[:RIGHT_PANEL].rstrip() for line in screen_text(app).splitlines()]
+                assert rows[1].startswith("Stock ") and "Discard: " in rows[1], rows[:4]
+                assert rows[2] == "" or rows[2].startswith(("1:", "No melds", "Melds stay")), rows[:4]
+                turned = turned or "(turned once)" in rows[1]
+                await pilot.press("1")
+                await pilot.pause()
+            assert turned, "a seed whose hand turns the pile over"
+
+    asyncio.run(run())

@@ -316,3 +316,50 @@ def test_a_step_naming_a_long_name_stays_inside_the_move_list(browser: Any, serv
     assert named and not past, past
     assert not page.errors, page.errors
     page.context.close()
+
+
+def finished_rummy(server: Any, seed: str) -> dict[str, Any]:
+    """A one-hand straight Rummy evening against an easy bot, its person's seat played at random by a websocket
+    client (melding whenever it can), at most about eight messages a second (the server's limit is ten)."""
+    import time
+
+    from server_helpers import choose
+
+    created = server.create(ruleset="rummy", seats=[{}, {"bot": "easy"}], hands=1, pace="instant", seed=seed)
+    ann = server.client(created["id"], created["token"])
+    rng = random.Random(2)
+    while not ann.view.get("over"):
+        if ann.my_turn():
+            seq = ann.seq
+            ann.act(choose(ann.view, rng, eager=True))
+            ann.until(lambda m, s=seq: m["type"] == "error" or (m["type"] == "update" and m["seq"] > s))
+            time.sleep(0.12)
+        else:
+            ann.recv(20)
+    ann.close()
+    return created
+
+
+def test_all_hands_show_a_rummy_stock_top_card_first(browser: Any, server: Any, artifacts: Path) -> None:
+    """"Show all hands" at a Rummy hand shows its stock beside the hands, under its own label and top card first, as
+    the open frames give it at each step: as dealt (less the upcard) at the start, what was left of it at the end."""
+    created = finished_rummy(server, "web-replay-stock-1")
+    table, token = created["id"], created["token"]
+    record = server.get(f"/api/tables/{table}/record", token=token).json()["hands"][0]
+    views = whole_views(server.get(f"/api/tables/{table}/hands/1/replay?open=1", token=token).json()["frames"])
+    for size, tag in ((DESKTOP, "1280x800"), (PHONE, "390x844")):
+        page = replay_page(browser, server.url, table, token, viewport=size)
+        page.wait_for_selector(".moves .move", state="attached")
+        page.get_by_role("button", name="Show all hands").click()
+        page.wait_for_selector(".open-out")
+        out = page.locator(".open-out")
+        assert out.get_attribute("data-out") == "stock"
+        assert out.locator(".who").inner_text() == "Stock, top card first"
+        labels = "cs => cs.map((c) => c.getAttribute('aria-label'))"
+        assert out.locator(".card").evaluate_all(labels) == card_words(record["deal"]["stock"][1:])
+        page.keyboard.press("End")
+        page.wait_for_selector(".result")
+        assert out.locator(".card").evaluate_all(labels) == card_words(views[-1]["out_of_play"]["cards"])
+        page.screenshot(path=str(artifacts / f"replay-stock-{tag}.png"), full_page=True)
+        assert not page.errors, page.errors
+        page.context.close()

@@ -211,10 +211,27 @@ HEADERS_CUT = """() => [...document.querySelectorAll('.sheet thead th + th')].fi
   }).map((th) => th.textContent)"""
 
 
+# The score sheet's header: its height, a text line's, and how many lines each name takes.
+HEADER_LINES = """() => {
+    const head = document.querySelector('.sheet thead');
+    const word = document.createRange();
+    word.selectNodeContents(head.querySelector('th'));  // "Hand": a line of text
+    const line = word.getBoundingClientRect().height;
+    const lines = [...head.querySelectorAll('th')].map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    return { height: head.getBoundingClientRect().height, line, lines };
+  }"""
+
+
 def test_the_score_sheet_on_a_phone_breaks_names_between_words_and_scrolls_sideways(browser: Any, server: Server,
                                                                                   artifacts: Path) -> None:
-    """Four players on a phone: a name column is as wide as the name's longest word ("Fitzgerald", not "Fitzger" over
-    "ald"), and the sheet scrolls sideways within its box rather than squeezing the words."""
+    """Four players on a phone: a name is never cut inside a word ("Fitzgerald", not "Fitzger" over "ald"), and the
+    sheet scrolls sideways within its box rather than squeezing the words. Its header is one line, on a phone as on
+    a laptop: each name on a line of its own column (it was one line a word, "Annabelle" over "Fitzgerald-" over
+    "Mon", and "Bot 2" over "(easy)", a header three lines tall above a sheet that has little room to show)."""
     created = server.create(ruleset="rummy", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
                             seed="web-rummy-1", name="Annabelle Fitzgerald-Mon")
     page = seated(browser, server, created["id"], created["token"], "Annabelle Fitzgerald-Mon", waiting=False)
@@ -228,6 +245,11 @@ def test_the_score_sheet_on_a_phone_breaks_names_between_words_and_scrolls_sidew
     assert page.locator(".sheet thead th").count() == 5
     page.locator(".score-sheet").screenshot(path=str(artifacts / "room2-sheet-phone.png"))
     assert page.evaluate(HEADERS_CUT) == []
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(200)
+        header = page.evaluate(HEADER_LINES)
+        assert header["lines"] == [1] * 5 and header["height"] < 2 * header["line"], (size, header)
     # the page itself does not scroll sideways: only the sheet's own box does
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert not page.errors, page.errors

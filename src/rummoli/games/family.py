@@ -48,8 +48,10 @@ class Hand(Protocol):
     def result(self) -> HandResult | None: ...
 
     def out_of_play(self) -> dict[str, Any] | None:
-        """The cards no seat holds at this step, for a replay whose asker may see every card: a stops hand's widow
-        (``cards``) and the seat that gave it up by swapping (``given_up_by``); ``None`` in a game without one."""
+        """The cards no seat holds at this step, for a replay whose asker may see every card (and a record's summary),
+        never for a seat's view: ``{"kind", "cards", ...}``, a stops hand's widow (``kind`` "widow", with the seat that
+        gave it up by swapping, ``given_up_by``), a Rummy hand's stock (``"stock"``, top card first), Hoyle Poch's
+        undealt cards (``"undealt"``); ``None`` when there are none (Michigan, the modern Poch deal)."""
 
     def forced_action(self) -> Any | None:
         """The forced move waiting for the table's pace (``auto=False``), if one is; a family whose forced moves

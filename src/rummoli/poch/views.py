@@ -125,9 +125,23 @@ class Views(streams.Marked):
             rec["ante"] = False
         return rec
 
-    def out_of_play(self) -> None:
-        """No widow in Poch: ``None`` (see :meth:`rummoli.stops.Hand.out_of_play`; Hoyle's stock is not asked for)."""
-        return None
+    def out_of_play(self) -> dict[str, Any] | None:
+        """The cards dealt to nobody (``kind`` "undealt"): Hoyle's stock, which takes no part in the hand (R-PO-2;
+        the card turned for trumps beside it is face up, in every view); ``None`` when every card is dealt (the
+        modern deal).  In no seat's view: only for a replay whose asker may see every card of the hand
+        (``open_hands``, once the evening is over) and a record's summary (see
+        :meth:`rummoli.stops.Hand.out_of_play`).
+
+        >>> from rummoli.poch.replay import hand_from_record, random_hand_record
+        >>> hand_from_record(random_hand_record("poch", 4, "7")).out_of_play() is None
+        True
+        >>> record = random_hand_record("poch-hoyle", 4, "7")
+        >>> hand_from_record(record).out_of_play() == {"kind": "undealt", "cards": record["deal"]["stock"]}
+        True
+        """
+        if not self.dealt_stock:
+            return None
+        return {"kind": "undealt", "cards": [str(c) for c in self.dealt_stock]}
 
     def result(self) -> PochResult | None:
         """The finished hand's result (rummoli.poch.result), None while it is played."""

@@ -93,9 +93,19 @@ class Views(HandState, streams.Reading):
             out["deal"]["reshuffle"] = [str(CARDS[i]) for i in reshuffle]
         return out
 
-    def out_of_play(self) -> None:
-        """No widow in the Rummy family: ``None`` (see :meth:`rummoli.stops.Hand.out_of_play`)."""
-        return None
+    def out_of_play(self) -> dict[str, Any]:
+        """The cards no seat holds and nobody has seen at this step: the stock, top card first (``kind`` "stock";
+        after the pile was turned over, the new stock).  In no seat's view, ever (a seat sees only how many it
+        holds): only for a replay whose asker may see every card of the hand (``open_hands``, once the evening is
+        over) and a record's summary (see :meth:`rummoli.stops.Hand.out_of_play`).
+
+        >>> from rummoli.rummy.replay import hand_from_record, random_hand_record
+        >>> record = random_hand_record("rummy", 2, "7")
+        >>> fresh = hand_from_record(record)  # as dealt, before any action
+        >>> fresh.out_of_play() == {"kind": "stock", "cards": record["deal"]["stock"][1:]}  # the first is the upcard
+        True
+        """
+        return {"kind": "stock", "cards": [str(CARDS[i]) for i in reversed(self.stock)]}
 
     # ---------------------------------------------------------------------------------- views
     def _flipped_at(self) -> list[int]:

@@ -182,21 +182,21 @@ class Views(HandState, streams.Marked):
         return rec
 
     def out_of_play(self) -> dict[str, Any] | None:
-        """The cards no seat holds at this step: the widow as dealt, or, once a seat has swapped, the hand it gave
-        up (the widow from then on) with that seat (``given_up_by``); ``None`` when no widow was dealt.  In no
-        seat's view (R-VIEW-1: the swapper's own holds what it gave up): only for a replay whose asker may see
-        every card of the hand (``open_hands``, once the evening is over).
+        """The cards no seat holds at this step (``kind`` "widow"): the widow as dealt, or, once a seat has swapped,
+        the hand it gave up (the widow from then on) with that seat (``given_up_by``); ``None`` when no widow was
+        dealt.  In no seat's view (R-VIEW-1: the swapper's own holds what it gave up): only for a replay whose asker
+        may see every card of the hand (``open_hands``, once the evening is over) and a record's summary.
 
         >>> from rummoli.stops.replay import hand_from_record, random_hand_record
         >>> hand = hand_from_record(random_hand_record("rummoli", 4, "7"))
-        >>> hand.out_of_play() == {"cards": [str(c) for c in hand.dealt_widow], "given_up_by": None}
+        >>> hand.out_of_play() == {"kind": "widow", "cards": [str(c) for c in hand.dealt_widow], "given_up_by": None}
         True
         """
         if not self.dealt_widow:
             return None
         if self.swapped >= 0:
-            return {"cards": names_of(self.given_up), "given_up_by": self.swapped}
-        return {"cards": [str(c) for c in self.dealt_widow], "given_up_by": None}
+            return {"kind": "widow", "cards": names_of(self.given_up), "given_up_by": self.swapped}
+        return {"kind": "widow", "cards": [str(c) for c in self.dealt_widow], "given_up_by": None}
 
     # ---------------------------------------------------------------------------------- views
     def _static_view(self) -> dict[str, Any]:

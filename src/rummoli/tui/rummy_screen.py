@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual.widgets import Static
 
 from rummoli.rummy.ruleset import Ruleset
 from rummoli.tui.cardtext import card_text, cards_line, meld_order, sort_cards
@@ -101,22 +102,11 @@ class RummyScreen(TableScreen):
     hand_label = "hand 1"
 
     def table_text(self, view: dict[str, Any]) -> Text:
-        pile = view["discard"]
-        out = Text()
-        out.append(f"Stock {view['stock']}", style="bold")
-        if view["flips"]:
-            out.append(" (turned once)", style="dim")
-        out.append("   Discard: ", style="bold")
-        if pile:
-            out.append_text(cards_line([pile[-1]], self.ascii))
-            under = pile[-6:-1][::-1]
-            if under:
-                out.append("  under it: ", style="dim")
-                out.append_text(cards_line(under, self.ascii))
-                if len(pile) > 6:
-                    out.append(" …", style="dim")
-        else:
-            out.append("empty", style="dim")
+        width = self.query_one("#table", Static).size.width or 52
+        for under in range(5, -1, -1):  # one line: wrapped, it took a line of the melds (cut off at the table's foot)
+            out = self.piles_line(view, under)
+            if out.cell_len <= width:
+                break
         out.append("\n")
         if not view["melds"]:
             hidden = self.rules.style in ("gin", "knock")
@@ -130,7 +120,38 @@ class RummyScreen(TableScreen):
             piece.append_text(cards_line(meld_order(meld["cards"]), self.ascii, sep=""))
             piece.append(f" {view['players'][meld['owner']][:3]}", style="dim")
             pieces.append(piece)
-        out.append_text(Text("  ").join(pieces))
+        # Each meld stays on one line with its owner: wrapped at its space, "4:T♠T♥T♦T♣" ended a line and its owner
+        # began the next, before the next meld ("Cy  5:2♠3♠…"), as if Cy's were meld 5.
+        line = 0
+        for k, piece in enumerate(pieces):
+            if k and line + 2 + piece.cell_len > width:
+                out.append("\n")
+                line = 0
+            elif k:
+                out.append("  ")
+                line += 2
+            out.append_text(piece)
+            line += piece.cell_len
+        return out
+
+    def piles_line(self, view: dict[str, Any], under_most: int) -> Text:
+        """The stock's count and the discard pile: its top card and at most ``under_most`` of the cards under it."""
+        pile = view["discard"]
+        out = Text()
+        out.append(f"Stock {view['stock']}", style="bold")
+        if view["flips"]:
+            out.append(" (turned once)", style="dim")
+        out.append("   Discard: ", style="bold")
+        if not pile:
+            out.append("empty", style="dim")
+            return out
+        out.append_text(cards_line([pile[-1]], self.ascii))
+        under = pile[-1 - under_most:-1][::-1] if under_most else []
+        if under:
+            out.append("  under it: ", style="dim")
+            out.append_text(cards_line(under, self.ascii))
+        if len(pile) > 1 + len(under):
+            out.append(" …", style="dim")
         return out
 
     def hand_line(self, view: dict[str, Any]) -> Text:

@@ -45,7 +45,8 @@ class ActionBar(Widget, can_focus=True):
     """The legal actions, the selected one highlighted, a page at a time (at most nine, numbered 1-9).
 
     ←/→ or Tab move (onto the next page too), Enter chooses, 1-9 choose on the page shown; an amount:
-    ↑/↓ or +/- by one, PgUp/PgDn by ten, Home/End least/most, ``a`` to type it (Enter keeps it).
+    ↑/↓ or +/- by one, PgUp/PgDn by ten, Home/End least/most, ``a`` to type it (Enter keeps it). A typed amount
+    outside its range changes nothing: one line under the choices says so, naming the limit (:attr:`note`).
     """
 
     DEFAULT_CSS = """
@@ -83,6 +84,7 @@ class ActionBar(Widget, can_focus=True):
         self.selected = 0
         self.waiting = ""
         self.typing: str | None = None  # the digits typed so far for the selected amount, or None
+        self.note = ""  # why the last key changed nothing (an amount out of range), shown until the next key
 
     def set_choices(self, choices: list[Choice], waiting: str = "") -> None:
         """New legal actions; the selection stays on the same label when it can."""
@@ -90,6 +92,7 @@ class ActionBar(Widget, can_focus=True):
         self.choices = choices
         self.waiting = waiting
         self.typing = None
+        self.note = ""
         labels = [c.label for c in choices]
         self.selected = labels.index(old) if old in labels else 0
         self.refresh()
@@ -159,6 +162,8 @@ class ActionBar(Widget, can_focus=True):
             if len(shown) < height:  # a short last page: the marker on a line of its own
                 shown.append(Text())
             shown[-1].append(" " * max(1, width - self.MARKER - shown[-1].cell_len + 1) + arrows, style="bold yellow")
+        if self.note:  # under the choices (in place of the last line when they fill the bar)
+            shown = [*shown[:height - 1], Text(self.note[:width], style="bold red")]
         return Text("\n").join(shown)
 
     def visible(self) -> list[int]:
@@ -168,6 +173,12 @@ class ActionBar(Widget, can_focus=True):
         return [k for line in pages[self.page_of(pages, self.selected)] for k in line]
 
     # ------------------------------------------------------------------------------ actions
+    def on_key(self, _event: object) -> None:
+        """Any key: the line saying why the key before it changed nothing has been read."""
+        if self.note:
+            self.note = ""
+            self.refresh()
+
     def action_move(self, step: int) -> None:
         if self.choices:
             self.typing = None
@@ -222,9 +233,11 @@ class ActionBar(Widget, can_focus=True):
     def action_digit(self, digit: int) -> None:
         choice = self.current
         if self.typing is not None and choice is not None:
-            self.typing = (self.typing + str(digit)).lstrip("0")[:6]
-            if self.typing and int(self.typing) > choice.high:  # no amount starts this way: the most allowed
-                self.typing = str(choice.high)
+            typed = (self.typing + str(digit)).lstrip("0")[:6]
+            if typed and int(typed) > choice.high:  # no amount starts this way: refused, said, nothing changes
+                self.note = f"{choice.label} at most {choice.high}: {typed} is above that."
+            else:
+                self.typing = typed
             self.refresh()
             return
         visible = self.visible()
@@ -237,8 +250,12 @@ class ActionBar(Widget, can_focus=True):
         if choice is None:
             return
         if self.typing is not None:
-            if not self.typing or int(self.typing) < choice.low:
-                self.typing = None  # nothing usable typed: back to the amount as it was
+            if not self.typing:
+                self.typing = None  # nothing typed: back to the amount as it was
+                self.refresh()
+                return
+            if int(self.typing) < choice.low:  # too few: said, and the digits stay to be put right
+                self.note = f"{choice.label} at least {choice.low}: {self.typing} is below that."
                 self.refresh()
                 return
             choice.amount = int(self.typing)

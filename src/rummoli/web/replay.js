@@ -4,7 +4,7 @@
 // hand's result, as the server made it. Beside the board, the move list: every step in the server's words,
 // the one shown highlighted; a step clicked (or Enter on it) is shown. Once the evening is over a seat of the
 // table may ask for every hand as dealt ("Show all hands": the server's open frames, each seat's hand and the
-// cards out of play: the widow, or the hand given up for it).
+// cards out of play: the widow, or the hand given up for it; the stock; the cards Hoyle's Poch leaves undealt).
 import { drawerFollowsWidth, fill, h, morph, pageTitle, seatToken } from "./dom.js";
 import { api } from "./net.js";
 import { cardSvg } from "./cards.js";
@@ -36,17 +36,19 @@ function stepWords(frame, k) {
 const openCards = (cards) => h("span", { class: "cards" }, (cards || []).length
   ? cards.map((c) => h("span", { class: "mini" }, cardSvg(c))) : h("span", { class: "muted" }, "no cards"));
 
-/** Every seat's hand at this step, as the open frames give them, and under them the cards no seat holds (a
- *  stops game's widow as dealt, or, once a seat swapped, the hand it gave up, out of play from then on). */
+/** Every seat's hand at this step, as the open frames give them, and under them the cards no seat holds, as the
+ *  engine names them: a stops game's widow as dealt, or, once a seat swapped, the hand it gave up, out of play from
+ *  then on; a Rummy hand's stock, top card first; the cards Hoyle's Poch leaves undealt. */
 function openHands(hv) {
   const name = (seat) => hv.players[seat] ?? `Seat ${seat + 1}`;
   const spare = hv.out_of_play;
+  const label = (s) => (s.kind === "stock" ? "Stock, top card first" : s.kind === "undealt" ? "Not dealt, out of play"
+    : s.given_up_by == null ? "Widow" : `Given up by ${name(s.given_up_by)}, out of play`);
   return h("section", { class: "open-hands", "aria-label": "All hands" },
     hv.open_hands.map((cards, seat) => h("div", { class: `open-hand seat-c${seat % 8}` },
       h("span", { class: "who" }, name(seat)), openCards(cards))),
-    spare ? h("div", { class: "open-out" },
-      h("span", { class: "who" }, spare.given_up_by == null ? "Widow" : `Given up by ${name(spare.given_up_by)}, out of play`),
-      openCards(spare.cards)) : null);
+    spare ? h("div", { class: "open-out", "data-out": spare.kind },
+      h("span", { class: "who" }, label(spare)), openCards(spare.cards)) : null);
 }
 
 export async function replayPage(root, { tableId, handNo }) {

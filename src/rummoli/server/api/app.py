@@ -343,7 +343,7 @@ def create_app(settings: Settings) -> FastAPI:
         the evening is over; `rummoli replay FILE` checks it. `409` while the evening goes on."""
         room = await table_of(table_id)
         seat_of(room, authorization)
-        if room.status != "over" or room.table is None:
+        if not room.over or room.table is None:
             raise ServerError("unavailable", "the record is available once the evening is over", status=409)
         return Response(await record_text(room), media_type="application/json")
 

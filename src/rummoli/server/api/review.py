@@ -108,7 +108,7 @@ def add_review_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any, 
         while the hand is in play, `503` when the coach is busy."""
         room = await table_of(table_id)
         own = seat_of(room, authorization)
-        over = room.status == "over"
+        over = room.over
         record, seats = await finished_record(room, hand_no, server_error)
         wanted = own if seat is None else seat
         if wanted != own and not over:

@@ -91,8 +91,9 @@ def replay_frames(record: dict[str, Any], seat: int | None, open_hands: bool = F
     """The frames of a hand record as ``seat`` (hand-level; ``None``: a spectator) saw it (see the module).
 
     ``open_hands``: each step's view also holds ``open_hands``, every seat's hand at that step as that seat's
-    own view shows it (the engine's own redaction, seat by seat: no rule is repeated here), and, in a game with a
-    widow, ``out_of_play`` as the engine says it (:meth:`~rummoli.games.family.Hand.out_of_play`). Only for a hand
+    own view shows it (the engine's own redaction, seat by seat: no rule is repeated here), and the cards no seat
+    holds, ``out_of_play``, as the engine says them (:meth:`~rummoli.games.family.Hand.out_of_play`: a widow, a
+    stock). Only for a hand
     whose every card its asker may already have (an evening that is over: its whole record is theirs)."""
     check_envelope(record)
     family = family_of(record.get("ruleset"))
@@ -179,7 +180,7 @@ def add_routes(app: Any, table_of: Any, seat_of: Any, server_error: Any) -> None
             raise server_error("unauthorized", "open hands are for the table's seats: send your seat token",
                                status=401)
         seat = seat_of(room, authorization) if authorization else None
-        over = room.status == "over"
+        over = room.over
         if open_hands and not over:
             raise server_error("unavailable", "every hand is shown once the evening is over", status=409)
         # The hand's own seats, by number (a name may look like another's): a seat that sat the hand out sees

@@ -73,7 +73,7 @@ class Cluster:
     def owned(self) -> list[Host]:
         """The hosts of the tables this process drives under a lease, waiting or in play."""
         return [r.keeper for r in self.registry.rooms.values()
-                if isinstance(r.keeper, Host) and r.keeper.fence is not None and r.status != "over"]
+                if isinstance(r.keeper, Host) and r.keeper.fence is not None and not r.over]
 
     async def upkeep(self, now: float) -> None:
         await self.upkeeping.run(now)
@@ -82,7 +82,7 @@ class Cluster:
     async def keeper_for(self, room: Room) -> Keeper:
         """Host the table if no live process owns it (claimed now, or by :meth:`take`), else follow it. A
         finished evening is driven by nobody: a host without a lease."""
-        if room.status == "over":
+        if room.over:
             return Host(room)
         fence = self._claimed.get(room.id)
         if fence is None:

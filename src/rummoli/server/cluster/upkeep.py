@@ -116,14 +116,14 @@ class Upkeep:
                 await self._forget_dead_processes()
             self._behind = await self._catch_up(self._behind)
             for room in list(cluster.registry.rooms.values()):
-                if isinstance(room.keeper, Copy) or room.status == "over":
+                if isinstance(room.keeper, Copy) or room.over:
                     self._drop_if_idle(room, now)
 
     async def _catch_up(self, behind: dict[str, int]) -> dict[str, int]:
         """A copy still behind what was stored two seconds ago missed a change (which pub/sub does not
         redeliver) and is rebuilt from the store."""
         copies = {r.id: r.keeper for r in self.cluster.registry.rooms.values()
-                  if isinstance(r.keeper, Copy) and r.status != "over"}
+                  if isinstance(r.keeper, Copy) and not r.over}
         stored = await self._in_thread(self._line.seqs, list(copies))
         for table_id, seq in behind.items():
             copy = copies.get(table_id)
@@ -166,7 +166,7 @@ class Upkeep:
                 if self.deaths is not None:
                     self.deaths.watch(others)
                 for host in owned:
-                    if host.room.id not in kept and host.room.status != "over":
+                    if host.room.id not in kept and not host.room.over:
                         log.warning("table %s: lease lost to another process", host.room.id)
                         cluster.lost(host)
                 health.works()

@@ -255,9 +255,9 @@ class Host:
             t = room.table
             if room.over:  # it answered 200, doing nothing
                 raise ServerError("over", "this table's evening is already over: there is nothing to end", status=409)
-            if t is None:
-                room.status = "over"
+            if t is None:  # stored first: the status says what the store holds (Room.over)
                 await asyncio.to_thread(registry.store.set_status, room.id, "over")
+                room.status = "over"
             else:
                 seen, mark = int(t.seq), len(t.journal)
                 t.end()
@@ -310,7 +310,7 @@ class Host:
         async with room.lock:
             self.check_driving()
             if room.status != "waiting":
-                raise ServerError("over" if room.status == "over" else "unavailable",
+                raise ServerError("over" if room.over else "unavailable",
                                   "this table has no open seat: its evening has started" if room.status == "playing"
                                   else "this table's evening is over", status=409)
             open_seats = [i for i, s in enumerate(room.seats) if s.person and s.token_hash is None]
@@ -416,7 +416,7 @@ class Host:
 
     def begin(self) -> None:
         """Just loaded: a table waiting or in play goes on (its clocks), and other processes learn who drives it."""
-        if self.room.status != "over":
+        if not self.room.over:
             self.start_clocks()
             self.room.registry.placement.announce(self)
 

@@ -81,7 +81,7 @@ class LocalPlacement:
         count = 0
         for table_id in await asyncio.to_thread(registry.store.table_ids, None):
             room = await registry.get(table_id, active_only=True)
-            if room is not None and room.status != "over":
+            if room is not None and not room.over:
                 count += 1
         return count
 

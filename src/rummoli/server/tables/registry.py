@@ -110,7 +110,7 @@ class Registry:
 
     def summaries(self, base_url: str) -> list[dict[str, Any]]:
         """Summaries of the tables this process holds that are waiting or in play, newest first."""
-        rooms = sorted((r for r in self.rooms.values() if r.status != "over"), key=lambda r: -r.created_at)
+        rooms = sorted((r for r in self.rooms.values() if not r.over), key=lambda r: -r.created_at)
         return [r.summary(base_url) for r in rooms]
 
     def drop(self, room: Room) -> None:

@@ -75,7 +75,7 @@ async def play_again(room: Room, seat: int) -> tuple[str, str]:
     async with room.lock:
         made = room.again is None
         if made:
-            if room.status != "over":
+            if not room.over:
                 raise ServerError("unavailable", "play again once the evening is over", status=409)
             level = registry.settings.takeover_level
             seats, tokens = new_seats(room, level)

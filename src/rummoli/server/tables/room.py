@@ -184,11 +184,17 @@ class Room:
 
     @property
     def over(self) -> bool:
-        """The evening is over: its table says so once it has one (``Table.over``: no hand will be dealt and none is
-        in play), else its status (ended while its seats were still open). Every change stores the status the
-        table gives it (``over`` exactly when the table is over), so the two agree wherever both are read."""
-        table = self.table
-        return bool(table.over) if table is not None else self.status == "over"
+        """The evening is over as stored: the one reading of it, for every route and keeper, inside the table's lock
+        or outside it, in the process that drives the table or in a follower's.
+
+        It is the room's status, which moves to ``over`` only once the store holds the change that ended the
+        evening (every change stores the status its table gives it, ``over`` exactly when ``Table.over``; an end
+        before the first deal stores it alone), and which a follower's copy takes from the owner's published
+        change, sent after it is stored. The table in memory is not asked: on the owner it is over while the change
+        that ends it is being written (an await, after which the write may fail and the table is rebuilt as
+        stored), and reading a follower's table would play the owner's changes it keeps unplayed, outside the
+        lock. Under the lock, once a change is stored, the two agree."""
+        return self.status == "over"
 
     @property
     def seq(self) -> int:
@@ -240,7 +246,7 @@ class Room:
     def view(self, seat: int | None) -> dict[str, Any]:
         table = self.table
         if table is None:
-            return {"seq": 0, "waiting": True, "over": self.status == "over", "you": seat}
+            return {"seq": 0, "waiting": True, "over": self.over, "you": seat}
         view: dict[str, Any] = table.view(seat)
         return view
 
