@@ -18,9 +18,11 @@ from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
 from rummoli.limits import (
+    MAX_CHIPS,
     MAX_CUT_ROUNDS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_NAME,
     MAX_RECORD_BYTES,
     not_text,
     shows_nothing,
@@ -156,6 +158,42 @@ def check_names(players: object) -> None:
             problem = "needs at least one visible character"
         if problem is not None:
             raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")
+
+
+def evening_start(record: dict[str, Any]) -> tuple[dict[str, int] | None, str | None]:
+    """An evening record's start checked (R-NOTE-5): ``chips``, one whole number per player (the starting chips, or a
+    Rummy game's starting scores), ``dealer``, the first dealer's seat, and how they were chosen, ``dealer_by`` with the
+    ``cut`` (:func:`check_cut`). Returns the starting chips by name (None when the record has none) and the first
+    dealer's name, for the first hand to be checked against. A record written before these keys were kept holds
+    none of them: ``(None, None)``, and nothing is checked that was not checked before."""
+    if not any(key in record for key in ("chips", "dealer_by", "cut")):
+        return None, None
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and len(p) <= MAX_NAME for p in players):
+        raise RecordError(f'"players" is a list of names of at most {MAX_NAME} characters', rule="R-NOTE-2")
+    start = None
+    if "chips" in record:
+        chips = record["chips"]
+        if not isinstance(chips, list) or len(chips) != len(players) \
+                or not all(type(c) is int and 0 <= c <= MAX_CHIPS for c in chips):
+            raise RecordError(f'"chips" is one whole number per player (the starting chips or scores, 0 to '
+                              f"{MAX_CHIPS:,} each), got {quote(chips)}", rule="R-NOTE-5")
+        start = dict(zip(players, chips, strict=True))
+    dealer = record.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < len(players):
+        raise RecordError(f'"dealer" is the first dealer\'s seat, from 0 to {len(players) - 1}, not {quote(dealer)}',
+                          rule="R-NOTE-5")
+    how, cut = record.get("dealer_by"), record.get("cut")
+    if "dealer_by" in record and how not in DEALER_BY:
+        raise RecordError(f'"dealer_by" is "cut", "lot", "given" or "unrecorded", not {quote(how)}', rule="R-NOTE-5")
+    if cut is None:
+        if how == "cut":
+            raise RecordError('"dealer_by" is "cut" but no cut is recorded', rule="R-NOTE-5")
+        return start, players[dealer]
+    if how not in (None, "cut"):
+        raise RecordError(f'a cut is recorded, but "dealer_by" is {quote(how)}', rule="R-NOTE-5")
+    check_cut(cut, players, dealer)
+    return start, players[dealer]
 
 
 def check_cut(cut: object, players: list[str], dealer: int) -> None:

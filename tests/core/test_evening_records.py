@@ -4,16 +4,21 @@ them against the hands and refuses an inconsistent or hostile record in one line
 
 from __future__ import annotations
 
+import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from rummoli.cards import Card
+from rummoli.cli import app
 from rummoli.errors import MalformedInput
 from rummoli.games import replay
 from rummoli.table import Seat, Table
 
+runner = CliRunner()
 NAMES = ["Ann", "Bob", "Cy"]
 
 
@@ -32,6 +37,16 @@ def evening(ruleset: str, *, dealer: int | None = None, chips: int | None = 40, 
 
 def record_of(table: Table) -> dict[str, Any]:
     return json.loads(json.dumps(table.evening_record()))  # type: ignore[no-any-return]
+
+
+def refused_line(record: dict[str, Any], tmp_path: Path) -> str:
+    """`rummoli replay` of ``record``: a non-zero exit and one line on stderr, never a traceback."""
+    path = tmp_path / "evening.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and len(result.stderr) < 400, result.stderr
+    return result.stderr
 
 
 def top_holder(round_: dict[str, str]) -> str:
@@ -87,6 +102,83 @@ def test_R_NOTE_5_an_older_record_without_the_start_replays_as_before() -> None:
     record = record_of(evening("michigan"))
     older = {k: v for k, v in record.items() if k not in ("chips", "dealer_by", "cut")}
     assert replay(older) == replay(record)
+
+
+def test_R_MI_1_a_hand_made_cut_with_a_tie_names_the_dealer(tmp_path: Path) -> None:
+    record = record_of(evening("michigan"))
+    dealer = NAMES[record["dealer"]]
+    other, third = (n for n in NAMES if n != dealer)
+    record["cut"] = [{dealer: "Qs", other: "Qh", third: "3c"}, {other: "7d", dealer: "Jc"}]
+    replay(record)
+    record["cut"][1] = {other: "Ac", dealer: "Jc"}
+    assert refused_line(record, tmp_path).endswith(
+        f"R-MI-1: cut: {other} cut the highest card, but the record's first dealer is {dealer}\n")
+
+
+def bad_records(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
+    """Each way a record's start can be wrong, and the words its one line must hold."""
+    dealer = NAMES[record["dealer"]]
+    other, third = (n for n in NAMES if n != dealer)
+    tie = {dealer: "Qs", other: "Qh", third: "3c"}
+    tied = " and ".join(n for n in NAMES if n in (dealer, other))
+    cases: list[tuple[str, Any, str]] = [
+        ("cut", "Qs", '"cut" is a list of rounds'),
+        ("cut", [], '"cut" holds 0 rounds (1 to 16 are read)'),
+        ("cut", [tie] * 5000, '"cut" holds 5000 rounds (1 to 16 are read)'),
+        ("cut", [["Ann", "Qs"]], "cut: round 1 is an object of player names and the cards they cut"),
+        ("cut", [{dealer: 7}], "cut: round 1 is an object of player names and the cards they cut"),
+        ("cut", [{**tie, "Zed": "2d"}], 'cut: round 1 names "Zed", who is not among the players'),
+        ("cut", [{**tie, third: "Zz"}], 'R-NOTE-1: cut: round 1: not a card: "Zz"'),
+        ("cut", [{**tie, third: "x" * 100_000}], "R-NOTE-1: cut: round 1: not a card"),
+        ("cut", [{dealer: "Ks", other: "Ks", third: "2c"}], "R-MI-1: cut: round 1 draws Ks twice"),
+        ("cut", [{dealer: "Ks", other: "2c"}], f"R-MI-1: cut: round 1 leaves out {third} (every player cuts)"),
+        ("cut", [tie, {dealer: "Ks", third: "2c"}],
+         f"R-MI-1: cut: round 2 is for {tied}, who tied for the highest card in round 1"),
+        ("cut", [tie], "R-MI-1: cut: the last round ends in a tie for the highest card (ties cut again)"),
+        ("cut", [{dealer: "2s", other: "Ah", third: "3c"}],
+         f"R-MI-1: cut: {other} cut the highest card, but the record's first dealer is {dealer}"),
+        ("dealer_by", "dice", '"dealer_by" is "cut", "lot", "given" or "unrecorded", not "dice"'),
+        ("dealer_by", "lot", 'a cut is recorded, but "dealer_by" is "lot"'),
+        ("dealer", 7, '"dealer" is the first dealer\'s seat, from 0 to 2, not 7'),
+        ("dealer", True, '"dealer" is the first dealer\'s seat, from 0 to 2, not true'),
+        ("chips", "40", '"chips" is one whole number per player'),
+        ("chips", [40] * 100_000, '"chips" is one whole number per player'),
+        ("chips", [40, 40, True], '"chips" is one whole number per player'),
+        ("chips", [40, 40, 4.5], '"chips" is one whole number per player'),
+        ("chips", [40, 40, 10**12], '"chips" is one whole number per player'),
+        ("chips", [40, 40, 41], "hand 1: R-NOTE-5: its players' chips are not the evening's starting chips"),
+        ("players", "Ann", '"players" is a list of names'),
+        ("players", ["Ann", "Ann", "Cy"], "players: seats 0 and 1 are both named"),
+    ]
+    out = []
+    for key, value, words in cases:
+        bad = copy.deepcopy(record)
+        bad[key] = value
+        out.append((f"{key}={json.dumps(value)[:30]}", bad, words))
+    no_cut = copy.deepcopy(record)
+    no_cut["cut"] = None
+    out.append(("cut=null with dealer_by=cut", no_cut, '"dealer_by" is "cut" but no cut is recorded'))
+    moved = copy.deepcopy(record)  # another first dealer, and a cut that names them: hand 1 still says otherwise
+    moved["dealer"] = (record["dealer"] + 1) % 3
+    new = NAMES[moved["dealer"]]
+    rest = next(n for n in NAMES if n not in (new, dealer))
+    moved["cut"] = [{new: "As", dealer: "2s", rest: "3s"}]
+    out.append(("dealer moved with its cut", moved,
+                f"hand 1: R-NOTE-5: it is dealt by {dealer}, but the record's first dealer is {new}"))
+    return out
+
+
+def test_R_NOTE_5_replay_refuses_an_inconsistent_or_hostile_start_in_one_line(tmp_path: Path) -> None:
+    record = record_of(evening("michigan"))
+    dealer = NAMES[record["dealer"]]
+    others = [n for n in NAMES if n != dealer]
+    record["cut"] = [{dealer: "Ks", others[0]: "9h", others[1]: "2c"}]  # a cut of one round, for the cases
+    replay(record)
+    for name, bad, words in bad_records(record):
+        line = refused_line(bad, tmp_path)
+        assert words in line, (name, line)
+        assert len(line) < 300, (name, line)
+    assert replay(record)  # nothing was changed by the refusals
 
 
 def test_R_NOTE_5_the_start_holds_no_card_but_the_cuts() -> None:
