@@ -28,10 +28,8 @@ def evening(ruleset: str, *, dealer: int | None = None, chips: int | None = 40, 
     table = Table(ruleset, [Seat(n, bot="random") for n in NAMES[:players]], seed=f"start-{ruleset}", hands=hands,
                   chips=chips, dealer=dealer)
     while not table.over:
-        if table.hand_over:
+        if not table.step():  # every seat is a bot's: nothing to step is a hand over
             table.next_hand()
-        else:
-            table.step()
     return table
 
 
