@@ -67,6 +67,7 @@ class StopsEvening:
         # Without a dealer given, the players cut for the deal (R-MI-1), from the seed or the secure source.
         self.session = Session(reference, names, chips=chips, dealer=dealer, max_hands=hands, cut_seed=cut_seed)
         self.rules = self.session.rules
+        self.cut = [dict(r) for r in self.session.cut] if dealer is None else None
         self._last_hand_log = 0  # the session's log before the last hand was finished: who left after it follows
 
     @property
@@ -152,6 +153,7 @@ class RummyEvening:
             dealer = (random.Random(cut_seed) if cut_seed is not None else secrets.SystemRandom()).randrange(len(names))
         self.match = RummyGame(reference, names, dealer=dealer)
         self.rules = self.match.rules
+        self.cut: list[dict[str, str]] | None = None  # no cut: by lot, or given
         self.limit = hands
         self.ended = False
         self.n = len(names)

@@ -34,6 +34,8 @@ MAX_RECORD_BYTES: Final = 64 << 20
 MAX_DEPTH: Final = 64
 #: Digits in any whole number of a record (a chip count needs 11).
 MAX_DIGITS: Final = 30
+#: Rounds of an evening record's cut for the first dealer (R-MI-1: a tie cuts again; a fifth round is rare already).
+MAX_CUT_ROUNDS: Final = 16
 
 
 #: The most combining marks (Unicode categories Mn and Me) one character may carry, counted in the decomposed form

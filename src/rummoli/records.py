@@ -17,10 +17,25 @@ from typing import Any
 from rummoli.cards import Card, CardError
 from rummoli.datafiles import decode, read_builtin, read_local, read_toml
 from rummoli.errors import MalformedInput, quote
-from rummoli.limits import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES, not_text, shows_nothing, stacked_marks
+from rummoli.limits import (
+    MAX_CHIPS,
+    MAX_CUT_ROUNDS,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_NAME,
+    MAX_RECORD_BYTES,
+    not_text,
+    shows_nothing,
+    stacked_marks,
+)
+from rummoli.wording import names_listed
 
 FORMAT = "rummoli-hand/1"
 EVENING_FORMAT = "rummoli-evening/1"
+#: How an evening record says its first dealer was chosen (``dealer_by``): by a high-card cut (its rounds are the
+#: record's ``cut``), by lot, given to the table (the lab's tables, tests), or not known (a table restored from a
+#: snapshot written before snapshots kept it).
+DEALER_BY = ("cut", "lot", "given", "unrecorded")
 
 
 class RecordError(MalformedInput):
@@ -143,6 +158,95 @@ def check_names(players: object) -> None:
             problem = "needs at least one visible character"
         if problem is not None:
             raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")
+
+
+def evening_start(record: dict[str, Any]) -> tuple[dict[str, int] | None, str | None]:
+    """An evening record's start checked (R-NOTE-5): ``chips``, one whole number per player (the starting chips, or a
+    Rummy game's starting scores), ``dealer``, the first dealer's seat, and how they were chosen, ``dealer_by`` with the
+    ``cut`` (:func:`check_cut`). Returns the starting chips by name (None when the record has none) and the first
+    dealer's name, for the first hand to be checked against. A record written before these keys were kept holds
+    none of them: ``(None, None)``, and nothing is checked that was not checked before."""
+    if not any(key in record for key in ("chips", "dealer_by", "cut")):
+        return None, None
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and len(p) <= MAX_NAME for p in players):
+        raise RecordError(f'"players" is a list of names of at most {MAX_NAME} characters', rule="R-NOTE-2")
+    start = None
+    if "chips" in record:
+        chips = record["chips"]
+        if not isinstance(chips, list) or len(chips) != len(players) \
+                or not all(type(c) is int and 0 <= c <= MAX_CHIPS for c in chips):
+            raise RecordError(f'"chips" is one whole number per player (the starting chips or scores, 0 to '
+                              f"{MAX_CHIPS:,} each), got {quote(chips)}", rule="R-NOTE-5")
+        start = dict(zip(players, chips, strict=True))
+    dealer = record.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < len(players):
+        raise RecordError(f'"dealer" is the first dealer\'s seat, from 0 to {len(players) - 1}, not {quote(dealer)}',
+                          rule="R-NOTE-5")
+    how, cut = record.get("dealer_by"), record.get("cut")
+    if "dealer_by" in record and how not in DEALER_BY:
+        raise RecordError(f'"dealer_by" is "cut", "lot", "given" or "unrecorded", not {quote(how)}', rule="R-NOTE-5")
+    if cut is None:
+        if how == "cut":
+            raise RecordError('"dealer_by" is "cut" but no cut is recorded', rule="R-NOTE-5")
+        return start, players[dealer]
+    if how not in (None, "cut"):
+        raise RecordError(f'a cut is recorded, but "dealer_by" is {quote(how)}', rule="R-NOTE-5")
+    check_cut(cut, players, dealer)
+    return start, players[dealer]
+
+
+def check_cut(cut: object, players: list[str], dealer: int) -> None:
+    """R-MI-1: ``cut`` (an evening record's, a snapshot's) holds the rounds of a high-card cut, each an object of
+    player names and the cards they cut, that ``players[dealer]`` won: every player cuts in the first round, those
+    tied for the highest rank cut again, no card twice in a round (each round is cut from one deck), and the last
+    round has one highest card. Anything else is one :class:`RecordError` line; ``players`` are names already
+    checked (:func:`check_names`)."""
+    if not isinstance(cut, list):
+        raise RecordError('"cut" is a list of rounds (each an object of player names and the cards they cut) or null',
+                          rule="R-NOTE-5")
+    if not 1 <= len(cut) <= MAX_CUT_ROUNDS:
+        raise RecordError(f'"cut" holds {len(cut)} rounds (1 to {MAX_CUT_ROUNDS} are read)', rule="R-NOTE-5")
+    seats: dict[str, int] = {}
+    for seat, name in enumerate(players):
+        if name in seats:  # a round names its players: two of one name could not be told apart
+            raise RecordError(f"players: seats {seats[name]} and {seat} are both named {quote(name)}, and a cut "
+                              "names its players", rule="R-NOTE-5")
+        seats[name] = seat
+    due = list(players)  # who cuts in this round, in seat order
+    for number, held in enumerate(cut, start=1):
+        if not isinstance(held, dict) or not all(isinstance(text, str) for text in held.values()):
+            raise RecordError(f"cut: round {number} is an object of player names and the cards they cut",
+                              rule="R-NOTE-5")
+        stranger = next((name for name in held if name not in seats), None)
+        if stranger is not None:
+            raise RecordError(f"cut: round {number} names {quote(stranger)}, who is not among the players",
+                              rule="R-NOTE-5")
+        try:
+            cards = {name: Card.parse(text) for name, text in held.items()}
+        except CardError as error:
+            raise RecordError(f"cut: round {number}: {error}", rule="R-NOTE-1") from None
+        seen: set[Card] = set()
+        for card in cards.values():
+            if card in seen:
+                raise RecordError(f"cut: round {number} draws {card} twice (a round is cut from one deck)",
+                                  rule="R-MI-1")
+            seen.add(card)
+        if set(cards) != set(due):
+            missing = [name for name in due if name not in cards]
+            raise RecordError(f"cut: round 1 leaves out {missing[0]} (every player cuts)" if number == 1 and missing
+                              else f"cut: round {number} is for {names_listed(due)}, who tied for the highest card "
+                              f"in round {number - 1}", rule="R-MI-1")
+        best = max(card.rank for card in cards.values())
+        due = [name for name in players if name in cards and cards[name].rank == best]
+        if len(due) == 1 and number < len(cut):
+            raise RecordError(f"cut: {due[0]} cut the one highest card in round {number}, and the cut goes on",
+                              rule="R-MI-1")
+    if len(due) > 1:
+        raise RecordError("cut: the last round ends in a tie for the highest card (ties cut again)", rule="R-MI-1")
+    if due[0] != players[dealer]:
+        raise RecordError(f"cut: {due[0]} cut the highest card, but the record's first dealer is {players[dealer]}",
+                          rule="R-MI-1")
 
 
 def record_cards(value: object, where: str) -> list[Card]:

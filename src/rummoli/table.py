@@ -45,7 +45,7 @@ from rummoli.games.family import Hand
 from rummoli.shapes import Event, HandResult, HandView, TableView
 from rummoli.shelf import Blocks, Ended, HandEnd, HandShelf, Journal
 from rummoli.shuffling import derived_number
-from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, replay_journal, snapshot_of
+from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, first_deal_of, restore_start, snapshot_of
 from rummoli.streams import check_whole
 from rummoli.wording import departures, names_listed, said, sentence
 
@@ -129,6 +129,7 @@ class Table:
         cut = None if seed is None else f"{seed}-cut"
         self.evening = self.family.evening(ruleset, self.names, chips, hands, dealer, cut)
         self.first_dealer = self.evening.dealer
+        self.starting, self.dealer_by, self.cut = first_deal_of(self.evening, dealer is not None)  # for the record
         self.rules = self.evening.rules
         self.bots: list[Bot | None] = [self._new_bot(i, s.bot, s.seed) for i, s in enumerate(seats)]
         self.settlement: list[dict[str, Any]] = []
@@ -578,9 +579,7 @@ class Table:
                         samples=data["samples"], budget=data["budget"], auto=bool(data["auto"]),
                         ask_forced=bool(data.get("ask_forced", False)),
                         dealer=data["dealer"], decks=decks, store=store, deal=False, settle=data.get("settle", True))
-            if not isinstance(data["journal"], list):
-                raise MalformedInput("snapshot: the journal is a list")
-            replay_journal(table, data["journal"])
+            restore_start(table, data)  # how the first dealer was chosen, and the journal run again
             for bot, state in zip(table.bots, data["bots"], strict=True):
                 if bot is not None and state is not None:
                     bot.load_state(state)

@@ -13,6 +13,8 @@ import pytest
 from server_helpers import Server
 from test_server_history import whole_history
 
+from rummoli.games import replay
+
 HANDS = 120
 
 
@@ -62,6 +64,8 @@ def test_snapshots_as_the_journal_doubles_and_a_restart_from_the_actions_after_t
         whole_history(server, table, token, HANDS)
         record = server.get(f"/api/tables/{table}/record", token=token).json()
         assert len(record["hands"]) == HANDS
+        # The restarts restored the table with its first dealer given: the cut the table drew went with it.
+        assert record["dealer_by"] == "cut" and replay(record)["hands"] == HANDS
         journal = [data for (data,) in stored(db, "SELECT payload FROM actions WHERE table_id = ?", table)]
         notes = stored(db, "SELECT seq FROM snapshot_log WHERE table_id = ?", table)
     finally:

@@ -268,6 +268,8 @@ def test_two_people_play_an_evening_through_the_invite_and_get_its_record(server
     record = server.get(f"/api/tables/{table}/record", token=created["token"])
     assert record.status_code == 200 and record.json()["format"] == "rummoli-evening/1"
     assert len(record.json()["hands"]) == 2
+    # Its start (R-NOTE-5): the chips the table began with, and the cut for the first dealer, which the replay checks.
+    assert record.json()["chips"] == [40, 40, 40] and record.json()["dealer_by"] == "cut" and record.json()["cut"]
     path = server.data / "evening.json"
     path.write_text(record.text)
     replayed = subprocess.run([sys.executable, "-m", "rummoli.cli", "replay", str(path)], capture_output=True,

@@ -74,6 +74,9 @@ class Evening(Protocol):
     """The evening behind a table (:mod:`rummoli.evening`): what the table asks of either family's."""
 
     rules: Any
+    #: The rounds of the high-card cut that chose the first dealer (R-MI-1), each {name: card}, as drawn; None when
+    #: the first dealer was drawn by lot or given to the table.
+    cut: list[dict[str, str]] | None
 
     @property
     def dealer(self) -> int: ...

@@ -10,7 +10,7 @@ from rummoli.errors import quote
 from rummoli.games.family import Hand
 from rummoli.games.registry import family_of
 from rummoli.limits import MAX_CHIPS
-from rummoli.records import EVENING_FORMAT, RecordError, check_envelope, check_names
+from rummoli.records import EVENING_FORMAT, RecordError, check_envelope, check_names, evening_start
 
 
 def seat_range(ruleset: str | dict[str, Any]) -> tuple[int, int, set[int]]:
@@ -56,7 +56,9 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
 
     The record's ``ledger`` lists, in order, each hand and the evening's own moves between hands (a
     player who could not ante leaves and their chips go to the centre; Gin's end-of-game bonuses).  Each
-    hand must start with the stacks (by player name) and the board that the ledger leaves before it.  The
+    hand must start with the stacks (by player name) and the board that the ledger leaves before it; the first,
+    when the record holds its start (:func:`rummoli.records.evening_start`: the starting chips or scores, and the
+    cut or the word that there was none), with those chips on an empty board, dealt by the first dealer.  The
     result gives the stacks and the board at the end of the last hand and each hand's result; a settlement of the
     board at the end of the evening (it deals cards of its own) and the final standings it leaves are reported as
     recorded, so that ``chips`` (before the settlement) and the standings a player was shown can be told apart.
@@ -66,7 +68,8 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(hands, list) or not hands or not isinstance(ledger, list):
         raise RecordError('an evening record lists its "hands" and its "ledger"', rule="R-NOTE-2")
     check_names(record.get("players"))  # the evening's own list, which its summary and standings name
-    chips: dict[str, Any] = {}
+    start, first_dealer = evening_start(record)  # (None, None) from a record written before they were kept
+    chips: dict[str, Any] = dict(start or {})
     pots: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     for entry in ledger:
@@ -92,11 +95,18 @@ def replay_evening(record: dict[str, Any]) -> dict[str, Any]:
         try:
             check_envelope(hand)  # a hand record, never an evening inside an evening
             result = replay(hand)  # checks every field's type before the evening compares them
-            start = dict(zip(hand["players"], hand.get("chips", []), strict=False))
-            if results and any(chips.get(name) != value for name, value in start.items()):
-                raise RecordError("its players' chips are not what the evening left them", rule="R-SESSION-1")
-            if results and {k: v for k, v in hand.get("pots", {}).items() if v} != {k: v for k, v in pots.items() if v}:
+            stacks = dict(zip(hand["players"], hand.get("chips", []), strict=False))
+            follows = bool(results) or start is not None  # the first hand follows the record's start, if it has one
+            if follows and any(chips.get(name) != value for name, value in stacks.items()):
+                raise RecordError("its players' chips are not what the evening left them" if results else
+                                  "its players' chips are not the evening's starting chips",
+                                  rule="R-SESSION-1" if results else "R-NOTE-5")
+            if follows and {k: v for k, v in hand.get("pots", {}).items() if v} != {k: v for k, v in pots.items() if v}:
                 raise RecordError("its pots are not what the evening left on the board", rule="R-BOARD-3")
+            dealt = hand["players"][hand.get("dealer", 0)]  # the engine checked the seat
+            if not results and first_dealer is not None and dealt != first_dealer:
+                raise RecordError(f"it is dealt by {dealt}, but the record's first dealer is {first_dealer}",
+                                  rule="R-NOTE-5")
         except RecordError as error:
             raise RecordError(f"hand {number}: {error}") from None
         chips.update(zip(hand["players"], result["chips"], strict=True))

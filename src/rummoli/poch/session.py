@@ -51,6 +51,7 @@ class PochEvening:
         if dealer is None:  # the first dealer by lot (R-PO-14)
             dealer = (random.Random(cut_seed) if cut_seed is not None else secrets.SystemRandom()).randrange(n)
         self._dealer = dealer
+        self.cut: list[dict[str, str]] | None = None  # no cut: by lot, or given
         self.settled = False
 
     @property
