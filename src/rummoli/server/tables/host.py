@@ -222,8 +222,30 @@ class Host:
                 await room.rebuild()
                 raise ServerError("internal", "the server could not apply that action; nothing changed") from None
             self.schedule.clock = None
+            if not await self.run_at_once():
+                raise ServerError("internal", "the server could not apply that action; nothing changed")
             await self.commit(kind, seat, seen, mark, answers=answers)
             self.plan()
+
+    async def run_at_once(self) -> bool:
+        """Under the lock, after a move: the forced plays of a run that follow it, made in the same change where the
+        table's pace gives them no time (``instant``). Each was a change of its own, stored and sent to every seat
+        the same moment: twice the writes and updates for nothing a player could tell apart. Only plays that every
+        seat is told were forced (a run's, ``forced_shown``); a forced lead, pass or keep, which must reach the
+        others as a chosen move would (R-VIEW-1), stays a change of its own, paced as the schedule paces it.
+        False when a forced play raised: the table is then rebuilt from the store (the move is undone with it)."""
+        room = self.room
+        t = room.table
+        if t is None or room.pace.play > 0:
+            return True
+        try:
+            while t.forced_due() and t.in_play().forced_shown():
+                t.step()
+        except Exception:
+            log.exception("table %s: a forced play raised", room.id)
+            await room.rebuild()
+            return False
+        return True
 
     async def next_ready(self, seat: int, seq: int) -> None:
         await self.schedule.mark_ready(seat, seq)

@@ -242,6 +242,8 @@ class Schedule:
                 log.error("table %s: bot at seat %s chose %s: %s", room.id, seat, choice, error)
                 await self._bot_failed()
                 return
+            if not await host.run_at_once():
+                return
             await host.commit("bot", seat, seq, mark)
             if failed is None:
                 self.bot_failures = 0
@@ -284,6 +286,8 @@ class Schedule:
             except Exception:
                 log.exception("table %s: a forced play raised", room.id)
                 await room.rebuild()
+                return
+            if not await host.run_at_once():
                 return
             await host.commit("forced", None, seq, mark)
             host.plan()
