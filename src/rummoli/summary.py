@@ -53,7 +53,7 @@ def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
     names: list[str] = record["players"]
     ref = record["ruleset"]
     title = ref if isinstance(ref, str) else str(ref.get("name", "a ruleset of its own"))
-    lines = [f"{title}: {len(names)} players, {said(names[record['dealer']], 'deals')}."]
+    lines = [f"{title}: {len(names)} players, {said(names[hand.dealer], 'deals')}."]  # as the engine read it
     parts: dict[str, list[str]] = {}
     for event in hand.events_since(0, None):
         text = event.get("text")

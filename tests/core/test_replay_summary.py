@@ -111,3 +111,17 @@ def test_the_summary_names_the_cards_out_of_play_at_the_hands_end() -> None:
             left = replay_hand(record).out_of_play()
             assert left is not None and all(card_word(c) in line for c in left["cards"]), (line, left)
     assert "Out of play" not in tell(family("poch").random_hand_record("poch", 4, "out-0"))
+
+
+def test_a_record_without_its_dealer_is_told_as_its_engine_reads_it(tmp_path: Path) -> None:
+    """A stops hand record may leave out "dealer" (seat 0 deals, as the replay reads it): the summary says so, alone
+    or inside an evening's record, and never stops at an error of its own (it said "unexpected error (KeyError)")."""
+    records = (random_hand_record("michigan", 3, f"no-dealer-{seed}") for seed in range(50))
+    record = next(r for r in records if r["dealer"] == 0)
+    told = tell(record, replay(record))
+    del record["dealer"]
+    assert tell(record, replay(record)) == told
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", "--summary", str(path)])
+    assert result.exit_code == 0 and result.stdout.startswith(told.splitlines()[0]), result.output

@@ -215,6 +215,18 @@ class Store:
             conn.execute(insert(schema.snapshots).values(table_id=table_id, seq=seq, data=_dumps(snapshot),
                                                          created_at=now))
 
+    def end_waiting(self, table_id: str, fence: int | None = None) -> None:
+        """An evening ended before its first deal: the status ``over``, only while the table still waits (seq 0)
+        and, with several processes, under the writer's ``fence``; else :class:`StoreConflict` and nothing
+        written (another process may have taken the table over and dealt: its evening goes on)."""
+        where = [schema.tables.c.id == table_id, schema.tables.c.status == "waiting", schema.tables.c.seq == 0]
+        if fence is not None:
+            where.append(schema.tables.c.fence == fence)
+        with self.engine.begin() as conn:
+            moved = conn.execute(update(schema.tables).where(*where).values(status="over", updated_at=time.time()))
+            if moved.rowcount != 1:
+                raise StoreConflict.moved(table_id, 0, fence)
+
     def set_status(self, table_id: str, status: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)

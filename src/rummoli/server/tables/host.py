@@ -278,7 +278,7 @@ class Host:
             if room.over:  # it answered 200, doing nothing
                 raise ServerError("over", "this table's evening is already over: there is nothing to end", status=409)
             if t is None:  # stored first: the status says what the store holds (Room.over)
-                await asyncio.to_thread(registry.store.set_status, room.id, "over")
+                await self._end_waiting()
                 room.status = "over"
             else:
                 seen, mark = int(t.seq), len(t.journal)
@@ -289,6 +289,22 @@ class Host:
             self._change = {"at": None, "seq": 0, "status": "over"}  # other processes read it from the store
             self.tell()
         registry.hub.publish(room.id)
+
+    async def _end_waiting(self) -> None:
+        """Under the lock: store the end of an evening not dealt yet, as fenced as any change (an owner whose lease
+        ran out may hold a table another process has dealt since: its end would make that evening read as over)."""
+        room = self.room
+        try:
+            await asyncio.to_thread(room.registry.store.end_waiting, room.id, self.fence)
+        except StoreConflict:
+            if self.fence is not None:
+                log.warning("table %s: fenced off (fence %s); another process drives it now", room.id, self.fence)
+                room.registry.placement.lost(self)
+                raise ServerError("unavailable", "another server process drives this table now; nothing changed, "
+                                                 "try again", status=503) from None
+            await room.rebuild()
+            raise ServerError("unavailable", "the table was not where this server thought; nothing changed, try again",
+                              seq=room.seq, status=503) from None
 
     async def resume(self) -> None:
         """A paused table (its bots kept failing) is played again: its bots are asked once more."""
