@@ -73,3 +73,23 @@ def test_a_batch_that_fails_stores_none_of_its_changes(tmp_path: Path) -> None:
     finally:
         store.close_line(line)
         store.close()
+
+
+def test_a_status_is_set_only_where_the_store_still_is(tmp_path: Path) -> None:
+    """A pause or a resume is written as fenced as a change (Host.store_fenced): an owner whose lease ran out, or
+    that holds the table at an older seq, writes nothing and is told so (it would pause or resume a table another
+    process drives on)."""
+    store = fresh(tmp_path / "t.db")
+    try:
+        store.set_status("ta", "paused", 0, 1)
+        for seq, fence in ((0, 2), (3, 1), (3, None)):
+            try:
+                store.set_status("ta", "playing", seq, fence)
+            except StoreConflict:
+                continue
+            raise AssertionError(f"seq {seq}, fence {fence} was written")
+        assert rows(store)["tables"][0][:3] == ("ta", 0, "paused")
+        store.set_status("ta", "playing", 0, None)  # one process: no fence, the seq still checked
+        assert rows(store)["tables"][0][2] == "playing"
+    finally:
+        store.close()

@@ -227,10 +227,19 @@ class Store:
             if moved.rowcount != 1:
                 raise StoreConflict.moved(table_id, 0, fence)
 
-    def set_status(self, table_id: str, status: str) -> None:
+    def set_status(self, table_id: str, status: str, seq: int | None = None, fence: int | None = None) -> None:
+        """The table's status now ``status``; with ``seq`` only while the table is still at that seq and, with
+        several processes, under the writer's ``fence``, else :class:`StoreConflict` and nothing written (an owner
+        whose lease ran out would pause or resume a table another process drives on)."""
+        where = [schema.tables.c.id == table_id]
+        if seq is not None:
+            where.append(schema.tables.c.seq == seq)
+        if fence is not None:
+            where.append(schema.tables.c.fence == fence)
         with self.engine.begin() as conn:
-            conn.execute(update(schema.tables).where(schema.tables.c.id == table_id)
-                         .values(status=status, updated_at=time.time()))
+            moved = conn.execute(update(schema.tables).where(*where).values(status=status, updated_at=time.time()))
+            if seq is not None and moved.rowcount != 1:
+                raise StoreConflict.moved(table_id, seq, fence)
 
     def _seats(self, conn: Any, table_id: str) -> list[SeatRow]:
         rows = conn.execute(select(schema.seats).where(schema.seats.c.table_id == table_id)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction, quote
@@ -278,7 +279,8 @@ class Host:
             if room.over:  # it answered 200, doing nothing
                 raise ServerError("over", "this table's evening is already over: there is nothing to end", status=409)
             if t is None:  # stored first: the status says what the store holds (Room.over)
-                await self._end_waiting()
+                # fenced: an owner whose lease ran out may hold a table another process has dealt since
+                await self.store_fenced(registry.store.end_waiting, room.id)
                 room.status = "over"
             else:
                 seen, mark = int(t.seq), len(t.journal)
@@ -290,12 +292,14 @@ class Host:
             self.tell()
         registry.hub.publish(room.id)
 
-    async def _end_waiting(self) -> None:
-        """Under the lock: store the end of an evening not dealt yet, as fenced as any change (an owner whose lease
-        ran out may hold a table another process has dealt since: its end would make that evening read as over)."""
+    async def store_fenced(self, write: Callable[..., None], *args: Any) -> None:
+        """Under the lock: ``write(*args, fence)``, a write of this table's row in the store that is fenced as every
+        change is (a compare-and-set raising :class:`StoreConflict` when the store moved on). An owner whose lease
+        ran out may hold a table another process has played on since: it is told it lost the table; a single
+        process rebuilds the table from the store. Either way a 503: nothing changed."""
         room = self.room
         try:
-            await asyncio.to_thread(room.registry.store.end_waiting, room.id, self.fence)
+            await asyncio.to_thread(write, *args, self.fence)
         except StoreConflict:
             if self.fence is not None:
                 log.warning("table %s: fenced off (fence %s); another process drives it now", room.id, self.fence)

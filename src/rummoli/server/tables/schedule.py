@@ -258,7 +258,7 @@ class Schedule:
         if self.bot_failures >= BOT_FAILURES and room.status == "playing":
             log.error("table %s: its bots failed %s decisions in a row; the table is paused", room.id,
                       self.bot_failures)
-            await asyncio.to_thread(room.registry.store.set_status, room.id, "paused")
+            await self.host.store_fenced(room.registry.store.set_status, room.id, "paused", int(room.seq))
             room.status = "paused"
             self.host.seats_changed()  # every client (here and in other processes) is told the table paused
 
@@ -267,7 +267,7 @@ class Schedule:
         room = self.host.room
         if room.status != "paused":
             raise ServerError("unavailable", "this table is not paused", status=409)
-        await asyncio.to_thread(room.registry.store.set_status, room.id, "playing")
+        await self.host.store_fenced(room.registry.store.set_status, room.id, "playing", int(room.seq))
         room.status = "playing"
         self.bot_failures = 0
         log.warning("table %s: its creator resumed it; its bots are asked again", room.id)
