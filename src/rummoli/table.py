@@ -472,10 +472,11 @@ class Table:
             return None
         hand_seat = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
         view = self.hand.view(hand_seat, guide=True, shared=shared)
-        if hand_seat is not None and self.forced_due():
-            # A forced play waits for the table's pace (auto=False): its seat is told it is coming, not asked.
+        # A forced play waits for the table's pace (auto=False): its seat is told it is coming, not asked. Whose it is
+        # is asked first (once; forced_due asks again), as every seat's view of every state asks it.
+        if hand_seat is not None and not self.auto:
             forced = self.hand.forced_action()
-            if forced is not None and forced.seat == hand_seat:
+            if forced is not None and forced.seat == hand_seat and self.forced_due():
                 view["forced"] = forced.to_json()
                 view["legal_actions"] = []
                 view["prompt"] = "Your only choice is made for you."
