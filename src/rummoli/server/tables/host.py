@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction, quote
 from rummoli.server.storage.rows import SeatRow, StoreConflict, token_hash
@@ -134,19 +134,7 @@ class Host:
             await registry.writer.append(room.id, seen_seq, new_seq, kind, seat, payload, snapshot, status,
                                          self.fence, t.hand_no)
         except StoreConflict:
-            if self.fence is None:
-                # Nothing else writes this table in a single process: the store is not what this process
-                # thinks. Believe the store.
-                log.error("table %s: the store is no longer at seq %s; rebuilding the table from it", room.id,
-                          seen_seq)
-                await room.rebuild()
-                raise ServerError("unavailable", "the table was not where this server thought; nothing changed, "
-                                                 "try again", seq=room.seq, status=503) from None
-            # Another process took the table over (this one's lease ran out): it may write nothing more.
-            log.warning("table %s: fenced off (fence %s); another process drives it now", room.id, self.fence)
-            registry.placement.lost(self)
-            raise ServerError("unavailable", "another server process drives this table now; nothing changed, "
-                                             "try again", status=503) from None
+            await self._store_moved_on(seen_seq)
         except Exception as error:
             log.error("table %s: storing a %s failed (%s); rebuilding it from the store", room.id, kind,
                       type(error).__name__)
@@ -294,21 +282,28 @@ class Host:
 
     async def store_fenced(self, write: Callable[..., None], *args: Any) -> None:
         """Under the lock: ``write(*args, fence)``, a write of this table's row in the store that is fenced as every
-        change is (a compare-and-set raising :class:`StoreConflict` when the store moved on). An owner whose lease
-        ran out may hold a table another process has played on since: it is told it lost the table; a single
-        process rebuilds the table from the store. Either way a 503: nothing changed."""
-        room = self.room
+        change is (a compare-and-set raising :class:`StoreConflict` when the store moved on; then as
+        :meth:`_store_moved_on`)."""
         try:
             await asyncio.to_thread(write, *args, self.fence)
         except StoreConflict:
-            if self.fence is not None:
-                log.warning("table %s: fenced off (fence %s); another process drives it now", room.id, self.fence)
-                room.registry.placement.lost(self)
-                raise ServerError("unavailable", "another server process drives this table now; nothing changed, "
-                                                 "try again", status=503) from None
+            await self._store_moved_on(self.room.seq)
+
+    async def _store_moved_on(self, seen_seq: int) -> NoReturn:
+        """Under the lock: a write refused by its compare-and-set, so the store is not where this process thought.
+        With several processes another one took the table over (this one's lease ran out): it may write nothing
+        more. A single process believes the store and rebuilds the table from it. Either way a 503: nothing
+        changed."""
+        room = self.room
+        if self.fence is None:
+            log.error("table %s: the store is no longer at seq %s; rebuilding the table from it", room.id, seen_seq)
             await room.rebuild()
             raise ServerError("unavailable", "the table was not where this server thought; nothing changed, try again",
-                              seq=room.seq, status=503) from None
+                              seq=room.seq, status=503)
+        log.warning("table %s: fenced off (fence %s); another process drives it now", room.id, self.fence)
+        room.registry.placement.lost(self)
+        raise ServerError("unavailable", "another server process drives this table now; nothing changed, try again",
+                          status=503)
 
     async def resume(self) -> None:
         """A paused table (its bots kept failing) is played again: its bots are asked once more."""
