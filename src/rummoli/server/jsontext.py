@@ -31,6 +31,13 @@ def loads(text: str | bytes) -> Any:
 
 def dumps(message: Any) -> str:
     """``message`` as compact JSON text (see the module's docstring)."""
+    # orjson's option for keys that are not text makes it look at every key of every object: about a quarter of
+    # its time on an update (3.1 kB at Rummoli: 12.8 against 9.3 us). No update has such a key, so it is asked
+    # for only when a message turns out to hold one.
+    try:
+        return orjson.dumps(message).decode("utf-8")
+    except TypeError:
+        pass
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
     except TypeError:
