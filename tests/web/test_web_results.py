@@ -122,6 +122,12 @@ PAST_THEIR_BOX = """() => [...document.querySelectorAll(
   }).map((el) => el.className)"""
 
 
+# The result's chip counts (a pot won, a payment) that broke over two lines: beside a long sentence a two-digit
+# count was squeezed to its least width, one digit a line.
+COUNTS_BROKEN = """() => [...document.querySelectorAll(".result .chip-count")].filter((el) =>
+    el.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(el).fontSize)).map((el) => el.textContent)"""
+
+
 def open_with_probe(browser: Any, server: Server, created: dict[str, Any]) -> Any:
     page = new_page(browser)
     page.add_init_script(LAG_PROBE)
@@ -226,6 +232,8 @@ def test_an_evening_through_the_page_shows_the_records_figures(browser: Any, pac
             page.set_viewport_size(size)
             past = page.evaluate(PAST_THEIR_BOX)
             assert not past, f"hand {hand_no} at {size}: text runs out of its box: {past}"
+            broken = page.evaluate(COUNTS_BROKEN)
+            assert not broken, f"hand {hand_no} at {size}: a count broke over lines: {broken}"
         figure = page.locator(".result .outcome-figure")  # a winner who came out behind: the loss looks like one
         assert figure.inner_text().startswith("-") == ("down" in (figure.get_attribute("class") or ""))
         if hand_no == 1 and ruleset in ("rummoli", "gin-rummy"):
