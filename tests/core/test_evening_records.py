@@ -146,7 +146,8 @@ def bad_records(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]
         ("chips", [40, 40, 10**12], '"chips" is one whole number per player'),
         ("chips", [40, 40, 41], "hand 1: R-NOTE-5: its players' chips are not the evening's starting chips"),
         ("players", "Ann", '"players" is a list of names'),
-        ("players", ["Ann", "Ann", "Cy"], "players: seats 0 and 1 are both named"),
+        ("players", ["Ann", "Ann", "Cy"], 'R-NOTE-6: players: seats 0 and 1 are both called "Ann"'),
+        ("players", ["Ann", " ANN", "Cy"], 'R-NOTE-6: players: seats 0 and 1 are both called "Ann"'),
     ]
     out = []
     for key, value, words in cases:
