@@ -48,7 +48,7 @@ from rummoli.shelf import Blocks, Ended, HandEnd, HandShelf, Journal
 from rummoli.shuffling import derived_number
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, first_deal_of, restore_start, snapshot_of
 from rummoli.streams import check_whole
-from rummoli.wording import departures, names_listed, said, sentence
+from rummoli.wording import departures, first_dealer, names_listed, said, sentence
 
 
 @dataclass(frozen=True)
@@ -339,7 +339,8 @@ class Table:
             chance = secrets.randbits(64) if self.seed is None else derived_number(f"{self.seed}-chance{number}")
         hand, seats = self.evening.start(cards, self.auto, check_whole(chance, "chance"))
         self._note_ledger()
-        gone = departures(self.ledger)  # who could not ante is told with the deal, not left to vanish
+        # who could not ante is told with the deal, not left to vanish; the first, how its dealer was chosen (R-MI-1)
+        gone = departures(self.ledger) if number > 1 else f" {first_dealer(self.dealer_by, self.cut)}".rstrip()
         self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
         readers = [self.bots[s] for s in seats]

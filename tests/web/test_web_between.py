@@ -1,7 +1,7 @@
 """The web table between hands and around the game: two people say "Next hand" (the first is told whom the deal
 waits for), a seat opened on another device through its link (#seat=TOKEN), the join page in the ruleset's title,
-a choice the turn timer made marked in the log, your Rummy cards in your own order, and the melds on the table in
-sight of a 500 Rum hand's result."""
+a choice the turn timer made marked in the log, your Rummy cards in your own order, the melds on the table in
+sight of a 500 Rum hand's result, and the cut for the first deal at the head of the log."""
 
 from __future__ import annotations
 
@@ -204,3 +204,32 @@ def test_500_rum_shows_the_melds_on_the_table_under_the_hands_result(browser: An
         assert place["count"] == len(view["hand"]["melds"]), (size, place)
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_R_MI_1_the_log_opens_with_the_cut_for_the_deal_for_players_and_spectators(browser: Any, resting: Server,
+                                                                                   artifacts: Path) -> None:
+    """The first line of the evening's log says how the first dealer was chosen: every card of the cut (it is made
+    face up), the same for a seat and for a spectator; nobody was told before, live or in the log."""
+    created = resting.create(ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                             seed="cut-shown", pace="instant", name="Ann")
+    ann = seated(browser, resting, created["id"], created["token"], "Ann")
+    watcher = new_page(browser)
+    watcher.goto(f"{resting.url}/tables/{created['id']}")
+    watcher.wait_for_selector(".log li.ev-hand_start")
+    welcome = next(json.loads(f) for f in ann.frames_in if f.startswith('{"type":"welcome"'))
+    opening = next(e["text"] for e in welcome["events"] if e["type"] == "hand_start")
+    names = [s["name"] for s in welcome["seats"]]
+    dealer = names[welcome["view"]["dealer"]]
+    assert opening.startswith(f"Hand 1: {dealer} deals. The cut for the first deal: "), opening
+    assert all(f"{name} " in opening.split("deal: ", 1)[1] for name in names), opening
+    for page in (ann, watcher):
+        assert page.locator(".log li.ev-hand_start").first.inner_text() == opening
+    ann.locator(".log-box").first.screenshot(path=str(artifacts / "log-cut-1280x800.png"))
+    ann.set_viewport_size(PHONE)
+    ann.wait_for_timeout(200)
+    ann.click(".drawer-toggle")
+    ann.wait_for_timeout(200)
+    ann.screenshot(path=str(artifacts / "log-cut-390x844.png"))
+    assert not ann.errors and not watcher.errors, (ann.errors, watcher.errors)
+    ann.context.close()
+    watcher.context.close()
