@@ -117,6 +117,11 @@ def test_the_names_a_table_gives_its_seats_are_kept_and_no_two_seats_read_alike(
     assert server.post(f"/api/tables/{table}/start", token=created["token"]).status_code == 200
     names = [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]]
     assert len(names) == 5 and alike(names) is None, names
+    # An uploaded record whose players read alike is refused too: its replay and review could not tell them apart.
+    record = family("stops").random_hand_record("michigan", 3, "alike")
+    record["players"] = ["Ann", "Bob", " ann"]
+    for upload in ("/api/replay", "/api/review"):
+        assert error_of(server.post(upload, record), 400, "malformed") == 'players: seats 0 and 2 are both called "Ann"'
 
 
 def test_display_names_are_limited_and_kept_as_text(server: Server) -> None:
