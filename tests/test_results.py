@@ -88,11 +88,13 @@ def test_the_result_names_evening_seats_when_a_broke_player_has_left() -> None:
 
 @pytest.mark.parametrize("ruleset", ["rummoli", "tripoley", "michigan", "gin-rummy", "500-rum", "boathouse-rummy"])
 def test_every_sentence_names_only_cards_its_reader_may_see(ruleset: str) -> None:
-    """Each event's text is made from the events as its reader gets them: a card it names is one they showed."""
+    """Each event's text is made from the events as its reader gets them: a card it names is one they showed, or one
+    of the cut for the first deal, which everyone saw (R-MI-1: the first hand's opening line tells it)."""
     table = evening(ruleset, f"words-{ruleset}", hands=1)
+    cut = {card_word(c) for held in table.cut or [] for c in held.values()}
     for reader in [*range(len(table.seats)), None]:
         told = 0
-        known: set[str] = set()  # every card the reader's events have shown it so far (its own hand among them)
+        known: set[str] = set(cut)  # every card the reader's events have shown it so far (its own hand among them)
         for event in table.events_since(0, reader):
             known |= {card_word(c) for c in _cards(event)}
             text = event.get("text")

@@ -28,6 +28,7 @@ from rummoli.limits import (
     shows_nothing,
     stacked_marks,
 )
+from rummoli.seating import alike
 from rummoli.wording import names_listed
 
 FORMAT = "rummoli-hand/1"
@@ -158,6 +159,13 @@ def check_names(players: object) -> None:
             problem = "needs at least one visible character"
         if problem is not None:
             raise RecordError(f"players: the name of seat {seat} {problem}", rule="R-NOTE-6")
+    # Two seats of one name (or names that read alike, "Ann" and "ann") could not be told apart in the summary, the
+    # standings or a cut; no table deals to them (rummoli.seating), so a record holding them was not written by one.
+    names = [name for name in players if isinstance(name, str)]
+    pair = alike(names) if len(names) == len(players) else None  # the engine refuses a name that is no text
+    if pair is not None:
+        raise RecordError(f"players: seats {pair[0]} and {pair[1]} are both called {quote(players[pair[0]])}",
+                          rule="R-NOTE-6")
 
 
 def evening_start(record: dict[str, Any]) -> tuple[dict[str, int] | None, str | None]:

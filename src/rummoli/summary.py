@@ -3,15 +3,15 @@
 It tells nothing of its own: the hand is played again from its record by its engine, and the summary is
 the engine's own sentences (the ``text`` of each event, grouped by the part of the hand it belongs to)
 followed by the hand's result in words (``hand.result()["lines"]``), the same result the terminal table
-and the web page show.  An evening record is told hand by hand, then its settlement.  The JSON result
-stays the format for tools; this is for people.
+and the web page show.  An evening record is told from how its first dealer was chosen, then hand by hand, then
+its settlement.  The JSON result stays the format for tools; this is for people.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rummoli.wording import cards_word, said, whom
+from rummoli.wording import cards_word, first_dealer, said, whom
 
 #: Which part of a stops hand an action belongs to.
 _STOPS_PART = {
@@ -33,7 +33,10 @@ def tell(record: dict[str, Any], result: dict[str, Any] | None = None) -> str:
     from rummoli.records import EVENING_FORMAT
 
     if record.get("format") == EVENING_FORMAT:
-        told = [f"Hand {k}. " + tell(hand) for k, hand in enumerate(record["hands"], start=1)]
+        # how the first dealer was chosen opens the evening, as at the table (the replay has checked the cut)
+        chosen = first_dealer(record.get("dealer_by"), record.get("cut"))
+        told = [chosen] if chosen else []
+        told += [f"Hand {k}. " + tell(hand) for k, hand in enumerate(record["hands"], start=1)]
         settled = [entry.get("text", "") for entry in record.get("settlement") or []]
         if any(settled):
             told.append("Settlement. " + " ".join(t for t in settled if t))

@@ -42,15 +42,13 @@ from rummoli.errors import IllegalAction, MalformedInput, RummoliError, StaleAct
 from rummoli.evening import Ledger, amount, bonuses_of, in_evening_seats
 from rummoli.games import family_of
 from rummoli.games.family import Hand
+from rummoli.seating import check_seats
 from rummoli.shapes import Event, HandResult, HandView, TableView
 from rummoli.shelf import Blocks, Ended, HandEnd, HandShelf, Journal
 from rummoli.shuffling import derived_number
 from rummoli.snapshot import SNAPSHOT_FORMAT, evening_record_of, first_deal_of, restore_start, snapshot_of
 from rummoli.streams import check_whole
-from rummoli.wording import departures, names_listed, said, sentence
-
-MAX_SEATS = 8
-MAX_NAME = 40
+from rummoli.wording import departures, first_dealer, names_listed, said, sentence
 
 
 @dataclass(frozen=True)
@@ -95,13 +93,7 @@ class Table:
     ) -> None:
         if not isinstance(ruleset, str | dict):
             raise MalformedInput("a ruleset is a built-in name or an inline table")
-        if not 2 <= len(seats) <= MAX_SEATS:
-            raise MalformedInput(f"a table seats 2 to {MAX_SEATS} players, not {len(seats)}")
-        for seat in seats:
-            if not isinstance(seat.name, str) or not 1 <= len(seat.name) <= MAX_NAME:
-                raise MalformedInput(f"a seat's name is 1 to {MAX_NAME} characters")
-            if seat.bot is not None and seat.bot not in LEVELS:
-                raise MalformedInput(f"unknown bot level {quote(seat.bot)} (levels: {', '.join(LEVELS)})")
+        check_seats(seats, LEVELS)  # names that read alike included: each seat is told apart by its name
         if chips is not None:
             check_whole(chips, "starting chips")
         if hands is not None and check_whole(hands, "the evening's length in hands") < 1:
@@ -347,7 +339,8 @@ class Table:
             chance = secrets.randbits(64) if self.seed is None else derived_number(f"{self.seed}-chance{number}")
         hand, seats = self.evening.start(cards, self.auto, check_whole(chance, "chance"))
         self._note_ledger()
-        gone = departures(self.ledger)  # who could not ante is told with the deal, not left to vanish
+        # who could not ante is told with the deal, not left to vanish; the first, how its dealer was chosen (R-MI-1)
+        gone = departures(self.ledger) if number > 1 else f" {first_dealer(self.dealer_by, self.cut)}".rstrip()
         self.journal.append(["deal", [str(c) for c in cards], chance])
         self.hand, self.hand_seats = hand, seats
         readers = [self.bots[s] for s in seats]

@@ -11,7 +11,7 @@ sentence that starts with a seat's name goes through :func:`said`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rummoli.cards import CARDS, RANK_NAMES, SUIT_SYMBOLS, Card
@@ -130,6 +130,29 @@ def names_listed(names: Sequence[str]) -> str:
     ('Ann', 'Ann and Bob', 'You, Ann, Bob and Cy')
     """
     return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def first_dealer(how: object, cut: Sequence[Mapping[str, str]] | None) -> str:
+    """How an evening's first dealer was chosen, as its record says (``dealer_by``, and the ``cut``'s rounds, each
+    {name: card} in the order cut), in sentences for the evening's first line; empty when that is not known. The cut
+    is made face up at the table (R-MI-1), so every card of it may be told to everyone.
+
+    >>> print(first_dealer("cut", [{"Al": "Ks", "Bo": "Kh", "Cy": "2d"}, {"Al": "9c", "Bo": "Th"}]))
+    The cut for the first deal: Al K♠, Bo K♥, Cy 2♦; Al and Bo cut again: Al 9♣, Bo 10♥. Bo's 10♥ was the highest.
+    >>> print(first_dealer("cut", [{"You": "Ks", "Ann": "7h"}]))
+    The cut for the first deal: you K♠, Ann 7♥. Your K♠ was the highest.
+    >>> first_dealer("lot", None), first_dealer("unrecorded", None)
+    ('The first dealer was chosen by lot.', '')
+    """
+    if how == "cut" and cut:
+        rounds = "; ".join((f"{names_listed([whom(n) for n in held])} cut again: " if k else "")
+                           + ", ".join(f"{whom(n)} {card_word(c)}" for n, c in held.items())
+                           for k, held in enumerate(cut))
+        name, card = max(cut[-1].items(), key=lambda held: Card.parse(held[1]).rank)
+        whose = "Your" if name == "You" else f"{name}'s"
+        return f"The cut for the first deal: {rounds}. {whose} {card_word(card)} was the highest."
+    return {"cut": "", "lot": "The first dealer was chosen by lot.",
+            "given": "The first dealer was set when the table was made."}.get(str(how), "")
 
 
 def points(n: int) -> str:

@@ -146,7 +146,8 @@ def bad_records(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]
         ("chips", [40, 40, 10**12], '"chips" is one whole number per player'),
         ("chips", [40, 40, 41], "hand 1: R-NOTE-5: its players' chips are not the evening's starting chips"),
         ("players", "Ann", '"players" is a list of names'),
-        ("players", ["Ann", "Ann", "Cy"], "players: seats 0 and 1 are both named"),
+        ("players", ["Ann", "Ann", "Cy"], 'R-NOTE-6: players: seats 0 and 1 are both called "Ann"'),
+        ("players", ["Ann", " ANN", "Cy"], 'R-NOTE-6: players: seats 0 and 1 are both called "Ann"'),
     ]
     out = []
     for key, value, words in cases:
@@ -189,3 +190,53 @@ def test_R_NOTE_5_the_start_holds_no_card_but_the_cuts() -> None:
     assert record["chips"] == [100, 100, 100] and record["dealer_by"] == "cut"
     shown = [Card.parse(c) for round_ in record["cut"] for c in round_.values()]
     assert len(shown) == sum(len(round_) for round_ in record["cut"]) >= 3
+
+
+def test_R_MI_1_the_first_hand_opens_with_the_cut_for_the_deal_told_to_every_seat() -> None:
+    """The cut is made face up, so the first hand's opening line tells every card of it, to each seat and to a
+    spectator alike; a Rummy game's first dealer is drawn by lot, and a table given its dealer says so. Later hands
+    open as they did."""
+    from rummoli.wording import card_word
+
+    table = Table("rummoli", [Seat(n, bot="random") for n in ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]],
+                  seed="x1", hands=2)
+    assert table.dealer_by == "cut" and len(table.cut) == 2, "choose a seed whose cut is tied in its first round"
+    openings = {seat: [e["text"] for e in table.events_since(0, seat) if e["type"] == "hand_start"]
+                for seat in (None, 0, 5)}
+    assert len({tuple(texts) for texts in openings.values()}) == 1  # the same words for everyone
+    first = openings[None][0]
+    dealer = table.names[table.first_dealer]
+    assert first.startswith(f"Hand 1: {dealer} deals. The cut for the first deal: ")
+    told = first.split("The cut for the first deal: ", 1)[1]
+    for number, held in enumerate(table.cut):
+        if number:
+            assert f"{' and '.join(held)} cut again: " in told
+        assert ", ".join(f"{name} {card_word(card)}" for name, card in held.items()) in told
+    assert told.endswith(f"{dealer}'s {card_word(table.cut[-1][dealer])} was the highest.")
+    while not table.hand_over:
+        table.play_bot()
+    table.next_hand()
+    second = [e["text"] for e in table.events_since(0, None) if e["type"] == "hand_start"][1]
+    assert second.startswith("Hand 2: ") and "cut" not in second and "first dealer" not in second, second
+    by_lot = Table("rummy", [Seat("Ann", bot="random"), Seat("Bob", bot="random")], seed="lot")
+    assert by_lot.events_since(0, 0)[0]["text"].endswith("deals. The first dealer was chosen by lot.")
+    given = Table("rummy", [Seat("Ann", bot="random"), Seat("Bob", bot="random")], seed="lot", dealer=1)
+    assert given.events_since(0, 0)[0]["text"] == (
+        "Hand 1: Bob deals. The first dealer was set when the table was made.")
+
+
+def test_R_MI_1_replay_summary_opens_with_the_cut_for_the_deal(tmp_path: Path) -> None:
+    table = evening("michigan")
+    path = tmp_path / "evening.json"
+    path.write_text(json.dumps(record_of(table)), encoding="utf-8")
+    told = runner.invoke(app, ["replay", "--summary", str(path)])
+    assert told.exit_code == 0, told.output
+    first, rest = told.stdout.split("\n\n", 1)
+    opening = next(e["text"] for e in table.events_since(0, None) if e["type"] == "hand_start")
+    assert first.startswith("The cut for the first deal: ") and opening.endswith(first), (first, opening)
+    assert rest.startswith("Hand 1. ")
+    unrecorded = record_of(table)
+    for key in ("dealer_by", "cut", "chips"):  # a record written before the start was kept: told as before
+        del unrecorded[key]
+    path.write_text(json.dumps(unrecorded), encoding="utf-8")
+    assert runner.invoke(app, ["replay", "--summary", str(path)]).stdout.startswith("Hand 1. ")

@@ -88,7 +88,7 @@ def test_an_evening_record_is_told_hand_by_hand() -> None:
             table.play_bot()
     record = table.evening_record()
     text = tell(record, replay(record))
-    assert text.startswith("Hand 1. rummoli: 3 players") and "\n\nHand 2. rummoli: 3 players" in text
+    assert "\n\nHand 1. rummoli: 3 players" in text and "\n\nHand 2. rummoli: 3 players" in text
 
 
 def test_the_summary_names_the_cards_out_of_play_at_the_hands_end() -> None:

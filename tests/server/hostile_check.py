@@ -31,6 +31,7 @@ from rummoli.server.storage.store import Store
 from rummoli.server.tables.room import merge_snapshot
 from rummoli.snapshot import replay_journal
 from rummoli.table import Table
+from rummoli.wording import first_dealer
 
 CARD = re.compile(r"^[2-9TJQKA][shdc]$")
 WORDED = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")  # "10♣" in a sentence
@@ -207,6 +208,12 @@ class Tally:
 
 
 def check_part(truth: Truth, tally: Tally, seat: int | None, part: Any, hand_no: int, seq: int, where: str) -> None:
+    if isinstance(part, dict) and part.get("type") == "hand_start" and isinstance(part.get("text"), str):
+        # The cut for the first deal, as the table words it from the store's own cut, is every seat's to know: it is
+        # made face up before the deal, from a deck of its own (R-MI-1), so its cards say nothing of any hand. Only
+        # that exact sentence is left out: a card the line names beside it is still checked.
+        chosen = first_dealer(truth.table.dealer_by, truth.table.cut)
+        part = {**part, "text": part["text"].replace(chosen, "") if chosen else part["text"]}
     for card in cards_in(part):
         tally.cards += 1
         if not truth.may_know(seat, hand_no, card, seq):

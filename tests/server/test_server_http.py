@@ -90,6 +90,40 @@ def test_a_name_already_at_the_table_is_refused(server: Server) -> None:
     assert message == 'someone at this table is already called "Ann"'  # the name there, not the one typed
 
 
+def test_the_names_a_table_gives_its_seats_are_kept_and_no_two_seats_read_alike(server: Server) -> None:
+    """Besides a name already at the table (any case, spacing or width), a person may not take the names the table
+    gives seats itself, at any seat: an open seat's ("Seat 3", which the lobby shows for it) and a bot's; nor "You",
+    to which the game's sentences speak ("You pass", read by everyone). Each refusal is one line, a 4xx JSON error,
+    and changes nothing; once the evening starts, the bots that take the open seats have names of their own."""
+    from rummoli.seating import alike
+
+    created = server.create(seats=[{}, {}, {}, {}, {"bot": "easy"}])
+    table = created["id"]
+    path = f"/api/tables/{table}/seats"
+    before = server.get(f"/api/tables/{table}").json()
+    for name, words in (("Seat 4", 'the name "Seat 4" is kept for a seat nobody has taken'),
+                        ("seat 2", 'the name "seat 2" is kept for a seat nobody has taken'),
+                        ("Bot 4 (normal)", 'the name "Bot 4 (normal)" is kept for the computer players'),
+                        ("you", 'the name "you" is kept: the game\'s sentences speak to a player of that name '
+                                '("You pass")'),
+                        ("\uff21nn", 'someone at this table is already called "Ann"'),
+                        ("  ANN ", 'someone at this table is already called "Ann"')):
+        assert error_of(server.post(path, {"name": name}), 409, "malformed") == words, name
+    assert server.get(f"/api/tables/{table}").json() == before
+    message = error_of(server.post("/api/tables", {"name": "You", "ruleset": "michigan", "seats": [{}, {}]}),
+                       400, "malformed")
+    assert message == 'name: the name "You" is kept: the game\'s sentences speak to a player of that name ("You pass")'
+    assert server.post(path, {"name": "Bob"}).status_code == 201
+    assert server.post(f"/api/tables/{table}/start", token=created["token"]).status_code == 200
+    names = [s["name"] for s in server.get(f"/api/tables/{table}").json()["seats"]]
+    assert len(names) == 5 and alike(names) is None, names
+    # An uploaded record whose players read alike is refused too: its replay and review could not tell them apart.
+    record = family("stops").random_hand_record("michigan", 3, "alike")
+    record["players"] = ["Ann", "Bob", " ann"]
+    for upload in ("/api/replay", "/api/review"):
+        assert error_of(server.post(upload, record), 400, "malformed") == 'players: seats 0 and 2 are both called "Ann"'
+
+
 def test_display_names_are_limited_and_kept_as_text(server: Server) -> None:
     table = server.create(seats=[{}, {}, {}])["id"]
     error_of(server.post(f"/api/tables/{table}/seats", {"name": "x" * 25}), 422, "malformed")

@@ -79,11 +79,25 @@ def hidden_cards(app: PlayApp) -> set[str]:
     return hidden
 
 
+def cut_on_screen(app: PlayApp) -> str:
+    """The lines of the log's cut for the first deal that are on screen now. Its cards are public (R-MI-1), whichever
+    hand holds one of them now: the cut is made from a deck of its own before the deal."""
+    log = app.board.query_one(RichLog)
+    texts = [line.text for line in log.lines]
+    start = next((i for i, text in enumerate(texts) if text.startswith("The cut for the first deal")), None)
+    if start is None:
+        return ""
+    end = next(i for i, text in enumerate(texts) if text.startswith("== Hand"))
+    top = round(log.scroll_offset.y)
+    return "\n".join(texts[max(start, top):min(end, top + log.scrollable_content_region.height)])
+
+
 def check_no_leak(app: PlayApp) -> None:
     if isinstance(app.screen, Notice) or app.table.hand.over:
         return
     left = "\n".join(line[:RIGHT_PANEL] for line in screen_text(app).splitlines())
-    leaked = sorted(card for card in hidden_cards(app) if card in left)
+    cut = cut_on_screen(app)  # a card of the cut is told there: only more of it would be a leak
+    leaked = sorted(card for card in hidden_cards(app) if left.count(card) > cut.count(card))
     assert not leaked, f"hidden cards on screen: {leaked}\n{screen_text(app)}"
 
 
@@ -221,6 +235,24 @@ def test_the_evening_is_saved_where_replay_reads_it(tmp_path: Path) -> None:
     assert table.folder is not None and table.folder.parent == tmp_path
     assert str(table.saved[0]) in table.goodbye() and "rummoli replay" in table.goodbye()
     assert table.goodbye().startswith(f"1 hand record saved in {table.folder}\n")  # a count in plain words
+
+
+def test_R_MI_1_the_log_opens_with_the_cut_for_the_deal(tmp_path: Path) -> None:
+    """Before hand 1 the log says how the first dealer was chosen: each card of a stops game's cut (with suit letters
+    in --ascii), a Rummy game's draw by lot."""
+    from rummoli.wording import card_word
+
+    for ascii in (False, True):
+        app = PlayApp(open_table(options(tmp_path, ruleset="michigan", seed="15", ascii=ascii)), ascii=ascii, pace=0)
+        lines = first_screen(app, log_text).split("\n== Hand 1/1 ==")[0]
+        cut = app.table.table.cut
+        assert cut and lines.startswith("The cut for the first deal: you "), lines
+        words = [card_word(card) for held in cut for card in held.values()]
+        for word in words:
+            assert (word.translate(str.maketrans("♠♥♦♣", "shdc")) if ascii else word) in lines, (word, lines)
+        assert not ascii or not any(s in lines for s in SUITS)
+    app = PlayApp(open_table(options(tmp_path, ruleset="rummy", players=2, seed="15")), pace=0)
+    assert first_screen(app, log_text).split("\n== Hand 1/1 ==")[0].endswith("The first dealer was chosen by lot.")
 
 
 def test_snapshot_of_the_table(tmp_path: Path) -> None:

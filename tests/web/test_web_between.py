@@ -1,16 +1,18 @@
 """The web table between hands and around the game: two people say "Next hand" (the first is told whom the deal
 waits for), a seat opened on another device through its link (#seat=TOKEN), the join page in the ruleset's title,
-a choice the turn timer made marked in the log, and your Rummy cards in your own order."""
+a choice the turn timer made marked in the log, your Rummy cards in your own order, the melds on the table in
+sight of a 500 Rum hand's result, and the cut for the first deal at the head of the log."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from server_helpers import Server
-from web_helpers import hold_seat, new_page, stops_turn
+from web_helpers import DESKTOP, PHONE, hold_seat, new_page, rummy_turn, shoot, stops_turn
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +159,77 @@ def test_a_rummy_turn_by_keyboard_reaches_its_choices_in_a_few_keys(browser: Any
                                timeout=10000)
     assert not page.errors, page.errors
     page.context.close()
+
+
+# Where the hand's end puts the melds on the table: in the result, and how far below its top, beside the height of
+# the tableau's box (the region that scrolls).
+MELDS_PLACE = """() => {
+    const tableau = document.querySelector('.tableau');
+    const result = document.querySelector('.tableau .result');
+    const melds = document.querySelector('.tableau .melds');
+    result.scrollIntoView({ block: 'start' });
+    return { inResult: result.contains(melds), afterHeadline: melds.previousElementSibling?.className,
+             below: melds.getBoundingClientRect().top - result.getBoundingClientRect().top,
+             box: tableau.clientHeight, count: melds.querySelectorAll('.meld').length };
+  }"""
+
+
+def test_500_rum_shows_the_melds_on_the_table_under_the_hands_result(browser: Any, resting: Server,
+                                                                   artifacts: Path) -> None:
+    """At 500 Rum what each seat laid is what it scores (R-500-4), so at the hand's end its melds are what a player
+    checks the result against: they sit in the result, under its headline, on a laptop and a phone. They came after
+    the whole result (each seat's cards left, the points, the scores), 800 px below its top in a box 370 px tall."""
+    created = resting.create(ruleset="500-rum", seats=[{}] + [{"bot": "easy"}] * 3, hands=2,
+                             seed="results-500-rum-4", pace="instant")
+    page = new_page(browser)
+    hold_seat(page, resting.url, created["id"], created["token"], 0, "Ann")
+    page.goto(f"{resting.url}/tables/{created['id']}")
+    page.wait_for_selector(".my-hand .card-btn")
+    seen: set[str] = set()
+    for _ in range(200):
+        page.wait_for_function("() => document.querySelector('[data-key=next-hand]')"
+                               " || (document.querySelector('.phase.my-turn') && !document.querySelector('.pending'))")
+        if page.locator("[data-key='next-hand']").count():
+            break
+        rummy_turn(page, seen)
+    view = next(json.loads(f)["view"] for f in reversed(page.frames_in) if f.startswith('{"type":"update"'))
+    assert view["hand_over"] and view["hand"]["melds"], "no meld was laid in this hand: choose another seed"
+    shoot(page, artifacts, "rum500-hand-over")
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(200)
+        place = page.evaluate(MELDS_PLACE)
+        assert place["inResult"] and place["afterHeadline"] == "outcome-line", (size, place)
+        assert place["below"] < place["box"] / 2, (size, place)  # in sight with the result's headline
+        assert place["count"] == len(view["hand"]["melds"]), (size, place)
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_R_MI_1_the_log_opens_with_the_cut_for_the_deal_for_players_and_spectators(browser: Any, resting: Server,
+                                                                                   artifacts: Path) -> None:
+    """The first line of the evening's log says how the first dealer was chosen: every card of the cut (it is made
+    face up), the same for a seat and for a spectator; nobody was told before, live or in the log."""
+    created = resting.create(ruleset="michigan", seats=[{}, {"bot": "easy"}, {"bot": "easy"}], hands=1,
+                             seed="cut-shown", pace="instant", name="Ann")
+    ann = seated(browser, resting, created["id"], created["token"], "Ann")
+    watcher = new_page(browser)
+    watcher.goto(f"{resting.url}/tables/{created['id']}")
+    watcher.wait_for_selector(".log li.ev-hand_start")
+    welcome = next(json.loads(f) for f in ann.frames_in if f.startswith('{"type":"welcome"'))
+    opening = next(e["text"] for e in welcome["events"] if e["type"] == "hand_start")
+    names = [s["name"] for s in welcome["seats"]]
+    dealer = names[welcome["view"]["dealer"]]
+    assert opening.startswith(f"Hand 1: {dealer} deals. The cut for the first deal: "), opening
+    assert all(f"{name} " in opening.split("deal: ", 1)[1] for name in names), opening
+    for page in (ann, watcher):
+        assert page.locator(".log li.ev-hand_start").first.inner_text() == opening
+    ann.locator(".log-box").first.screenshot(path=str(artifacts / "log-cut-1280x800.png"))
+    ann.set_viewport_size(PHONE)
+    ann.wait_for_timeout(200)
+    ann.click(".drawer-toggle")
+    ann.wait_for_timeout(200)
+    ann.screenshot(path=str(artifacts / "log-cut-390x844.png"))
+    assert not ann.errors and not watcher.errors, (ann.errors, watcher.errors)
+    ann.context.close()
+    watcher.context.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ def sheet_cells(page: Any) -> dict[str, Any]:
                 seat: Number(td.dataset.seat),
                 change: td.querySelector('[data-sheet=change]')?.textContent ?? null,
                 total: td.querySelector('[data-sheet=total], [data-sheet=final]')?.textContent ?? null,
-                pots: td.querySelector('[data-sheet=pots]')?.textContent ?? '',
+                pots: [...td.querySelectorAll('[data-sheet=pots] .sheet-pot')].map((p) => p.title).join(', '),
                 count: td.querySelector('[data-sheet=count]')?.textContent ?? null,
                 closing: td.querySelector('[data-sheet=closing]')?.textContent ?? '',
             }));
@@ -130,7 +131,7 @@ def test_two_people_chat_play_read_the_score_sheet_and_play_again(browser: Any, 
             assert row[change["seat"]]["total"] == str(change["after"]), (hand_no, change)
         for seat in row:
             won = [w for w in result["pots_won"] if w["seat"] == seat]
-            assert row[seat]["pots"] == ", ".join(f"{w['name']} {w['amount']}" for w in won)
+            assert row[seat]["pots"] == ", ".join(f"{w['name']}: {w['amount']}" for w in won)
     finals = {c["seat"]: c["total"] for c in cells["final"]}
     assert finals == {s["seat"]: str(s["chips"]) for s in record["standings"]}
     # The final totals are the last hand's plus what the board paid each seat, both on the sheet (the row was missing).
@@ -252,5 +253,65 @@ def test_the_score_sheet_on_a_phone_breaks_names_between_words_and_scrolls_sidew
         assert header["lines"] == [1] * 5 and header["height"] < 2 * header["line"], (size, header)
     # the page itself does not scroll sideways: only the sheet's own box does
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+# Each hand row's height and a line of the sheet's text; and each pot won as written (its short label, its title).
+SHEET_ROWS = """() => {
+    const word = document.createRange();
+    word.selectNodeContents(document.querySelector('.sheet thead th'));  // "Hand": a line of text
+    const line = word.getBoundingClientRect().height;
+    const rows = [...document.querySelectorAll('.sheet tbody tr')].map((tr) => ({
+      height: tr.getBoundingClientRect().height,
+      most: Math.max(0, ...[...tr.querySelectorAll('td')].map((td) => td.querySelectorAll('.sheet-pot').length)) }));
+    const broken = [...document.querySelectorAll('.sheet .sheet-pot')].filter((p) => {
+      const range = document.createRange();
+      range.selectNodeContents(p);
+      return new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top))).size > 1;
+    }).map((p) => p.title);
+    const pots = [...document.querySelectorAll('.sheet .sheet-pot')].map((p) => ({
+      shown: [...p.childNodes].filter((n) => !(n.classList && n.classList.contains('sr-only')))
+        .map((n) => n.textContent).join(''),
+      title: p.title, name: p.dataset.name }));
+    return { line, rows, pots, broken };
+  }"""
+
+
+def test_the_score_sheet_on_a_phone_writes_pots_short_and_never_breaks_one(browser: Any, server: Server,
+                                                                                   artifacts: Path) -> None:
+    """A Rummoli evening's sheet: each pot won is written by its cards ("10♠ 4" for the Ten of spades), its full
+    name in its title and for a screen reader; a pot is never broken across lines, and a hand's row is its figures'
+    line and its pots two to a line, on a phone as on a laptop. Pot names written out in full broke in the column a
+    phone's width gives ("Ace of" over "spades 4"): a hand's row was four lines tall for one pot, nine for five."""
+    created = server.create(ruleset="rummoli", seats=[{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}],
+                            hands=3, seed="sheet-look", pace="instant", name="Annabelle")
+    page = seated(browser, server, created["id"], created["token"], "Annabelle", waiting=False)
+    play_out(page, stops_turn, set(), timeout=150)
+    page.locator(".score-sheet summary").click()
+    page.wait_for_selector(".sheet tbody tr")
+    page.locator(".score-sheet").screenshot(path=str(artifacts / "room2-sheet-pots-1280x800.png"))
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    page.click(".drawer-toggle")
+    page.wait_for_timeout(200)
+    page.locator(".score-sheet").screenshot(path=str(artifacts / "room2-sheet-pots-390x844.png"))
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(200)
+        sheet = page.evaluate(SHEET_ROWS)
+        assert len(sheet["rows"]) == 3 and sheet["broken"] == [], (size, sheet)
+        # the figures' line, then the pots two to a line
+        assert all(row["height"] < (2 + math.ceil(row["most"] / 2)) * sheet["line"] for row in sheet["rows"]), sheet
+        assert any(row["most"] >= 2 for row in sheet["rows"]), sheet  # a seat won two pots in one hand
+        # the page itself does not scroll sideways: only the sheet's own box does
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), size
+    by_name = {p["name"]: p["shown"] for p in sheet["pots"]}
+    cards = {"Ten of spades": "10♠", "Jack of diamonds": "J♦", "Queen of clubs": "Q♣", "King of hearts": "K♥",
+             "Ace of spades": "A♠", "King and ace of diamonds": "K♦A♦", "7-8-9 of one suit": "7-8-9"}
+    assert set(by_name) & set(cards), by_name  # a card's pot was won: its label is the cards
+    for pot in sheet["pots"]:
+        assert pot["shown"].rsplit(" ", 1)[0] == cards.get(pot["name"], pot["name"]), pot
+        assert pot["title"] == f"{pot['name']}: {pot['shown'].rsplit(' ', 1)[1]}", pot
     assert not page.errors, page.errors
     page.context.close()

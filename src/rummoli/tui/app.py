@@ -50,7 +50,7 @@ class PlayApp(App[str]):
         module, name = SCREENS[self.table.game].split(":")
         self.board = getattr(importlib.import_module(module), name)(self.ascii, self.table.rules)
         await self.push_screen(self.board)
-        self.board.log_lines(self.table.notes)
+        self.board.log_lines([self.said(note) for note in self.table.notes])  # the cut's cards too, in --ascii
         self.start_hand()
 
     def hand_label(self) -> str:

@@ -26,6 +26,7 @@ from rummoli.evening import amount
 from rummoli.games import game_of
 from rummoli.records import ruleset_reference
 from rummoli.table import Seat, Table
+from rummoli.wording import first_dealer
 
 NAMES = ("You", "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 HUMAN = 0
@@ -123,6 +124,9 @@ class TerminalTable:
                            auto=False, store=self.store)
         self.rules = self.table.rules
         self.quit = False
+        # how the first dealer was chosen is the evening's first line, before hand 1 (the cut is public, R-MI-1)
+        chosen = first_dealer(self.table.dealer_by, self.table.cut)
+        self.notes = [*self.notes, chosen] if chosen else self.notes
 
     # -------------------------------------------------------------------------------- reading
     @property

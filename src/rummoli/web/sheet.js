@@ -3,7 +3,28 @@
 // after the settlement or bonuses. Built from the table's own events (each hand_over's result, the evening_over's
 // standings), never worked out here; it downloads as CSV made in the page.
 import { h } from "./dom.js";
+import { short } from "./cards.js";
 import { signed } from "./labels.js";
+
+const CARD = /^[2-9TJQKA][shdc]$/;
+
+/** A pot as the sheet writes it: its pay cards where its id names them ("10♠" for the Ten of spades, "K♦A♦", "7-8-9"),
+ *  otherwise its own name ("Rummoli", "Kitty"). Written out in full ("King and ace of diamonds 4"), a pot name took a
+ *  column a phone's width could not give: one hand's row was nine lines tall. The cards say the same as the name. */
+export function potShort(id, name) {
+  const parts = String(id).split("-");
+  if (parts.every((c) => CARD.test(c))) return parts.map(short).join("");
+  if (parts.length > 1 && parts.every((r) => /^[2-9TJQKA]$/.test(r))) return parts.map((r) => (r === "T" ? "10" : r)).join("-");
+  return name;
+}
+
+/** One pot won, on one line: its short label (the full name for a screen reader and in its title) and the chips. */
+function potWon(p) {
+  const label = potShort(p.pot, p.name);
+  return h("span", { class: "sheet-pot", "data-name": p.name, title: `${p.name}: ${p.amount}` },
+    label === p.name ? p.name : [h("span", { "aria-hidden": "true" }, label), h("span", { class: "sr-only" }, p.name)],
+    ` ${p.amount}`);
+}
 
 export class ScoreSheet {
   constructor() { this.hands = []; this.seen = new Set(); this.final = null; this.closing = null; }
@@ -73,7 +94,7 @@ export function sheetPanel(sheet, seats, tableId, open) {
       " ", h("b", { "data-sheet": "total" }, String(r.total)),
       rummy
         ? (r.count !== null ? h("small", { class: "sheet-extra", "data-sheet": "count" }, `count ${r.count}`) : null)
-        : r.pots.length ? h("small", { class: "sheet-extra", "data-sheet": "pots" }, r.pots.map((p) => `${p.name} ${p.amount}`).join(", ")) : null)
+        : r.pots.length ? h("small", { class: "sheet-extra sheet-pots", "data-sheet": "pots" }, r.pots.map(potWon)) : null)
     : h("td", { class: "muted" }, "—"));
   return h("details", { class: "score-sheet", open, "data-menu": "sheet" }, h("summary", {}, "Score sheet"),
     h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },

@@ -311,12 +311,18 @@ function livePage(root, summary, mine) {
       const body = v.game === "rummy" ? renderRummy(hv, ctx) : v.game === "poch" ? renderPoch(hv, ctx) : renderStops(hv, ctx);
       if (state.pending) body.classList.add("pending");
       // Between hands and at the evening's end the result sits on the table, where the cards were laid.
+      const result = v.result ? handResultBlock(v) : null;
       body.querySelector(".tableau").prepend(
         ...[state.status === "paused" && !v.over ? pausedBar() : null,
           v.ending && !v.over ? h("p", { class: "panel ending-note", role: "status" }, endingWords(v)) : null,
           v.over ? finalPanel(v, { closing: state.closing, download: mine ? downloadRecord : null }) : null,
           between ? nextHandBar(v) : null,
-          v.result ? handResultBlock(v) : null].filter(Boolean));
+          result].filter(Boolean));
+      // A Rummy whose melds lie on the table (500 Rum above all, where what each seat laid is what it scores): the
+      // melds go into the result, under its headline and above what each seat had left. After the result they were
+      // a long scroll below it (800 px on a laptop), out of sight of the figures they explain.
+      const melds = result && body.querySelector(".tableau > .melds");
+      if (melds) result.querySelector(".outcome-line").after(melds);
       body.classList.toggle("has-result", !!v.result);
       morph(game, body);
     }

@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 from rummoli.errors import IllegalAction, MalformedInput, StaleAction, quote
 from rummoli.server.storage.rows import SeatRow, StoreConflict, token_hash
 from rummoli.server.tables.errors import Moved, ServerError
-from rummoli.server.tables.names import bot_name, clash, new_token
+from rummoli.server.tables.names import bot_name, clash, new_token, open_name
 from rummoli.server.tables.room import Room
 from rummoli.server.tables.schedule import Schedule
 from rummoli.wording import names_listed
@@ -404,7 +404,7 @@ class Host:
             state = room.seats[seat]
             await asyncio.to_thread(room.registry.store.leave_seat, room.id, seat, room.status != "waiting")
             if room.status == "waiting":
-                room.seats[seat] = SeatRow(f"Seat {seat + 1}", None, None)
+                room.seats[seat] = SeatRow(open_name(seat), None, None)
             else:
                 state.token_hash, state.left = None, True
         room.close_clients(seat)

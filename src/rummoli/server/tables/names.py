@@ -2,14 +2,19 @@
 
 A name identifies nobody to the server (a seat is its number, a person is their seat token), but the hands'
 records and their texts name the players, so two seats of one table never share a name. Names are compared
-by :func:`name_key`: Unicode-normalised (NFKC), case-folded, without the joiners (which draw nothing) and with
-their spaces collapsed, so "Bot 1 (EASY)", "bot 1 (easy)" and the same in full-width letters are one name. The
-names the computer players get (:func:`bot_name`) are kept for them: a person may take none of them, at any seat.
+by :func:`rummoli.seating.name_key`, as the table itself compares them: Unicode-normalised (NFKC), case-folded,
+without the joiners (which draw nothing) and with their spaces collapsed, so "Bot 1 (EASY)", "bot 1 (easy)" and the
+same in full-width letters are one name. The names the table gives seats itself are kept: the computer players'
+(:func:`bot_name`) and an open seat's ("Seat 3", shown in the lobby until someone takes it); a person may take none
+of them, at any seat. So is "You", the name the game's sentences speak to ("You pass"): at a shared table every
+sentence about that player would read, to everyone, as if it were about the reader.
 
->>> name_key("  Ｂｏｔ  1 (EASY) ") == name_key("bot 1 (easy)"), name_key("An\u200dn") == name_key("Ann")
-(True, True)
 >>> print(clash("bot 2 (normal)", []))
 the name "bot 2 (normal)" is kept for the computer players
+>>> print(clash("seat 3", []))
+the name "seat 3" is kept for a seat nobody has taken
+>>> print(clash(" YOU", []))
+the name " YOU" is kept: the game's sentences speak to a player of that name ("You pass")
 >>> print(clash("ANN", ["Ann", "Bot 2 (easy)"]))
 someone at this table is already called "Ann"
 >>> clash("Bob", ["Ann", "Bot 2 (easy)"]) is None
@@ -20,14 +25,13 @@ from __future__ import annotations
 
 import re
 import secrets
-import unicodedata
 from collections.abc import Iterable
 
 from rummoli.errors import quote
-from rummoli.limits import JOINERS
+from rummoli.seating import name_key
 
-_UNDRAWN = dict.fromkeys(map(ord, JOINERS))  # the joiners draw nothing: "An\u200dn" reads as "Ann"
 _BOT = re.compile(r"bot \d+ \((random|easy|normal|hard)\)")
+_OPEN = re.compile(r"seat \d+")
 
 
 def new_token() -> str:
@@ -38,10 +42,9 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-def name_key(name: str) -> str:
-    """What two names that read alike have in common (see the module's docstring)."""
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return " ".join(folded.translate(_UNDRAWN).split())
+def open_name(seat: int) -> str:
+    """What an open seat is called until a person takes it."""
+    return f"Seat {seat + 1}"
 
 
 def clash(name: str, taken: Iterable[str]) -> str | None:
@@ -49,6 +52,10 @@ def clash(name: str, taken: Iterable[str]) -> str | None:
     key = name_key(name)
     if _BOT.fullmatch(key):
         return f"the name {quote(name)} is kept for the computer players"
+    if _OPEN.fullmatch(key):
+        return f"the name {quote(name)} is kept for a seat nobody has taken"
+    if key == "you":
+        return f'the name {quote(name)} is kept: the game\'s sentences speak to a player of that name ("You pass")'
     for other in taken:
         if name_key(other) == key:  # the name as the table shows it: "ann" is refused for an Ann already there
             return f"someone at this table is already called {quote(other)}"

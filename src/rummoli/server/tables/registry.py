@@ -25,7 +25,7 @@ from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.eviction import lonely, over_to_drop
 from rummoli.server.tables.host import Host
 from rummoli.server.tables.hub import Hub
-from rummoli.server.tables.names import bot_name, clash, new_token
+from rummoli.server.tables.names import bot_name, clash, new_token, open_name
 from rummoli.server.tables.placement import LocalPlacement, Placement
 from rummoli.server.tables.room import Room
 
@@ -166,7 +166,7 @@ class Registry:
             elif seat == creator:
                 seats.append(SeatRow(request["name"], None, token_hash(token)))
             else:
-                seats.append(SeatRow(f"Seat {seat + 1}", None, None))
+                seats.append(SeatRow(open_name(seat), None, None))
         room = await self.open_table(options, creator, seats)
         return room, creator, token
 
