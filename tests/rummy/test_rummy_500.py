@@ -100,3 +100,35 @@ def test_R_500_6_game_to_500_highest_wins() -> None:
     assert game.rules.target == 500 and not game.over
     game.scores = [510, 530]
     assert game.over and game.winners() == [1]
+
+
+@pytest.mark.parametrize("seed", ["words-1", "words-2", "words-3"])
+def test_R_500_2_a_take_of_the_top_card_alone_is_told_as_such(seed: str) -> None:
+    """The log tells a take of the discard pile's top card as that card taken, and a deeper take as the pile taken
+    down to its deepest card: the pile as a spectator's events show it just before decides which."""
+    from rummoli.rummy.views import rebuild
+    from rummoli.table import Seat, Table
+    from rummoli.wording import card_word
+
+    table = Table("500-rum", [Seat("A", "normal"), Seat("B", "normal"), Seat("C", "easy")], hands=2, seed=seed)
+    while not table.over:
+        if table.hand_over:
+            table.next_hand()
+        else:
+            table.step()
+    told = {"top": 0, "deeper": 0}
+    for hand_no in range(1, len(table.results) + 1):
+        events = [e for e in table.events_since(0, None) if e.get("hand_no") == hand_no]
+        for k, event in enumerate(events):
+            if event["type"] != "action" or event.get("action") != "draw" or event.get("from") != "discard":
+                continue
+            pile = rebuild(events[:k])["discard"]
+            card = card_word(event["card"])
+            if pile[-1] == event["card"]:
+                assert event["text"].endswith(f"takes {card} from the discard pile."), event["text"]
+                told["top"] += 1
+            else:
+                assert event["card"] in pile and event["text"].endswith(f"takes the discard pile down to {card}."), \
+                    (pile, event["text"])
+                told["deeper"] += 1
+    assert told["top"] and told["deeper"], told

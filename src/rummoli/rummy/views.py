@@ -19,7 +19,7 @@ from rummoli import streams
 from rummoli.cards import CARDS, Card, names_of
 from rummoli.records import FORMAT
 from rummoli.rummy.actions import moves_json
-from rummoli.rummy.base import DRAW_DISCARD, LAYOFF, MELD, PASS, Entry, HandState, Move
+from rummoli.rummy.base import DISCARD, DRAW_DISCARD, LAYOFF, MELD, PASS, Entry, HandState, Move
 from rummoli.rummy.melds import meld_cards
 from rummoli.rummy.ruleset import Ruleset, builtin_names, load_ruleset
 from rummoli.rummy.words import Speaker, prompt
@@ -331,7 +331,7 @@ class Views(HandState, streams.Reading):
             return
         if stream.speaker is None:
             stream.speaker = Speaker(self.players, self.rules.style)
-        upcard, meld = False, 0
+        upcard, meld, top = False, 0, False
         entry = self.events_log[k - 1] if k > 0 else None
         if isinstance(entry, tuple):
             index = self._action_at[k - 1]
@@ -340,7 +340,9 @@ class Views(HandState, streams.Reading):
                 index == 0 or (index == 1 and self.log[0][1] == PASS))
             if code == LAYOFF:
                 meld = self._meld_before(entry[3], index)
-        text = stream.speaker.line(event, upcard, names_of(meld))
+            if code == DRAW_DISCARD:  # the top card: the first upcard, or the card discarded just before
+                top = index == 0 or (self.log[index - 1][1] == DISCARD and self.log[index - 1][2] == entry[2])
+        text = stream.speaker.line(event, upcard, names_of(meld), top)
         if text:
             event["text"] = text
 

@@ -48,12 +48,14 @@ class Speaker:
     def who(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
 
-    def line(self, event: Mapping[str, Any], upcard: bool = False, meld: Sequence[str] = ()) -> str | None:
+    def line(self, event: Mapping[str, Any], upcard: bool = False, meld: Sequence[str] = (),
+             top: bool = False) -> str | None:
         """``event`` as one sentence (or None when it needs no line).  ``upcard``: the action answers Gin's
-        offer of the first upcard; ``meld``: the cards of the meld a lay-off goes on, as it was before."""
+        offer of the first upcard; ``meld``: the cards of the meld a lay-off goes on, as it was before; ``top``: a
+        card taken from the discard pile was its top card (at 500 Rum, where a player may take more)."""
         kind = event["type"]
         if kind == "action":
-            text = self._action(event, upcard, meld)
+            text = self._action(event, upcard, meld, top)
             if event.get("forced"):
                 text = only_choice(text)
             return sentence(text)
@@ -84,7 +86,7 @@ class Speaker:
         verb = f"scores {gained}" if gained >= 0 else f"loses {-gained}"  # 500 Rum's cards left in hand count against
         return said(self.who(event["seat"]), f"{verb} {reason}")
 
-    def _action(self, event: Mapping[str, Any], upcard: bool, meld: Sequence[str]) -> str:
+    def _action(self, event: Mapping[str, Any], upcard: bool, meld: Sequence[str], top: bool = False) -> str:
         who, act = self.who(event["seat"]), event["action"]
         if act == "draw":
             if event["from"] == "stock":
@@ -93,7 +95,7 @@ class Speaker:
             card = card_word(event["card"]) if event.get("card") else "the top discard"
             if upcard:
                 return said(who, f"takes the upcard {card}")
-            if self.style == "500":
+            if self.style == "500" and not top:
                 return said(who, f"takes the discard pile down to {card}")
             blind = " and the top card of the stock" if event.get("blind") else ""
             return said(who, f"takes {card} from the discard pile{blind}")
