@@ -38,6 +38,11 @@ class Seated(Protocol):
     def bot(self) -> str | None: ...
 
 
+def open_name(seat: int) -> str:
+    """What an open seat is called until a person takes it (the lobby shows it; the server keeps it for that)."""
+    return f"Seat {seat + 1}"
+
+
 def name_key(name: str) -> str:
     """What two names that read alike have in common (see the module's docstring)."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())

@@ -33,6 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 
+from rummoli.seating import open_name
 from rummoli.server.jsontext import dumps, loads
 from rummoli.server.storage import schema
 from rummoli.server.storage.rows import Change, Recovery, SeatRow, StoreConflict, TableRow
@@ -275,7 +276,7 @@ class Store:
         seat is marked as left (a bot plays it)."""
         values: dict[str, Any] = {"token_hash": None, "left": for_good}
         if not for_good:
-            values["name"] = f"Seat {seat + 1}"
+            values["name"] = open_name(seat)
         with self.engine.begin() as conn:
             conn.execute(update(schema.seats).where(
                 schema.seats.c.table_id == table_id, schema.seats.c.seat == seat).values(**values))

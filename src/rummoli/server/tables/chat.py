@@ -19,6 +19,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from rummoli.seating import open_name
 from rummoli.server.buckets import RateLimit
 from rummoli.server.tables.errors import ServerError
 from rummoli.server.tables.host import Host
@@ -57,7 +58,7 @@ async def talk_of(room: Room) -> Talk:
 def shown(room: Room, line: dict[str, Any]) -> dict[str, Any]:
     """A stored line as clients see it: its writer's seat and the name that seat has now."""
     seat = int(line["seat"])
-    name = room.seats[seat].name if 0 <= seat < len(room.seats) else f"Seat {seat + 1}"
+    name = room.seats[seat].name if 0 <= seat < len(room.seats) else open_name(seat)
     reaction = line["text"] if line["kind"] == "reaction" else None
     return {"n": line["n"], "seat": seat, "name": name, "reaction": reaction,
             "text": REACTIONS.get(line["text"], "") if reaction else line["text"], "at": line["at"]}

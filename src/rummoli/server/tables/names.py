@@ -28,7 +28,7 @@ import secrets
 from collections.abc import Iterable
 
 from rummoli.errors import quote
-from rummoli.seating import name_key
+from rummoli.seating import name_key, open_name
 
 _BOT = re.compile(r"bot \d+ \((random|easy|normal|hard)\)")
 _OPEN = re.compile(r"seat \d+")
@@ -40,11 +40,6 @@ def new_token() -> str:
 
 def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
-
-
-def open_name(seat: int) -> str:
-    """What an open seat is called until a person takes it."""
-    return f"Seat {seat + 1}"
 
 
 def clash(name: str, taken: Iterable[str]) -> str | None:
@@ -60,3 +55,6 @@ def clash(name: str, taken: Iterable[str]) -> str | None:
         if name_key(other) == key:  # the name as the table shows it: "ann" is refused for an Ann already there
             return f"someone at this table is already called {quote(other)}"
     return None
+
+
+__all__ = ["bot_name", "clash", "new_token", "open_name"]  # open_name: rummoli.seating's, used beside these
